@@ -1,0 +1,99 @@
+//! Command-line interface: global options and subcommands (clap derive).
+//!
+//! Each subcommand's own arguments live next to its code in `commands/<verb>.rs`.
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::commands;
+
+const ABOUT: &str = "Inspect, simulate and check Apache Kafka streams groups (KIP-1071)";
+
+const LONG_ABOUT: &str = "\
+Inspect, simulate and check Apache Kafka streams groups: the broker-side Streams rebalance
+protocol of KIP-1071 (Kafka 4.1 and later).
+
+Offline commands (simulate, diff, check-epoch --snapshot, topology) need no broker. Live
+commands (list, describe, check-epoch --group) talk to a cluster with --bootstrap-server.";
+
+const AFTER_HELP: &str = "\
+Examples:
+  streams-group simulate --members 6
+  streams-group simulate --members 4 --scenario scale-out --output json
+  streams-group list --bootstrap-server localhost:9092
+  streams-group describe --bootstrap-server localhost:9092 --group my-app --members
+  streams-group check-epoch --snapshot group.json --topology new.txt --application-id my-app --topology-epoch 1
+
+Exit codes: 0 ok, 1 negative answer (differences, rejected), 2 usage or input error,
+3 cluster unreachable, 4 the cluster answered with an error.";
+
+#[derive(Debug, Parser)]
+#[command(name = "streams-group", version, about = ABOUT, long_about = LONG_ABOUT,
+          after_help = AFTER_HELP, max_term_width = 100, propagate_version = true)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Options every subcommand accepts, before or after the subcommand name.
+#[derive(Debug, Clone, clap::Args)]
+pub struct GlobalArgs {
+    /// Kafka bootstrap server(s), host:port[,host:port...]
+    #[arg(long, global = true, value_name = "HOST:PORT", env = "STREAMS_GROUP_BOOTSTRAP_SERVER")]
+    pub bootstrap_server: Option<String>,
+
+    /// Kafka client properties file (security.protocol, sasl.*, ssl.*)
+    #[arg(long, global = true, value_name = "FILE")]
+    pub command_config: Option<PathBuf>,
+
+    /// Upper bound for every network wait, in milliseconds
+    #[arg(long, global = true, value_name = "MS", default_value_t = 30_000)]
+    pub timeout: u64,
+
+    /// Output format
+    #[arg(long, short = 'o', global = true, value_enum, default_value_t = OutputFormat::Table)]
+    pub output: OutputFormat,
+
+    /// When to use colours (NO_COLOR in the environment turns off `auto`)
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+
+    /// More detail
+    #[arg(long, short = 'v', global = true)]
+    pub verbose: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    Table,
+    Json,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Simulate Streams clients against the local coordinator on a virtual clock
+    Simulate(commands::simulate::Args),
+    /// List the streams groups of a cluster
+    List(commands::list::Args),
+    /// Describe streams groups: state, members, offsets and lag, topology
+    Describe(commands::describe::Args),
+    /// Compare two topologies or two assignments
+    Diff(commands::diff::Args),
+    /// Dry-run a topology epoch bump: would the coordinator accept this topology?
+    CheckEpoch(commands::check_epoch::Args),
+    /// Parse a topology and show its tasks and internal topics
+    Topology(commands::topology::Args),
+    /// Print a shell completion script
+    Completions(commands::completions::Args),
+}

@@ -1,0 +1,20 @@
+//! `completions`: print a shell completion script generated from the same clap definitions.
+
+use clap::CommandFactory;
+use clap_complete::Shell;
+
+use crate::cli::{Cli, GlobalArgs};
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Example:\n  streams-group completions bash > /etc/bash_completion.d/streams-group")]
+pub struct Args {
+    /// The shell to generate for
+    #[arg(value_enum)]
+    pub shell: Shell,
+}
+
+pub fn run(_global: &GlobalArgs, args: &Args) -> anyhow::Result<i32> {
+    let mut cmd = Cli::command();
+    clap_complete::generate(args.shell, &mut cmd, "streams-group", &mut std::io::stdout());
+    Ok(crate::exit::SUCCESS)
+}

@@ -1,0 +1,141 @@
+//! A described streams group: what StreamsGroupDescribe returns, plus committed offsets and lag.
+//!
+//! `describe --output json` prints a [`Snapshot`]; the offline commands (`diff`, `check-epoch`,
+//! `simulate --from-snapshot`) read the same file back. Field names are a contract (README,
+//! "JSON output").
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::heartbeat::Endpoint;
+use super::task::{Assignment, TaskId};
+use super::topology::Subtopology;
+
+/// The snapshot schema version written by this build.
+pub const SNAPSHOT_SCHEMA_VERSION: u32 = 1;
+
+/// The top-level JSON document of `describe --output json`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Snapshot {
+    pub schema_version: u32,
+    pub groups: Vec<GroupDescription>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Coordinator {
+    pub id: i32,
+    pub host: String,
+    pub port: i32,
+}
+
+/// The topology a group has, as describe returns it. `subtopologies` is null while the group is
+/// not initialised or its topics are missing or mis-partitioned.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DescribedTopology {
+    pub epoch: i32,
+    pub subtopologies: Option<Vec<Subtopology>>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GroupDescription {
+    pub group_id: String,
+    /// `Empty`, `NotReady`, `Assigning`, `Reconciling`, `Stable` or `Dead`.
+    pub state: String,
+    pub group_epoch: i32,
+    pub target_assignment_epoch: i32,
+    #[serde(default)]
+    pub coordinator: Option<Coordinator>,
+    pub topology: DescribedTopology,
+    pub members: Vec<MemberDescription>,
+    /// Committed offsets and lag per source and repartition-source topic partition.
+    #[serde(default)]
+    pub offsets: Vec<PartitionOffsets>,
+    /// The assignor name (describe v1, Kafka 4.4+), if the broker says.
+    #[serde(default)]
+    pub assignor: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MemberDescription {
+    pub member_id: String,
+    pub member_epoch: i32,
+    #[serde(default)]
+    pub instance_id: Option<String>,
+    #[serde(default)]
+    pub rack_id: Option<String>,
+    #[serde(default)]
+    pub client_id: String,
+    #[serde(default)]
+    pub client_host: String,
+    /// The topology epoch of this member's own topology.
+    pub topology_epoch: i32,
+    pub process_id: String,
+    #[serde(default)]
+    pub user_endpoint: Option<Endpoint>,
+    #[serde(default)]
+    pub client_tags: BTreeMap<String, String>,
+    /// Cumulative changelog offsets per task (Kafka 4.4+ fills them).
+    #[serde(default, with = "task_offsets_json")]
+    pub task_offsets: BTreeMap<TaskId, i64>,
+    #[serde(default, with = "task_offsets_json")]
+    pub task_end_offsets: BTreeMap<TaskId, i64>,
+    pub assignment: Assignment,
+    pub target_assignment: Assignment,
+    #[serde(default)]
+    pub is_classic: bool,
+}
+
+impl MemberDescription {
+    /// Reconciled: its current assignment equals its target.
+    pub fn is_reconciled(&self) -> bool {
+        self.assignment == self.target_assignment
+    }
+}
+
+/// Committed offset, end offset and lag of one input partition of the group.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PartitionOffsets {
+    pub topic: String,
+    pub partition: i32,
+    /// `null` when the group has committed nothing for this partition.
+    pub committed: Option<i64>,
+    #[serde(default)]
+    pub leader_epoch: Option<i32>,
+    /// Log end offset; `null` when it could not be read.
+    pub end: Option<i64>,
+    /// `end - committed`, or `end - earliest` when nothing is committed (as Kafka's tool does).
+    pub lag: Option<i64>,
+}
+
+/// Task offsets in JSON: `[{"subtopology": "0", "partition": 1, "offset": 42}]`.
+mod task_offsets_json {
+    use super::*;
+    use serde::{Deserializer, Serializer};
+
+    #[derive(Serialize, Deserialize)]
+    struct Entry {
+        subtopology: String,
+        partition: i32,
+        offset: i64,
+    }
+
+    pub fn serialize<S: Serializer>(m: &BTreeMap<TaskId, i64>, s: S) -> Result<S::Ok, S::Error> {
+        let v: Vec<Entry> = m
+            .iter()
+            .map(|(t, o)| Entry {
+                subtopology: t.subtopology.clone(),
+                partition: t.partition,
+                offset: *o,
+            })
+            .collect();
+        v.serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<TaskId, i64>, D::Error> {
+        let v = Vec::<Entry>::deserialize(d)?;
+        Ok(v.into_iter()
+            .map(|e| (TaskId::new(e.subtopology, e.partition), e.offset))
+            .collect())
+    }
+}

@@ -1,0 +1,14 @@
+//! Plain data shared by every part of the tool: tasks, topologies, heartbeats, described groups.
+//! No logic beyond small accessors lives here.
+
+pub mod codes;
+pub mod group;
+pub mod heartbeat;
+pub mod task;
+pub mod topology;
+
+pub use codes::{ErrorCode, StatusCode};
+pub use group::{GroupDescription, MemberDescription, PartitionOffsets, Snapshot};
+pub use heartbeat::{HeartbeatRequest, HeartbeatResponse};
+pub use task::{Assignment, TaskId, TaskRole, TaskSet};
+pub use topology::{Subtopology, TopicInfo, Topology};

@@ -1,0 +1,5 @@
+//! Turning report values into text: tables, JSON, colour and progress.
+
+pub mod color;
+pub mod json;
+pub mod table;
