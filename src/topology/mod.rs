@@ -1,1 +1,229 @@
-//! (in progress)
+//! Topologies: parse (JSON files, Kafka Streams `Topology#describe()` text), configure against
+//! topic metadata (the coordinator's internal-topic and copartitioning rules), and diff.
+//!
+//! Entry points:
+//! * [`parse_topology`] / [`load_topology_file`]: auto-detect the format and parse.
+//! * [`configure::configure`]: the coordinator's topology configuration (KIP-1071).
+//! * [`diff::diff`]: compare two topologies, with hazards for a topology upgrade.
+
+pub mod configure;
+pub mod describe_text;
+pub mod diff;
+pub mod json;
+
+use std::fmt;
+use std::path::Path;
+
+use crate::model::topology::Topology;
+
+pub use configure::{configure, Configuration, InvalidTopology, TopicMetadata, TopicProblem};
+pub use describe_text::{parse_describe, parse_describe_with_notes};
+pub use diff::{diff, Hazard, TopologyDiff};
+pub use json::parse_json;
+
+/// A topology file that cannot be read or parsed.
+///
+/// Displayed as `FILE:LINE:COL: message` when the file and position are known,
+/// `line L, column C: message` without a file, and `FILE: message` without a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    /// The file, when the text came from one.
+    pub file: Option<String>,
+    /// 1-based line, when known.
+    pub line: Option<usize>,
+    /// 1-based column (in characters), when known.
+    pub column: Option<usize>,
+    pub message: String,
+}
+
+impl ParseError {
+    /// An error at a position (1-based line and column).
+    pub fn at(line: usize, column: usize, message: impl Into<String>) -> Self {
+        ParseError {
+            file: None,
+            line: Some(line),
+            column: Some(column),
+            message: message.into(),
+        }
+    }
+
+    /// An error without a position.
+    pub fn general(message: impl Into<String>) -> Self {
+        ParseError {
+            file: None,
+            line: None,
+            column: None,
+            message: message.into(),
+        }
+    }
+
+    /// The same error, attributed to a file.
+    pub fn in_file(mut self, file: impl Into<String>) -> Self {
+        self.file = Some(file.into());
+        self
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (&self.file, self.line, self.column) {
+            (Some(file), Some(l), Some(c)) => write!(f, "{file}:{l}:{c}: {}", self.message),
+            (Some(file), Some(l), None) => write!(f, "{file}:{l}: {}", self.message),
+            (Some(file), None, _) => write!(f, "{file}: {}", self.message),
+            (None, Some(l), Some(c)) => write!(f, "line {l}, column {c}: {}", self.message),
+            (None, Some(l), None) => write!(f, "line {l}: {}", self.message),
+            (None, None, _) => f.write_str(&self.message),
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// The two topology file formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// The JSON form of [`Topology`].
+    Json,
+    /// Kafka Streams `Topology#describe()` output.
+    DescribeText,
+}
+
+/// Which format `text` is in: JSON when the first non-blank character is `{`, describe text
+/// when the first non-blank line starts with `Topologies:` or `Topology:`.
+pub fn detect_format(text: &str) -> Result<Format, ParseError> {
+    let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let trimmed = body.trim_start();
+    if trimmed.starts_with('{') {
+        return Ok(Format::Json);
+    }
+    if trimmed.starts_with("Topologies:") || trimmed.starts_with("Topology:") {
+        return Ok(Format::DescribeText);
+    }
+    if trimmed.is_empty() {
+        return Err(ParseError::general(
+            "empty topology: expected a JSON topology or Topology#describe() text",
+        ));
+    }
+    // Position of the first non-blank character.
+    let offset = body.len() - trimmed.len();
+    let (line, column) = line_col(body, offset);
+    Err(ParseError::at(
+        line,
+        column,
+        "expected a JSON topology (`{`) or Kafka Streams Topology#describe() text \
+         (`Topologies:` or `Topology:`)",
+    ))
+}
+
+/// Parse a topology in either format (see [`detect_format`]). Describe text needs the
+/// application id, because internal topic names are printed without it.
+pub fn parse_topology(text: &str, application_id: Option<&str>) -> Result<Topology, ParseError> {
+    parse_topology_with_notes(text, application_id).map(|(t, _)| t)
+}
+
+/// Like [`parse_topology`], also returning the parser's notes (global stores skipped, dynamic
+/// sinks, ...). JSON input has no notes.
+pub fn parse_topology_with_notes(
+    text: &str,
+    application_id: Option<&str>,
+) -> Result<(Topology, Vec<String>), ParseError> {
+    match detect_format(text)? {
+        Format::Json => json::parse_json(text).map(|t| (t, Vec::new())),
+        Format::DescribeText => match application_id {
+            Some(app) => describe_text::parse_describe_with_notes(text, app),
+            None => Err(ParseError::general(
+                "this is Topology#describe() text, which prints internal topic names without the \
+                 application id: give it with --application-id",
+            )),
+        },
+    }
+}
+
+/// Read and parse a topology file; errors name the file.
+pub fn load_topology_file(
+    path: &Path,
+    application_id: Option<&str>,
+) -> Result<Topology, ParseError> {
+    load_topology_file_with_notes(path, application_id).map(|(t, _)| t)
+}
+
+/// Like [`load_topology_file`], also returning the parser's notes.
+pub fn load_topology_file_with_notes(
+    path: &Path,
+    application_id: Option<&str>,
+) -> Result<(Topology, Vec<String>), ParseError> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| ParseError::general(format!("cannot read the file: {e}")).in_file(&name))?;
+    parse_topology_with_notes(&text, application_id).map_err(|e| e.in_file(name))
+}
+
+/// 1-based line and column (in characters) of a byte offset.
+pub(crate) fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map(|i| i + 1).unwrap_or(0);
+    let column = before[line_start..].chars().count() + 1;
+    (line, column)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_forms() {
+        let e = ParseError::at(3, 5, "expected `Source:`");
+        assert_eq!(e.to_string(), "line 3, column 5: expected `Source:`");
+        assert_eq!(
+            e.clone().in_file("t.txt").to_string(),
+            "t.txt:3:5: expected `Source:`"
+        );
+        assert_eq!(
+            ParseError::general("boom").in_file("f").to_string(),
+            "f: boom"
+        );
+        assert_eq!(ParseError::general("boom").to_string(), "boom");
+    }
+
+    #[test]
+    fn detects_formats() {
+        assert_eq!(detect_format("  \n {\"a\":1}").unwrap(), Format::Json);
+        assert_eq!(
+            detect_format("Topologies:\n   Sub-topology: 0\n").unwrap(),
+            Format::DescribeText
+        );
+        assert_eq!(
+            detect_format("\nTopology: x:\n").unwrap(),
+            Format::DescribeText
+        );
+        let e = detect_format("\n  hello").unwrap_err();
+        assert_eq!((e.line, e.column), (Some(2), Some(3)));
+        assert!(detect_format("   ").is_err());
+    }
+
+    #[test]
+    fn describe_text_needs_application_id() {
+        let e = parse_topology("Topologies:\n", None).unwrap_err();
+        assert!(e.message.contains("--application-id"), "{e}");
+    }
+
+    #[test]
+    fn line_col_counts_characters() {
+        assert_eq!(line_col("ab\ncé d", 7), (2, 4));
+        assert_eq!(line_col("abc", 0), (1, 1));
+        assert_eq!(line_col("abc", 99), (1, 4));
+    }
+
+    #[test]
+    fn load_missing_file_names_it() {
+        let e = load_topology_file(Path::new("/nonexistent/x.json"), None).unwrap_err();
+        assert!(e
+            .to_string()
+            .starts_with("/nonexistent/x.json: cannot read"));
+    }
+}
