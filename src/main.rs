@@ -8,9 +8,24 @@ fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
-            // clap prints help and version to stdout (exit 0) and usage errors to stderr (exit 2).
-            let _ = e.print();
-            return ExitCode::from(if e.use_stderr() { exit::USAGE as u8 } else { 0 });
+            if !e.use_stderr() {
+                // --help and --version.
+                let _ = e.print();
+                return ExitCode::from(0);
+            }
+            // Usage errors: one line, with the way out.
+            let text = e.render().to_string();
+            let first = text
+                .lines()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("error: bad usage");
+            let tip = text
+                .lines()
+                .find_map(|l| l.trim().strip_prefix("tip: "))
+                .map(|t| format!("; {t}"))
+                .unwrap_or_default();
+            eprintln!("{first} (see --help{tip})");
+            return ExitCode::from(exit::USAGE as u8);
         }
     };
     render::color::init(cli.global.color);

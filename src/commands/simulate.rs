@@ -1,11 +1,452 @@
-//! `simulate` (in progress).
+//! `simulate`: run simulated Streams clients against the local coordinator.
 
-use crate::cli::GlobalArgs;
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use anyhow::Context;
+use colored::Colorize;
+
+use crate::cli::{GlobalArgs, OutputFormat};
+use crate::coordinator::GroupConfig;
 use crate::error::Failure;
+use crate::model::Topology;
+use crate::render;
+use crate::sim::report::Report;
+use crate::sim::scenario::{self, BuiltInContext, Scenario};
+use crate::sim::{self, example, SimConfig};
+
+const EXAMPLES: &str = "\
+Examples:
+  streams-group simulate --members 6
+  streams-group simulate --members 6 --threads-per-process 2 --standby-replicas 1
+  streams-group simulate --members 4 --scenario scale-out --count 2
+  streams-group simulate --members 4 --scenario deploy --trace
+  streams-group simulate --topology topology.txt --application-id my-app --partitions 12 \\
+      --scenario my-scenario.json --output json
+
+Built-in scenarios: start (default), scale-out, scale-in, crash, rolling-bounce, deploy,
+create-topics. A scenario file is JSON: {\"steps\": [{\"action\": \"add_members\", \"count\": 2}]}
+(see the README for every action).
+
+Exit status: 0 when the group ends Stable, 1 when it does not, 2 on bad input.";
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+#[command(after_long_help = EXAMPLES)]
+pub struct Args {
+    /// Number of simulated members (stream threads)
+    #[arg(long, short = 'n', default_value_t = 4, value_name = "N")]
+    pub members: u32,
 
-pub fn run(_global: &GlobalArgs, _args: &Args) -> anyhow::Result<i32> {
-    Err(Failure::usage("this command is not built yet").into())
+    /// Stream threads per process (members of one process share a process id)
+    #[arg(long, value_name = "T", conflicts_with = "processes")]
+    pub threads_per_process: Option<u32>,
+
+    /// Number of processes; members are spread over them
+    #[arg(long, value_name = "P")]
+    pub processes: Option<u32>,
+
+    /// Topology file: JSON or Kafka Streams `Topology#describe()` text (default: built-in example)
+    #[arg(long, value_name = "FILE")]
+    pub topology: Option<PathBuf>,
+
+    /// Application id, to name the internal topics of a `Topology#describe()` text
+    #[arg(long, value_name = "ID")]
+    pub application_id: Option<String>,
+
+    /// Partitions of every source topic
+    #[arg(long, default_value_t = 8, value_name = "N")]
+    pub partitions: i32,
+
+    /// Partitions of one topic, overriding --partitions (repeatable)
+    #[arg(long = "topic-partitions", value_name = "TOPIC=N")]
+    pub topic_partitions: Vec<String>,
+
+    /// Scenario: a built-in name or a JSON scenario file
+    #[arg(long, default_value = "start", value_name = "NAME|FILE")]
+    pub scenario: String,
+
+    /// Members added, removed or crashed by the scale-out, scale-in and crash scenarios
+    #[arg(long, default_value_t = 2, value_name = "K")]
+    pub count: u32,
+
+    /// streams.num.standby.replicas
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub standby_replicas: u32,
+
+    /// streams.session.timeout.ms
+    #[arg(long, default_value_t = 45_000, value_name = "MS")]
+    pub session_timeout: i64,
+
+    /// streams.heartbeat.interval.ms
+    #[arg(long, default_value_t = 5_000, value_name = "MS")]
+    pub heartbeat_interval: i64,
+
+    /// streams.initial.rebalance.delay.ms
+    #[arg(long, default_value_t = 3_000, value_name = "MS")]
+    pub initial_rebalance_delay: i64,
+
+    /// How long a client takes to release a revoked task
+    #[arg(long, default_value_t = 200, value_name = "MS")]
+    pub release_delay: i64,
+
+    /// How long a restarting member stays away
+    #[arg(long, default_value_t = 3_000, value_name = "MS")]
+    pub restart_delay: i64,
+
+    /// Give members instance ids (static membership)
+    #[arg(long = "static")]
+    pub static_members: bool,
+
+    /// Seed for start-up jitter; the same seed gives the same run
+    #[arg(long, default_value_t = 42)]
+    pub seed: u64,
+
+    /// Stop at this virtual time even if the group never settles
+    #[arg(long, default_value_t = 600_000, value_name = "MS")]
+    pub max_time: i64,
+
+    /// Print the heartbeat-by-heartbeat transcript
+    #[arg(long)]
+    pub trace: bool,
+}
+
+/// Largest run accepted; beyond it a typo is more likely than intent.
+const MAX_MEMBERS: u32 = 100_000;
+
+pub fn run(global: &GlobalArgs, args: &Args) -> anyhow::Result<i32> {
+    let mut cfg = sim_config(args)?;
+    let scenario = load_scenario(args, &mut cfg)?;
+    let show_progress = std::io::stderr().is_terminal() && args.members >= 500;
+    let bar = show_progress.then(|| {
+        let b = indicatif::ProgressBar::new(cfg.max_time_ms.max(1) as u64);
+        b.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{spinner} simulating: virtual {msg} [{elapsed}]",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+        );
+        b
+    });
+    let mut last = 0;
+    let mut progress = |now: i64, _limit: i64| {
+        if let Some(b) = &bar {
+            if now - last >= 1000 {
+                last = now;
+                b.set_message(format!("{:.0} s", now as f64 / 1000.0));
+                b.tick();
+            }
+        }
+    };
+    let report = sim::run(&cfg, &scenario, &mut progress).map_err(|e| Failure::usage(e.0))?;
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    match global.output {
+        OutputFormat::Json => print!("{}", render::json::to_string(&report)),
+        OutputFormat::Table => print!("{}", render_table(&report, args.trace, global.verbose)),
+    }
+    Ok(if report.final_state == "Stable" {
+        crate::exit::SUCCESS
+    } else {
+        crate::exit::NEGATIVE
+    })
+}
+
+fn sim_config(args: &Args) -> anyhow::Result<SimConfig> {
+    if args.members == 0 || args.members > MAX_MEMBERS {
+        return Err(Failure::usage(format!(
+            "--members must be between 1 and {MAX_MEMBERS}, got {}",
+            args.members
+        ))
+        .into());
+    }
+    let threads = match (args.threads_per_process, args.processes) {
+        (Some(0), _) => {
+            return Err(Failure::usage("--threads-per-process must be at least 1").into())
+        }
+        (_, Some(0)) => return Err(Failure::usage("--processes must be at least 1").into()),
+        (Some(t), _) => t,
+        (None, Some(p)) => args.members.div_ceil(p),
+        (None, None) => 1,
+    };
+    if args.partitions <= 0 || args.partitions > 100_000 {
+        return Err(Failure::usage(format!(
+            "--partitions must be between 1 and 100000, got {}",
+            args.partitions
+        ))
+        .into());
+    }
+    let topology = match &args.topology {
+        Some(path) => load_topology(path, args.application_id.as_deref())?,
+        None => example::topology(),
+    };
+    let mut metadata = example::source_topic_metadata(&topology, args.partitions);
+    for spec in &args.topic_partitions {
+        let (topic, n) = spec.split_once('=').ok_or_else(|| {
+            Failure::usage(format!("--topic-partitions takes TOPIC=N, got `{spec}`"))
+        })?;
+        let n: i32 = n.trim().parse().ok().filter(|n| *n > 0).ok_or_else(|| {
+            Failure::usage(format!(
+                "--topic-partitions {topic}: `{n}` is not a positive number"
+            ))
+        })?;
+        metadata.insert(topic.trim().to_string(), n);
+    }
+    let group = GroupConfig {
+        session_timeout_ms: args.session_timeout,
+        heartbeat_interval_ms: args.heartbeat_interval,
+        num_standby_replicas: args.standby_replicas,
+        initial_rebalance_delay_ms: args.initial_rebalance_delay,
+        ..GroupConfig::default()
+    };
+    group
+        .validate()
+        .map_err(|e| Failure::usage(format!("invalid group configuration: {e}")))?;
+    if args.release_delay < 0 || args.restart_delay < 0 || args.max_time <= 0 {
+        return Err(Failure::usage(
+            "--release-delay and --restart-delay must not be negative, --max-time must be positive",
+        )
+        .into());
+    }
+    Ok(SimConfig {
+        group_id: args
+            .application_id
+            .clone()
+            .unwrap_or_else(|| example::APPLICATION_ID.to_string()),
+        members: args.members,
+        threads_per_process: threads,
+        topology,
+        metadata,
+        group,
+        seed: args.seed,
+        release_delay_ms: args.release_delay,
+        restart_delay_ms: args.restart_delay,
+        static_members: args.static_members,
+        max_time_ms: args.max_time,
+        trace: args.trace,
+    })
+}
+
+fn load_topology(path: &std::path::Path, application_id: Option<&str>) -> anyhow::Result<Topology> {
+    crate::topology::load_topology_file(path, application_id)
+        .map_err(|e| Failure::usage(e.to_string()).into())
+}
+
+fn load_scenario(args: &Args, cfg: &mut SimConfig) -> anyhow::Result<Scenario> {
+    let member_ids = sim::initial_member_ids(cfg);
+    if scenario::BUILT_IN.contains(&args.scenario.as_str()) {
+        let mut missing = BTreeMap::new();
+        if args.scenario == "create-topics" {
+            // The source topics do not exist yet: the group waits in NotReady.
+            for s in &cfg.topology.subtopologies {
+                for t in &s.source_topics {
+                    if let Some(n) = cfg.metadata.remove(t) {
+                        missing.insert(t.clone(), n);
+                    }
+                }
+            }
+        }
+        let deploy_topology = if args.topology.is_some() {
+            None
+        } else {
+            Some(example::next_topology(cfg.topology.epoch + 1))
+        };
+        if args.scenario == "deploy" && deploy_topology.is_none() {
+            return Err(Failure::usage(
+                "the deploy scenario with --topology needs a scenario file naming the new topology",
+            )
+            .into());
+        }
+        let ctx = BuiltInContext {
+            member_ids: &member_ids,
+            count: args.count,
+            topology_epoch: cfg.topology.epoch,
+            missing_topics: &missing,
+            deploy_topology,
+        };
+        return Ok(scenario::built_in(&args.scenario, &ctx).expect("name checked above"));
+    }
+    let path = std::path::Path::new(&args.scenario);
+    if !path.exists() {
+        return Err(Failure::usage(format!(
+            "unknown scenario `{}`: use one of {} or a JSON scenario file",
+            args.scenario,
+            scenario::BUILT_IN.join(", ")
+        ))
+        .into());
+    }
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read scenario file {}", path.display()))
+        .map_err(|e| Failure::usage(format!("{e:#}")))?;
+    let mut s: Scenario = serde_json::from_str(&text).map_err(|e| {
+        Failure::usage(format!(
+            "{}:{}:{}: {e}",
+            path.display(),
+            e.line(),
+            e.column()
+        ))
+    })?;
+    if s.name.is_empty() {
+        s.name = path.display().to_string();
+    }
+    Ok(s)
+}
+
+fn state_colored(state: &str) -> String {
+    match state {
+        "Stable" => state.green().to_string(),
+        "Empty" | "Dead" => state.dimmed().to_string(),
+        _ => state.yellow().to_string(),
+    }
+}
+
+fn ms(v: Option<i64>) -> String {
+    v.map_or("never".into(), |v| format!("{:.1} s", v as f64 / 1000.0))
+}
+
+fn render_table(r: &Report, trace: bool, verbose: bool) -> String {
+    let mut out = String::new();
+    if trace {
+        let mut t = render::table::new(&[
+            "TIME",
+            "MEMBER",
+            "REQ-EPOCH",
+            "OWNED-ACTIVE",
+            "RESP-EPOCH",
+            "ASSIGNED-ACTIVE",
+            "ASSIGNED-STANDBY",
+            "STATUS/ERROR",
+        ]);
+        for e in &r.trace {
+            let mut notes = e.statuses.clone();
+            if let Some(err) = &e.error {
+                notes.push(err.red().to_string());
+            }
+            t.add_row(vec![
+                format!("{:.3}s", e.time_ms as f64 / 1000.0),
+                e.member_id.clone(),
+                e.request_epoch.to_string(),
+                e.owned_active.compact(),
+                e.response_epoch.to_string(),
+                e.assigned_active
+                    .as_ref()
+                    .map_or("-".into(), |s| s.compact()),
+                e.assigned_standby
+                    .as_ref()
+                    .map_or("-".into(), |s| s.compact()),
+                notes.join(" "),
+            ]);
+        }
+        out.push_str(&render::table::render(&t));
+        out.push('\n');
+    }
+    out.push_str(&format!(
+        "Scenario {} (seed {}): group {} at group epoch {}, target assignment epoch {}, topology epoch {}\n",
+        r.scenario,
+        r.seed,
+        state_colored(&r.final_state),
+        r.group_epoch,
+        r.target_assignment_epoch,
+        r.topology_epoch
+    ));
+    out.push_str(&format!(
+        "Stable after {} of virtual time; {} heartbeats, {} rebalances, {} tasks moved; ended at {}\n",
+        ms(r.virtual_time_to_stable_ms),
+        r.heartbeats,
+        r.rebalances,
+        r.tasks_moved,
+        ms(Some(r.virtual_time_end_ms)),
+    ));
+    out.push_str(&format!(
+        "Balance: {}-{} tasks per member ({}-{} active), {}-{} per process; {} tasks in all\n",
+        r.balance.min_tasks_per_member,
+        r.balance.max_tasks_per_member,
+        r.balance.min_active_per_member,
+        r.balance.max_active_per_member,
+        r.balance.min_tasks_per_process,
+        r.balance.max_tasks_per_process,
+        r.total_tasks
+    ));
+    if !r.statuses_seen.is_empty() {
+        out.push_str(&format!("Statuses seen: {}\n", r.statuses_seen.join(", ")));
+    }
+    if !r.errors_seen.is_empty() {
+        let e: Vec<String> = r
+            .errors_seen
+            .iter()
+            .map(|(k, v)| format!("{k} x{v}"))
+            .collect();
+        out.push_str(&format!("Errors and removals: {}\n", e.join(", ")));
+    }
+    for v in &r.invariant_violations {
+        out.push_str(&format!("{} {v}\n", "INVARIANT VIOLATED:".red().bold()));
+    }
+    if !r.steps.is_empty() {
+        out.push('\n');
+        let mut t = render::table::new(&[
+            "STEP",
+            "STARTED",
+            "STABLE-AFTER",
+            "GROUP-EPOCH",
+            "MOVED-ACTIVE",
+            "MOVED-STANDBY",
+            "STATUSES",
+        ]);
+        for s in &r.steps {
+            t.add_row(vec![
+                s.step.clone(),
+                ms(Some(s.started_at_ms)),
+                ms(s.time_to_stable_ms),
+                format!("{} -> {}", s.group_epoch_before, s.group_epoch_after),
+                s.moved_active.to_string(),
+                s.moved_standby.to_string(),
+                s.statuses_seen.join(" "),
+            ]);
+        }
+        out.push_str(&render::table::render(&t));
+        if verbose {
+            for s in &r.steps {
+                out.push_str(&format!("\nAssignment changes in step \"{}\":\n", s.step));
+                let mut t = render::table::new(&[
+                    "MEMBER",
+                    "GAINED-ACTIVE",
+                    "LOST-ACTIVE",
+                    "GAINED-STANDBY",
+                    "LOST-STANDBY",
+                ]);
+                for d in &s.diff {
+                    t.add_row(vec![
+                        d.member_id.clone(),
+                        d.gained_active.compact().green().to_string(),
+                        d.lost_active.compact().red().to_string(),
+                        d.gained_standby.compact(),
+                        d.lost_standby.compact(),
+                    ]);
+                }
+                out.push_str(&render::table::render(&t));
+            }
+        }
+    }
+    out.push('\n');
+    let mut t = render::table::new(&[
+        "PROCESS",
+        "MEMBER",
+        "MEMBER-EPOCH",
+        "TOPOLOGY-EPOCH",
+        "ACTIVE",
+        "STANDBY",
+    ]);
+    for m in &r.members {
+        t.add_row(vec![
+            m.process_id.clone(),
+            m.member_id.clone(),
+            m.member_epoch.to_string(),
+            m.topology_epoch.to_string(),
+            m.assignment.active.compact(),
+            m.assignment.standby.compact(),
+        ]);
+    }
+    out.push_str(&render::table::render(&t));
+    out
 }

@@ -1,1 +1,152 @@
-//! (in progress)
+//! The streams group coordinator, carried locally: a pure library (no I/O, time passed in) that
+//! does what a broker's group coordinator does for streams groups, as KIP-1071 specifies.
+//!
+//! - `validate`: request checks; `topology_epoch`: the KIP's topology epoch rules (and the
+//!   shipped broker's);
+//! - `group`: one group's state machine, epochs, heartbeat and leave handling, timers;
+//! - `reconcile` + `ownership`: moving a member to its target without two owners of a task;
+//! - `target` + `assignor`: the target assignment (sticky assignor, warm-up hook).
+
+pub mod assignor;
+pub mod config;
+pub mod group;
+pub mod member;
+pub mod ownership;
+pub mod reconcile;
+pub mod target;
+pub mod topology_epoch;
+pub mod validate;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+pub use config::GroupConfig;
+pub use group::{GroupState, HeartbeatOutcome, Removal, RequestContext, StreamsGroup};
+
+use crate::model::heartbeat::{LEAVE_EPOCH, STATIC_LEAVE_EPOCH};
+use crate::model::{ErrorCode, HeartbeatRequest, HeartbeatResponse};
+use crate::topology::configure::TopicMetadata;
+
+use assignor::{StickyAssignor, TaskAssignor};
+use target::{NoWarmups, WarmupRefiner};
+
+/// A group coordinator for many groups.
+pub struct Coordinator {
+    defaults: GroupConfig,
+    groups: BTreeMap<String, StreamsGroup>,
+    /// Group ids taken by groups of other types (classic, consumer, share).
+    other_groups: BTreeSet<String>,
+    assignor: Box<dyn TaskAssignor>,
+    refiner: Box<dyn WarmupRefiner>,
+}
+
+impl Coordinator {
+    pub fn new(defaults: GroupConfig) -> Coordinator {
+        Coordinator {
+            defaults,
+            groups: BTreeMap::new(),
+            other_groups: BTreeSet::new(),
+            assignor: Box::new(StickyAssignor),
+            refiner: Box::new(NoWarmups),
+        }
+    }
+
+    pub fn with_assignor(mut self, assignor: Box<dyn TaskAssignor>) -> Coordinator {
+        self.assignor = assignor;
+        self
+    }
+
+    /// Mark a group id as used by another group type: streams heartbeats for it fail.
+    pub fn add_other_group(&mut self, group_id: &str) {
+        self.other_groups.insert(group_id.to_string());
+    }
+
+    pub fn group(&self, group_id: &str) -> Option<&StreamsGroup> {
+        self.groups.get(group_id)
+    }
+
+    pub fn group_mut(&mut self, group_id: &str) -> Option<&mut StreamsGroup> {
+        self.groups.get_mut(group_id)
+    }
+
+    /// Handle one StreamsGroupHeartbeat. `metadata` is the cluster's topics and partition counts.
+    pub fn heartbeat(
+        &mut self,
+        req: &HeartbeatRequest,
+        ctx: &RequestContext,
+        metadata: &TopicMetadata,
+    ) -> HeartbeatOutcome {
+        let fail = |code: ErrorCode, message: String| HeartbeatOutcome {
+            response: HeartbeatResponse::error(&req.member_id, code, message),
+            topics_to_create: Vec::new(),
+        };
+        if let Err(e) = validate::validate(req) {
+            return fail(e.error, e.message);
+        }
+        if self.other_groups.contains(&req.group_id) {
+            return fail(
+                ErrorCode::GroupIdNotFound,
+                format!("Group {} is not a streams group.", req.group_id),
+            );
+        }
+        if req.member_epoch == LEAVE_EPOCH || req.member_epoch == STATIC_LEAVE_EPOCH {
+            return match self.groups.get_mut(&req.group_id) {
+                Some(g) => HeartbeatOutcome {
+                    response: g.leave(req),
+                    topics_to_create: Vec::new(),
+                },
+                None => fail(
+                    ErrorCode::GroupIdNotFound,
+                    format!("Streams group {} not found.", req.group_id),
+                ),
+            };
+        }
+        let joining = req.member_epoch == 0;
+        if !self.groups.contains_key(&req.group_id) {
+            if !joining {
+                return fail(
+                    ErrorCode::GroupIdNotFound,
+                    format!("Streams group {} not found.", req.group_id),
+                );
+            }
+            // A group is created by a successful join only.
+            let mut g = StreamsGroup::new(&req.group_id, self.defaults.clone());
+            let out = g.heartbeat(
+                req,
+                ctx,
+                metadata,
+                self.assignor.as_ref(),
+                self.refiner.as_ref(),
+            );
+            if out.response.error.is_none() {
+                self.groups.insert(req.group_id.clone(), g);
+            }
+            return out;
+        }
+        let g = self.groups.get_mut(&req.group_id).expect("checked above");
+        g.heartbeat(
+            req,
+            ctx,
+            metadata,
+            self.assignor.as_ref(),
+            self.refiner.as_ref(),
+        )
+    }
+
+    /// Fire due timers in every group.
+    pub fn expire(&mut self, now_ms: i64) -> Vec<(String, Removal)> {
+        let mut out = Vec::new();
+        for (id, g) in &mut self.groups {
+            for r in g.expire(now_ms, self.assignor.as_ref(), self.refiner.as_ref()) {
+                out.push((id.clone(), r));
+            }
+        }
+        out
+    }
+
+    pub fn next_deadline(&self) -> Option<i64> {
+        self.groups
+            .values()
+            .filter_map(StreamsGroup::next_deadline)
+            .min()
+    }
+}

@@ -286,6 +286,15 @@ impl Assignment {
         self.active.len() + self.standby.len() + self.warmup.len()
     }
 
+    /// Role by role union.
+    pub fn union(&self, other: &Assignment) -> Assignment {
+        Assignment {
+            active: self.active.union(&other.active),
+            standby: self.standby.union(&other.standby),
+            warmup: self.warmup.union(&other.warmup),
+        }
+    }
+
     /// Every task in any role.
     pub fn all_tasks(&self) -> TaskSet {
         self.active.union(&self.standby).union(&self.warmup)

@@ -12,8 +12,12 @@ pub fn new(header: &[&str]) -> Table {
     t
 }
 
-/// Render without trailing spaces on any line.
+/// Render without leading or trailing padding on any line.
 pub fn render(t: &Table) -> String {
+    let mut t = t.clone();
+    for c in t.column_iter_mut() {
+        c.set_padding((0, 2));
+    }
     let mut out = String::new();
     for line in t.lines() {
         out.push_str(line.trim_end());

@@ -1,1 +1,713 @@
-//! (in progress)
+//! The simulator: Kafka Streams clients on a virtual clock, driving the local coordinator
+//! through a scenario, and a report of what happened.
+//!
+//! Everything is deterministic for a given configuration and seed: events are ordered by
+//! (time, sequence number) and the only randomness (start-up jitter) comes from a seeded RNG.
+
+pub mod client;
+pub mod example;
+pub mod invariants;
+pub mod report;
+pub mod scenario;
+
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap, VecDeque};
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::coordinator::{Coordinator, GroupConfig, GroupState, Removal, RequestContext};
+use crate::model::{Assignment, HeartbeatRequest, HeartbeatResponse, Topology};
+use crate::topology::configure::TopicMetadata;
+
+use client::{Client, Liveness};
+use invariants::Invariants;
+use report::{Balance, MemberReport, Report, StepReport, TraceEntry};
+use scenario::{Action, Scenario};
+
+/// Everything a run needs besides the scenario.
+#[derive(Clone, Debug)]
+pub struct SimConfig {
+    pub group_id: String,
+    pub members: u32,
+    pub threads_per_process: u32,
+    pub topology: Topology,
+    /// Topics that exist at the start (topic → partitions).
+    pub metadata: TopicMetadata,
+    pub group: GroupConfig,
+    pub seed: u64,
+    /// How long a client takes to close a revoked task.
+    pub release_delay_ms: i64,
+    /// How long a restarting client stays away before it joins again.
+    pub restart_delay_ms: i64,
+    /// Members get instance ids (static membership).
+    pub static_members: bool,
+    /// The run stops at this virtual time even if the group never settles.
+    pub max_time_ms: i64,
+    pub trace: bool,
+}
+
+/// A problem with the scenario that is only known once the run has its members.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SimError(pub String);
+
+impl std::fmt::Display for SimError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SimError {}
+
+/// Member ids the run starts with, in order: `p1-t1`, `p1-t2`, `p2-t1`, ...
+pub fn initial_member_ids(cfg: &SimConfig) -> Vec<String> {
+    (0..cfg.members)
+        .map(|i| {
+            member_name(
+                i / cfg.threads_per_process.max(1),
+                i % cfg.threads_per_process.max(1),
+            )
+        })
+        .map(|(m, _)| m)
+        .collect()
+}
+
+fn member_name(process: u32, thread: u32) -> (String, String) {
+    let p = format!("p{}", process + 1);
+    (format!("{p}-t{}", thread + 1), p)
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Event {
+    Heartbeat { client: usize, generation: u64 },
+    Release { client: usize, generation: u64 },
+    Tick,
+    Rejoin { client: usize },
+}
+
+/// One unit of scenario work; restarts and deploys expand into one per member.
+#[derive(Clone, Debug)]
+enum Work {
+    Action(Action),
+    RestartOne {
+        member: String,
+        topology: Option<Topology>,
+    },
+}
+
+struct Engine<'a> {
+    cfg: &'a SimConfig,
+    coordinator: Coordinator,
+    metadata: TopicMetadata,
+    clients: Vec<Client>,
+    by_member: BTreeMap<String, usize>,
+    generation: Vec<u64>,
+    queue: BinaryHeap<Reverse<(i64, u64, Event)>>,
+    seq: u64,
+    now: i64,
+    heartbeats: u64,
+    rebalances: u64,
+    last_target_epoch: i32,
+    statuses_seen: BTreeSet<String>,
+    step_statuses: BTreeSet<String>,
+    errors_seen: BTreeMap<String, u64>,
+    invariants: Invariants,
+    trace: Vec<report::TraceEntry>,
+    next_process: u32,
+    restarts: u32,
+}
+
+impl<'a> Engine<'a> {
+    fn schedule(&mut self, at: i64, e: Event) {
+        self.seq += 1;
+        self.queue.push(Reverse((at, self.seq, e)));
+    }
+
+    fn add_client(
+        &mut self,
+        member_id: String,
+        process_id: String,
+        topology: Topology,
+        start: i64,
+    ) -> usize {
+        let mut c = Client::new(member_id.clone(), process_id, topology, start);
+        if self.cfg.static_members {
+            c.instance_id = Some(
+                member_id
+                    .split("-r")
+                    .next()
+                    .unwrap_or(&member_id)
+                    .to_string(),
+            );
+        }
+        c.heartbeat_interval_ms = self.cfg.group.heartbeat_interval_ms;
+        let idx = self.clients.len();
+        self.clients.push(c);
+        self.generation.push(0);
+        self.by_member.insert(member_id, idx);
+        self.schedule(
+            start,
+            Event::Heartbeat {
+                client: idx,
+                generation: 0,
+            },
+        );
+        idx
+    }
+
+    fn group_state(&self) -> Option<GroupState> {
+        self.coordinator
+            .group(&self.cfg.group_id)
+            .map(|g| g.state())
+    }
+
+    /// Settled: Stable, and the group's members are exactly the running clients.
+    fn settled(&self) -> bool {
+        let Some(g) = self.coordinator.group(&self.cfg.group_id) else {
+            return false;
+        };
+        let running = self
+            .clients
+            .iter()
+            .filter(|c| c.liveness == Liveness::Running)
+            .count();
+        g.state() == GroupState::Stable
+            && g.members().len() == running
+            && self
+                .clients
+                .iter()
+                .filter(|c| c.liveness == Liveness::Running)
+                .all(|c| g.members().contains_key(&c.member_id))
+    }
+
+    fn send(&mut self, idx: usize, req: HeartbeatRequest) -> HeartbeatResponse {
+        let ctx = RequestContext {
+            now_ms: self.now,
+            client_id: format!("{}-client", self.clients[idx].process_id),
+            client_host: "/127.0.0.1".into(),
+        };
+        let out = self.coordinator.heartbeat(&req, &ctx, &self.metadata);
+        // The broker creates the internal topics the coordinator asks for.
+        for t in &out.topics_to_create {
+            self.metadata.entry(t.name.clone()).or_insert(t.partitions);
+        }
+        self.heartbeats += 1;
+        let resp = out.response;
+        for s in resp.status.iter().flatten() {
+            self.statuses_seen.insert(s.code.name());
+            self.step_statuses.insert(s.code.name());
+        }
+        if let Some(e) = resp.error {
+            *self.errors_seen.entry(e.name()).or_default() += 1;
+        }
+        if self.cfg.trace {
+            self.trace.push(TraceEntry {
+                time_ms: self.now,
+                member_id: req.member_id.clone(),
+                request_epoch: req.member_epoch,
+                owned_active: req.active_tasks.clone().unwrap_or_default(),
+                owned_standby: req.standby_tasks.clone().unwrap_or_default(),
+                response_epoch: resp.member_epoch,
+                assigned_active: resp.active_tasks.clone(),
+                assigned_standby: resp.standby_tasks.clone(),
+                statuses: resp
+                    .status
+                    .iter()
+                    .flatten()
+                    .map(|s| s.code.name())
+                    .collect(),
+                error: resp.error.map(|e| e.name()),
+            });
+        }
+        if let Some(g) = self.coordinator.group(&self.cfg.group_id) {
+            if g.target_assignment_epoch() != self.last_target_epoch {
+                self.last_target_epoch = g.target_assignment_epoch();
+                self.rebalances += 1;
+            }
+        }
+        resp
+    }
+
+    fn heartbeat(&mut self, idx: usize) {
+        if self.clients[idx].liveness != Liveness::Running {
+            return;
+        }
+        let before = self.clients[idx].owned();
+        let req = self.clients[idx].heartbeat_request(&self.cfg.group_id);
+        let resp = self.send(idx, req);
+        let now = self.now;
+        self.clients[idx].on_response(&resp, now, self.cfg.release_delay_ms);
+        self.after_client_change(idx, &before);
+        self.generation[idx] += 1;
+        let g = self.generation[idx];
+        let next = self.clients[idx].next_heartbeat_ms;
+        self.schedule(
+            next,
+            Event::Heartbeat {
+                client: idx,
+                generation: g,
+            },
+        );
+        if let Some((at, _)) = self.clients[idx].releasing {
+            self.schedule(
+                at,
+                Event::Release {
+                    client: idx,
+                    generation: g,
+                },
+            );
+        }
+    }
+
+    fn after_client_change(&mut self, idx: usize, before: &Assignment) {
+        let c = &self.clients[idx];
+        let after = if c.liveness == Liveness::Running {
+            c.owned()
+        } else {
+            Assignment::default()
+        };
+        self.invariants
+            .update(&c.member_id, &c.process_id, before, &after, self.now);
+    }
+
+    fn release(&mut self, idx: usize) {
+        let before = self.clients[idx].owned();
+        if self.clients[idx].release_due(self.now) {
+            self.after_client_change(idx, &before);
+            // Tell the coordinator at once, as a real client acknowledges a revocation.
+            self.heartbeat(idx);
+        }
+    }
+
+    fn stop(&mut self, idx: usize, leave: bool) {
+        if leave {
+            let req = self.clients[idx].leave_request(&self.cfg.group_id);
+            self.send(idx, req);
+        }
+        let before = self.clients[idx].owned();
+        self.clients[idx].liveness = Liveness::Stopped;
+        self.after_client_change(idx, &before);
+        self.generation[idx] += 1;
+    }
+
+    fn member_index(&self, id: &str) -> Result<usize, SimError> {
+        match self.by_member.get(id) {
+            Some(i) if self.clients[*i].liveness == Liveness::Running => Ok(*i),
+            _ => {
+                let valid: Vec<&str> = self
+                    .clients
+                    .iter()
+                    .filter(|c| c.liveness == Liveness::Running)
+                    .map(|c| c.member_id.as_str())
+                    .collect();
+                Err(SimError(format!(
+                    "unknown member `{id}` in the scenario; running members are: {}",
+                    valid.join(", ")
+                )))
+            }
+        }
+    }
+
+    fn apply(&mut self, work: &Work) -> Result<(), SimError> {
+        match work {
+            Work::Action(Action::AddMembers { count }) => {
+                let t = self.cfg.threads_per_process.max(1);
+                for i in 0..*count {
+                    let (m, p) = member_name(self.next_process + i / t, i % t);
+                    let topology = self
+                        .coordinator
+                        .group(&self.cfg.group_id)
+                        .and_then(|g| g.topology().cloned())
+                        .unwrap_or_else(|| self.cfg.topology.clone());
+                    self.add_client(m, p, topology, self.now);
+                }
+                self.next_process += count.div_ceil(t);
+            }
+            Work::Action(Action::RemoveMembers { members }) => {
+                for m in members {
+                    let i = self.member_index(m)?;
+                    self.stop(i, true);
+                }
+            }
+            Work::Action(Action::Crash { members }) => {
+                for m in members {
+                    let i = self.member_index(m)?;
+                    self.stop(i, false);
+                }
+            }
+            Work::Action(Action::CreateTopics { topics }) => {
+                for (t, n) in topics {
+                    self.metadata.insert(t.clone(), *n);
+                }
+            }
+            Work::Action(Action::SetStandbyReplicas {
+                num_standby_replicas,
+            }) => {
+                if let Some(g) = self.coordinator.group_mut(&self.cfg.group_id) {
+                    let mut c = g.config().clone();
+                    c.num_standby_replicas = *num_standby_replicas;
+                    g.set_config(c);
+                }
+            }
+            Work::Action(Action::Wait { .. }) => {}
+            Work::Action(Action::Restart { .. }) | Work::Action(Action::Deploy { .. }) => {
+                unreachable!("expanded before they run")
+            }
+            Work::RestartOne { member, topology } => {
+                let i = self.member_index(member)?;
+                self.stop(i, true);
+                self.restarts += 1;
+                let base = member.split("-r").next().unwrap_or(member).to_string();
+                let new_id = if self.cfg.static_members {
+                    member.clone()
+                } else {
+                    format!("{base}-r{}", self.restarts)
+                };
+                let topology = topology
+                    .clone()
+                    .unwrap_or_else(|| self.clients[i].topology.clone());
+                let process = self.clients[i].process_id.clone();
+                let at = self.now + self.cfg.restart_delay_ms;
+                if self.cfg.static_members {
+                    // Same member object comes back: reuse the client slot.
+                    self.clients[i].liveness = Liveness::Running;
+                    self.clients[i].epoch = 0;
+                    self.clients[i].assignment = Assignment::default();
+                    self.clients[i].topology = topology;
+                    self.schedule(at, Event::Rejoin { client: i });
+                } else {
+                    self.by_member.remove(member);
+                    self.add_client(new_id, process, topology, at);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn current_assignments(&self) -> BTreeMap<String, Assignment> {
+        self.coordinator
+            .group(&self.cfg.group_id)
+            .map(|g| {
+                g.members()
+                    .iter()
+                    .map(|(id, m)| (id.clone(), m.assigned.clone()))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// Process events until `until` returns true or the time limit passes. Returns whether the
+    /// condition was met.
+    fn run_until(
+        &mut self,
+        deadline: i64,
+        progress: &mut dyn FnMut(i64, i64),
+        mut until: impl FnMut(&Self) -> bool,
+    ) -> bool {
+        loop {
+            if until(self) {
+                return true;
+            }
+            let Some(Reverse((at, _, event))) = self.queue.pop() else {
+                return false;
+            };
+            if at > deadline {
+                self.queue.push(Reverse((at, 0, event)));
+                self.now = deadline;
+                return until(self);
+            }
+            self.now = self.now.max(at);
+            progress(self.now, self.cfg.max_time_ms);
+            match event {
+                Event::Heartbeat { client, generation } => {
+                    if self.generation[client] == generation {
+                        self.heartbeat(client);
+                    }
+                }
+                Event::Release { client, generation } => {
+                    if self.generation[client] == generation {
+                        self.release(client);
+                    }
+                }
+                Event::Rejoin { client } => {
+                    self.generation[client] += 1;
+                    self.heartbeat(client);
+                }
+                Event::Tick => {
+                    for (_, removal) in self.coordinator.expire(self.now) {
+                        let why = match removal {
+                            Removal::SessionTimeout { .. } => "removed by session timeout",
+                            Removal::RebalanceTimeout { .. } => "removed by rebalance timeout",
+                        };
+                        *self.errors_seen.entry(why.to_string()).or_default() += 1;
+                    }
+                    if let Some(g) = self.coordinator.group(&self.cfg.group_id) {
+                        if g.target_assignment_epoch() != self.last_target_epoch {
+                            self.last_target_epoch = g.target_assignment_epoch();
+                            self.rebalances += 1;
+                        }
+                    }
+                    self.schedule(self.now + TICK_MS, Event::Tick);
+                }
+            }
+        }
+    }
+}
+
+/// How often coordinator timers are checked, in virtual milliseconds.
+const TICK_MS: i64 = 250;
+
+/// Run a scenario. `progress` is called with (virtual now, time limit) as time advances.
+pub fn run(
+    cfg: &SimConfig,
+    scenario: &Scenario,
+    progress: &mut dyn FnMut(i64, i64),
+) -> Result<Report, SimError> {
+    if cfg.members == 0 {
+        return Err(SimError("--members must be at least 1".into()));
+    }
+    cfg.group
+        .validate()
+        .map_err(|e| SimError(format!("invalid group configuration: {e}")))?;
+    let mut e = Engine {
+        cfg,
+        coordinator: Coordinator::new(cfg.group.clone()),
+        metadata: cfg.metadata.clone(),
+        clients: Vec::new(),
+        by_member: BTreeMap::new(),
+        generation: Vec::new(),
+        queue: BinaryHeap::new(),
+        seq: 0,
+        now: 0,
+        heartbeats: 0,
+        rebalances: 0,
+        last_target_epoch: 0,
+        statuses_seen: BTreeSet::new(),
+        step_statuses: BTreeSet::new(),
+        errors_seen: BTreeMap::new(),
+        invariants: Invariants::default(),
+        trace: Vec::new(),
+        next_process: 0,
+        restarts: 0,
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(cfg.seed);
+    let t = cfg.threads_per_process.max(1);
+    for i in 0..cfg.members {
+        let (m, p) = member_name(i / t, i % t);
+        let start = rng.gen_range(0..500);
+        e.add_client(m, p, cfg.topology.clone(), start);
+    }
+    e.next_process = cfg.members.div_ceil(t);
+    e.schedule(TICK_MS, Event::Tick);
+
+    let limit = cfg.max_time_ms;
+    // The group forms first, unless the first step is due earlier (e.g. topics appear).
+    let formation_deadline = scenario
+        .steps
+        .first()
+        .and_then(|s| s.at_ms)
+        .unwrap_or(limit)
+        .min(limit);
+    let formed = e.run_until(formation_deadline, progress, |e| e.settled());
+    let mut virtual_time_to_stable_ms = formed.then_some(e.now);
+
+    // Expand the scenario into units of work.
+    let mut work: VecDeque<(Option<i64>, String, Vec<Work>)> = VecDeque::new();
+    for step in &scenario.steps {
+        let units = match &step.action {
+            Action::Restart { members } => members
+                .iter()
+                .map(|m| Work::RestartOne {
+                    member: m.clone(),
+                    topology: None,
+                })
+                .collect(),
+            Action::Deploy {
+                topology,
+                topology_epoch,
+            } => {
+                let mut t = topology
+                    .clone()
+                    .unwrap_or_else(|| example::next_topology(*topology_epoch));
+                t.epoch = *topology_epoch;
+                let members: Vec<String> = e
+                    .clients
+                    .iter()
+                    .filter(|c| c.liveness == Liveness::Running)
+                    .map(|c| c.member_id.clone())
+                    .collect();
+                members
+                    .into_iter()
+                    .map(|m| Work::RestartOne {
+                        member: m,
+                        topology: Some(t.clone()),
+                    })
+                    .collect()
+            }
+            other => vec![Work::Action(other.clone())],
+        };
+        work.push_back((step.at_ms, step.action.label(), units));
+    }
+
+    let mut steps = Vec::new();
+    while let Some((at, label, units)) = work.pop_front() {
+        if let Some(at) = at {
+            e.run_until(at.min(limit), progress, |e| e.now >= at);
+        }
+        let started = e.now;
+        let epoch_before = e
+            .coordinator
+            .group(&cfg.group_id)
+            .map_or(0, |g| g.group_epoch());
+        let before = e.current_assignments();
+        e.step_statuses.clear();
+        let mut settled = true;
+        let mut renames: BTreeMap<String, String> = BTreeMap::new();
+        for unit in &units {
+            // A restarted member may have been renamed by an earlier unit of this step.
+            let unit = match unit {
+                Work::RestartOne { member, topology } => Work::RestartOne {
+                    member: renames
+                        .get(member)
+                        .cloned()
+                        .unwrap_or_else(|| member.clone()),
+                    topology: topology.clone(),
+                },
+                u => u.clone(),
+            };
+            let count_before = e.clients.len();
+            e.apply(&unit)?;
+            if let (Work::RestartOne { member, .. }, true) = (&unit, e.clients.len() > count_before)
+            {
+                renames.insert(
+                    member.clone(),
+                    e.clients[e.clients.len() - 1].member_id.clone(),
+                );
+            }
+            if let Work::Action(Action::Wait { ms }) = unit {
+                let until = e.now + ms;
+                e.run_until(until.min(limit), progress, |e| e.now >= until);
+            }
+            // Each unit waits for the group to settle before the next (rolling restarts).
+            settled = e.run_until(limit, progress, |e| e.settled());
+            if !settled {
+                break;
+            }
+        }
+        if virtual_time_to_stable_ms.is_none() && settled {
+            virtual_time_to_stable_ms = Some(e.now);
+        }
+        let after = e.current_assignments();
+        let (diff, moved_active, moved_standby) = report::diff_assignments(&before, &after);
+        steps.push(StepReport {
+            step: label,
+            started_at_ms: started,
+            stable_at_ms: settled.then_some(e.now),
+            time_to_stable_ms: settled.then_some(e.now - started),
+            group_epoch_before: epoch_before,
+            group_epoch_after: e
+                .coordinator
+                .group(&cfg.group_id)
+                .map_or(0, |g| g.group_epoch()),
+            moved_active,
+            moved_standby,
+            statuses_seen: e.step_statuses.iter().cloned().collect(),
+            diff,
+        });
+        if !settled {
+            break;
+        }
+    }
+    // Let one more heartbeat round pass so that the report shows a quiet group.
+    let quiet_until = (e.now + cfg.group.heartbeat_interval_ms).min(limit);
+    e.run_until(quiet_until, progress, |e| e.now >= quiet_until);
+
+    Ok(build_report(&e, scenario, virtual_time_to_stable_ms, steps))
+}
+
+fn build_report(
+    e: &Engine<'_>,
+    scenario: &Scenario,
+    tts: Option<i64>,
+    steps: Vec<StepReport>,
+) -> Report {
+    let cfg = e.cfg;
+    let group = e.coordinator.group(&cfg.group_id);
+    let members: Vec<MemberReport> = group
+        .map(|g| {
+            g.members()
+                .values()
+                .map(|m| MemberReport {
+                    member_id: m.member_id.clone(),
+                    process_id: m.process_id.clone(),
+                    member_epoch: m.member_epoch,
+                    topology_epoch: m.topology_epoch,
+                    assignment: m.assigned.clone(),
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let per_member: Vec<usize> = members
+        .iter()
+        .map(|m| m.assignment.active.len() + m.assignment.standby.len())
+        .collect();
+    let per_member_active: Vec<usize> = members.iter().map(|m| m.assignment.active.len()).collect();
+    let mut per_process: BTreeMap<&str, usize> = BTreeMap::new();
+    for m in &members {
+        *per_process.entry(&m.process_id).or_default() +=
+            m.assignment.active.len() + m.assignment.standby.len();
+    }
+    let min_max = |v: &mut dyn Iterator<Item = usize>| -> (usize, usize) {
+        v.fold(None, |acc: Option<(usize, usize)>, x| match acc {
+            None => Some((x, x)),
+            Some((a, b)) => Some((a.min(x), b.max(x))),
+        })
+        .unwrap_or((0, 0))
+    };
+    let (min_m, max_m) = min_max(&mut per_member.iter().copied());
+    let (min_a, max_a) = min_max(&mut per_member_active.iter().copied());
+    let (min_p, max_p) = min_max(&mut per_process.values().copied());
+    let total_tasks = group
+        .and_then(|g| g.configuration())
+        .filter(|c| c.is_ready())
+        .map_or(0, |c| {
+            c.subtopologies
+                .iter()
+                .map(|s| s.num_tasks.max(0) as u64)
+                .sum()
+        });
+    Report {
+        scenario: if scenario.name.is_empty() {
+            "custom".into()
+        } else {
+            scenario.name.clone()
+        },
+        seed: cfg.seed,
+        final_state: e
+            .group_state()
+            .map_or("Dead".into(), |s| s.name().to_string()),
+        group_epoch: group.map_or(0, |g| g.group_epoch()),
+        target_assignment_epoch: group.map_or(0, |g| g.target_assignment_epoch()),
+        topology_epoch: group.and_then(|g| g.topology()).map_or(-1, |t| t.epoch),
+        virtual_time_to_stable_ms: tts,
+        virtual_time_end_ms: e.now,
+        heartbeats: e.heartbeats,
+        rebalances: e.rebalances,
+        tasks_moved: steps.iter().map(|s| s.moved_active + s.moved_standby).sum(),
+        total_tasks,
+        balance: Balance {
+            min_tasks_per_member: min_m,
+            max_tasks_per_member: max_m,
+            min_active_per_member: min_a,
+            max_active_per_member: max_a,
+            min_tasks_per_process: min_p,
+            max_tasks_per_process: max_p,
+        },
+        statuses_seen: e.statuses_seen.iter().cloned().collect(),
+        errors_seen: e.errors_seen.clone(),
+        invariant_violations: e.invariants.violations.clone(),
+        steps,
+        members,
+        trace: e.trace.clone(),
+    }
+}

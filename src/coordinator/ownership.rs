@@ -1,0 +1,145 @@
+//! Who holds which task right now, by process and role.
+//!
+//! Reconciliation asks these questions for every task it wants to grant, so they are answered
+//! from an index kept up to date as members change, not by scanning the group.
+//! A member "holds" a task while it is assigned to it or pending revocation from it.
+
+use std::collections::HashMap;
+
+use crate::model::{Assignment, TaskRole};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Holder {
+    member_id: String,
+    process_id: String,
+    role: TaskRole,
+}
+
+/// Task → holders. Keyed by (subtopology, partition) without allocating a `TaskId` per lookup.
+#[derive(Clone, Debug, Default)]
+pub struct Ownership {
+    holders: HashMap<String, HashMap<i32, Vec<Holder>>>,
+}
+
+impl Ownership {
+    /// Record that `member` holds every task of `tasks` (its assigned and pending tasks).
+    pub fn add(&mut self, member_id: &str, process_id: &str, tasks: &Assignment) {
+        for role in TaskRole::ALL {
+            for (s, p) in tasks.get(role).iter() {
+                let list = self
+                    .holders
+                    .entry(s.to_string())
+                    .or_default()
+                    .entry(p)
+                    .or_default();
+                if !list
+                    .iter()
+                    .any(|h| h.member_id == member_id && h.role == role)
+                {
+                    list.push(Holder {
+                        member_id: member_id.to_string(),
+                        process_id: process_id.to_string(),
+                        role,
+                    });
+                }
+            }
+        }
+    }
+
+    /// Forget every task of `tasks` held by `member`.
+    pub fn remove(&mut self, member_id: &str, tasks: &Assignment) {
+        for role in TaskRole::ALL {
+            for (s, p) in tasks.get(role).iter() {
+                let Some(parts) = self.holders.get_mut(s) else {
+                    continue;
+                };
+                if let Some(list) = parts.get_mut(&p) {
+                    list.retain(|h| !(h.member_id == member_id && h.role == role));
+                    if list.is_empty() {
+                        parts.remove(&p);
+                    }
+                }
+                if parts.is_empty() {
+                    self.holders.remove(s);
+                }
+            }
+        }
+    }
+
+    fn holders(&self, s: &str, p: i32) -> &[Holder] {
+        self.holders
+            .get(s)
+            .and_then(|m| m.get(&p))
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+    }
+
+    /// Members holding the task as active (there should be at most one).
+    pub fn active_holders(&self, s: &str, p: i32) -> Vec<&str> {
+        self.holders(s, p)
+            .iter()
+            .filter(|h| h.role == TaskRole::Active)
+            .map(|h| h.member_id.as_str())
+            .collect()
+    }
+
+    /// Whether a task in `role` may not be granted yet to `member` of `process`, because it is
+    /// still held where a new copy would collide (see the module docs of `reconcile`).
+    pub fn is_unreleased(
+        &self,
+        role: TaskRole,
+        s: &str,
+        p: i32,
+        member: &str,
+        process: &str,
+    ) -> bool {
+        let holders = self.holders(s, p);
+        let other_in_process = |r: TaskRole| {
+            holders
+                .iter()
+                .any(|h| h.role == r && h.process_id == process && h.member_id != member)
+        };
+        match role {
+            // One active owner in the whole group; and no copy in another member of the process.
+            TaskRole::Active => {
+                holders
+                    .iter()
+                    .any(|h| h.role == TaskRole::Active && h.member_id != member)
+                    || other_in_process(TaskRole::Standby)
+                    || other_in_process(TaskRole::Warmup)
+            }
+            TaskRole::Standby => {
+                other_in_process(TaskRole::Active)
+                    || other_in_process(TaskRole::Standby)
+                    || other_in_process(TaskRole::Warmup)
+            }
+            TaskRole::Warmup => {
+                holders
+                    .iter()
+                    .any(|h| h.role == TaskRole::Active && h.process_id == process)
+                    || other_in_process(TaskRole::Standby)
+                    || other_in_process(TaskRole::Warmup)
+            }
+        }
+    }
+
+    /// Every (task, role, member) triple, sorted; for invariant checks.
+    pub fn snapshot(&self) -> Vec<(String, i32, TaskRole, String, String)> {
+        let mut out = Vec::new();
+        for (s, parts) in &self.holders {
+            for (p, list) in parts {
+                for h in list {
+                    out.push((
+                        s.clone(),
+                        *p,
+                        h.role,
+                        h.member_id.clone(),
+                        h.process_id.clone(),
+                    ));
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+}

@@ -1,0 +1,353 @@
+//! Reconciliation: moving one member from its current assignment towards its target.
+//!
+//! The rules that keep tasks safe:
+//! - a task is granted to a new owner only after its previous owner confirmed the release (a
+//!   heartbeat whose owned-task lists no longer contain it; no lists, no confirmation);
+//! - while a member has revocations pending it is granted nothing and keeps its old epoch;
+//! - a process never holds two copies of a task (its members share one state directory), so a
+//!   standby or warm-up waits until no other member of the process holds the task;
+//! - role changes inside one member happen in place: active → standby keeps the state, standby ↔
+//!   warm-up needs no confirmation, standby/warm-up → active is granted once the old active owner
+//!   released it.
+
+use crate::model::{Assignment, TaskRole, TaskSet};
+
+use super::member::{Member, MemberState};
+use super::ownership::Ownership;
+
+/// The outcome for one member; `None` fields mean "unchanged".
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reconciled {
+    pub member_epoch: i32,
+    pub previous_member_epoch: i32,
+    pub state: MemberState,
+    pub assigned: Assignment,
+    pub pending_revocation: Assignment,
+}
+
+/// Whether the member still owns any task of `pending`. Without owned lists nothing is confirmed.
+fn still_owned(pending: &Assignment, owned: Option<&Assignment>) -> bool {
+    let Some(owned) = owned else {
+        return !pending.is_empty();
+    };
+    TaskRole::ALL
+        .iter()
+        .any(|r| !pending.get(*r).is_disjoint(owned.get(*r)))
+}
+
+/// Compute the member's next step. `owned` is what the member reported in this heartbeat
+/// (`None` when it sent no task lists).
+pub fn reconcile(
+    member: &Member,
+    target_epoch: i32,
+    target: &Assignment,
+    owned: Option<&Assignment>,
+    ownership: &Ownership,
+) -> Reconciled {
+    let unchanged = Reconciled {
+        member_epoch: member.member_epoch,
+        previous_member_epoch: member.previous_member_epoch,
+        state: member.state,
+        assigned: member.assigned.clone(),
+        pending_revocation: member.pending_revocation.clone(),
+    };
+    match member.state {
+        MemberState::Stable => {
+            if member.member_epoch == target_epoch && member.assigned == *target {
+                unchanged
+            } else {
+                next(
+                    member,
+                    member.member_epoch,
+                    target_epoch,
+                    target,
+                    owned,
+                    ownership,
+                )
+            }
+        }
+        MemberState::UnrevokedTasks => {
+            if still_owned(&member.pending_revocation, owned) {
+                unchanged
+            } else {
+                next(
+                    member,
+                    member.member_epoch + 1,
+                    target_epoch,
+                    target,
+                    owned,
+                    ownership,
+                )
+            }
+        }
+        MemberState::UnreleasedTasks => next(
+            member,
+            member.member_epoch,
+            target_epoch,
+            target,
+            owned,
+            ownership,
+        ),
+    }
+}
+
+fn next(
+    member: &Member,
+    epoch_if_revoking: i32,
+    target_epoch: i32,
+    target: &Assignment,
+    owned: Option<&Assignment>,
+    ownership: &Ownership,
+) -> Reconciled {
+    let current = &member.assigned;
+    let mut keep = Assignment::default();
+    let mut revoke = Assignment::default();
+    let mut grant = Assignment::default();
+    let mut any_unreleased = false;
+
+    for role in TaskRole::ALL {
+        let cur = current.get(role);
+        let tgt = target.get(role);
+        *keep.get_mut(role) = cur.intersection(tgt);
+        *revoke.get_mut(role) = cur.difference(tgt);
+        let mut g = TaskSet::new();
+        for (s, p) in tgt.iter() {
+            if cur.contains(s, p) {
+                continue;
+            }
+            // Copies this member has in another role are not "held elsewhere": `is_unreleased`
+            // only looks at other members, except that a warm-up never joins an active copy.
+            if ownership.is_unreleased(role, s, p, &member.member_id, &member.process_id) {
+                any_unreleased = true;
+                continue;
+            }
+            g.insert(s, p);
+        }
+        *grant.get_mut(role) = g;
+    }
+
+    // Demotion active → standby: the state stays where it is; the standby is usable at once,
+    // while the active copy is still revoked (its release must be observed).
+    let demoted: Vec<(String, i32)> = current
+        .active
+        .iter()
+        .filter(|(s, p)| grant.standby.contains(s, *p))
+        .map(|(s, p)| (s.to_string(), p))
+        .collect();
+    for (s, p) in &demoted {
+        grant.standby.remove(s, *p);
+        keep.standby.insert(s, *p);
+    }
+
+    // Standby ↔ warm-up: no confirmation needed.
+    for (from, to) in [
+        (TaskRole::Standby, TaskRole::Warmup),
+        (TaskRole::Warmup, TaskRole::Standby),
+    ] {
+        let moved: Vec<(String, i32)> = current
+            .get(from)
+            .iter()
+            .filter(|(s, p)| target.get(to).contains(s, *p))
+            .map(|(s, p)| (s.to_string(), p))
+            .collect();
+        for (s, p) in moved {
+            revoke.get_mut(from).remove(&s, p);
+            grant.get_mut(to).insert(&s, p);
+        }
+    }
+
+    // Promotion standby/warm-up → active: the copy is not revoked; it stays a standby/warm-up
+    // until the active is granted.
+    let revocations_pending = !revoke.is_empty() && still_owned(&revoke, owned);
+    for from in [TaskRole::Standby, TaskRole::Warmup] {
+        let promoted: Vec<(String, i32)> = current
+            .get(from)
+            .iter()
+            .filter(|(s, p)| target.active.contains(s, *p))
+            .map(|(s, p)| (s.to_string(), p))
+            .collect();
+        for (s, p) in promoted {
+            revoke.get_mut(from).remove(&s, p);
+            if !grant.active.contains(&s, p) || revocations_pending {
+                keep.get_mut(from).insert(&s, p);
+            }
+        }
+    }
+
+    let revocations_pending = !revoke.is_empty() && still_owned(&revoke, owned);
+    if revocations_pending {
+        return Reconciled {
+            member_epoch: epoch_if_revoking,
+            previous_member_epoch: if epoch_if_revoking != member.member_epoch {
+                member.member_epoch
+            } else {
+                member.previous_member_epoch
+            },
+            state: MemberState::UnrevokedTasks,
+            assigned: keep,
+            pending_revocation: revoke,
+        };
+    }
+    let mut assigned = keep;
+    for role in TaskRole::ALL {
+        assigned.get_mut(role).extend(grant.get(role));
+    }
+    Reconciled {
+        member_epoch: target_epoch,
+        previous_member_epoch: if target_epoch != member.member_epoch {
+            member.member_epoch
+        } else {
+            member.previous_member_epoch
+        },
+        state: if any_unreleased {
+            MemberState::UnreleasedTasks
+        } else {
+            MemberState::Stable
+        },
+        assigned,
+        pending_revocation: Assignment::default(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(tasks: &[(&str, i32)]) -> TaskSet {
+        tasks.iter().copied().collect()
+    }
+
+    fn member(id: &str, process: &str, epoch: i32, active: &[(&str, i32)]) -> Member {
+        let mut m = Member::new(id);
+        m.process_id = process.into();
+        m.member_epoch = epoch;
+        m.assigned.active = set(active);
+        m
+    }
+
+    fn ownership_of(members: &[&Member]) -> Ownership {
+        let mut o = Ownership::default();
+        for m in members {
+            o.add(&m.member_id, &m.process_id, &m.assigned);
+            o.add(&m.member_id, &m.process_id, &m.pending_revocation);
+        }
+        o
+    }
+
+    fn target(active: &[(&str, i32)], standby: &[(&str, i32)]) -> Assignment {
+        Assignment {
+            active: set(active),
+            standby: set(standby),
+            warmup: TaskSet::new(),
+        }
+    }
+
+    #[test]
+    fn revocation_waits_for_confirmation_and_keeps_the_old_epoch() {
+        let a = member("a", "p1", 1, &[("0", 0), ("0", 1)]);
+        let o = ownership_of(&[&a]);
+        let t = target(&[("0", 0)], &[]);
+        let owned = a.assigned.clone();
+        let r = reconcile(&a, 2, &t, Some(&owned), &o);
+        assert_eq!(r.state, MemberState::UnrevokedTasks);
+        assert_eq!(r.member_epoch, 1);
+        assert_eq!(r.assigned.active, set(&[("0", 0)]));
+        assert_eq!(r.pending_revocation.active, set(&[("0", 1)]));
+    }
+
+    #[test]
+    fn revocation_without_owned_lists_is_not_confirmed() {
+        let a = member("a", "p1", 1, &[("0", 0), ("0", 1)]);
+        let o = ownership_of(&[&a]);
+        let r = reconcile(&a, 2, &target(&[("0", 0)], &[]), None, &o);
+        assert_eq!(r.state, MemberState::UnrevokedTasks);
+    }
+
+    #[test]
+    fn confirmed_revocation_moves_to_the_target_epoch() {
+        let mut a = member("a", "p1", 1, &[("0", 0)]);
+        a.state = MemberState::UnrevokedTasks;
+        a.pending_revocation.active = set(&[("0", 1)]);
+        let o = ownership_of(&[&a]);
+        let owned = target(&[("0", 0)], &[]);
+        let r = reconcile(&a, 2, &target(&[("0", 0)], &[]), Some(&owned), &o);
+        assert_eq!(r.state, MemberState::Stable);
+        assert_eq!(r.member_epoch, 2);
+        assert_eq!(r.previous_member_epoch, 1);
+    }
+
+    #[test]
+    fn a_task_still_held_elsewhere_is_not_granted() {
+        let a = member("a", "p1", 1, &[("0", 0)]);
+        let b = member("b", "p2", 1, &[]);
+        let o = ownership_of(&[&a, &b]);
+        let r = reconcile(
+            &b,
+            2,
+            &target(&[("0", 0)], &[]),
+            Some(&b.assigned.clone()),
+            &o,
+        );
+        assert_eq!(r.state, MemberState::UnreleasedTasks);
+        assert_eq!(r.member_epoch, 2);
+        assert!(r.assigned.active.is_empty());
+    }
+
+    #[test]
+    fn standby_waits_for_another_member_of_the_process_to_drop_its_copy() {
+        let a = member("a", "p1", 1, &[("0", 0)]);
+        let b = member("b", "p1", 1, &[]);
+        let o = ownership_of(&[&a, &b]);
+        let r = reconcile(
+            &b,
+            2,
+            &target(&[], &[("0", 0)]),
+            Some(&b.assigned.clone()),
+            &o,
+        );
+        assert_eq!(r.state, MemberState::UnreleasedTasks);
+        assert!(r.assigned.standby.is_empty());
+        // On another process the standby is granted at once.
+        let c = member("c", "p2", 1, &[]);
+        let o = ownership_of(&[&a, &c]);
+        let r = reconcile(
+            &c,
+            2,
+            &target(&[], &[("0", 0)]),
+            Some(&c.assigned.clone()),
+            &o,
+        );
+        assert_eq!(r.state, MemberState::Stable);
+        assert_eq!(r.assigned.standby, set(&[("0", 0)]));
+    }
+
+    #[test]
+    fn demotion_keeps_a_standby_while_the_active_is_revoked() {
+        let a = member("a", "p1", 1, &[("0", 0)]);
+        let o = ownership_of(&[&a]);
+        let owned = a.assigned.clone();
+        let r = reconcile(&a, 2, &target(&[], &[("0", 0)]), Some(&owned), &o);
+        assert_eq!(r.state, MemberState::UnrevokedTasks);
+        assert_eq!(r.assigned.standby, set(&[("0", 0)]));
+        assert_eq!(r.pending_revocation.active, set(&[("0", 0)]));
+    }
+
+    #[test]
+    fn promotion_waits_for_the_old_active_owner() {
+        let a = member("a", "p1", 1, &[("0", 0)]);
+        let mut b = member("b", "p2", 1, &[]);
+        b.assigned.standby = set(&[("0", 0)]);
+        let o = ownership_of(&[&a, &b]);
+        let owned = b.assigned.clone();
+        let r = reconcile(&b, 2, &target(&[("0", 0)], &[]), Some(&owned), &o);
+        assert_eq!(r.state, MemberState::UnreleasedTasks);
+        assert_eq!(r.assigned.standby, set(&[("0", 0)]));
+        assert!(r.assigned.active.is_empty());
+        // Once a released it, b gets the active and drops the standby in place.
+        let o = ownership_of(&[&b]);
+        let r = reconcile(&b, 2, &target(&[("0", 0)], &[]), Some(&owned), &o);
+        assert_eq!(r.state, MemberState::Stable);
+        assert_eq!(r.assigned.active, set(&[("0", 0)]));
+        assert!(r.assigned.standby.is_empty());
+    }
+}

@@ -1,0 +1,110 @@
+//! The target assignment: where every task should end up, for one group epoch.
+//!
+//! Two steps, kept apart on purpose: the assignor decides where active and standby tasks go;
+//! a warm-up refiner then decides how to get there (a stateful task whose new owner has no
+//! caught-up state can stay where it is while the new owner warms up). The refiner shipped with
+//! this build places no warm-ups, which is also what Apache Kafka's brokers do by default.
+
+use std::collections::BTreeMap;
+
+use crate::model::{Assignment, TaskSet};
+use crate::topology::configure::Configuration;
+
+use super::assignor::{
+    AssignmentConfigs, AssignorError, GroupSpec, MemberSpec, SubtopologySpec, TaskAssignor,
+};
+use super::config::GroupConfig;
+use super::member::Member;
+
+/// The per-member target assignment.
+pub type TargetAssignment = BTreeMap<String, Assignment>;
+
+/// Turns the assignor's target into the one members reconcile towards, possibly with warm-ups.
+pub trait WarmupRefiner {
+    fn refine(
+        &self,
+        target: TargetAssignment,
+        members: &BTreeMap<String, Member>,
+        config: &GroupConfig,
+    ) -> TargetAssignment;
+}
+
+/// Places no warm-up tasks: members go straight to the assignor's target.
+pub struct NoWarmups;
+
+impl WarmupRefiner for NoWarmups {
+    fn refine(
+        &self,
+        target: TargetAssignment,
+        _members: &BTreeMap<String, Member>,
+        _config: &GroupConfig,
+    ) -> TargetAssignment {
+        target
+    }
+}
+
+/// The assignor's view of the group.
+pub fn group_spec(
+    members: &BTreeMap<String, Member>,
+    configuration: &Configuration,
+    config: &GroupConfig,
+) -> GroupSpec {
+    GroupSpec {
+        members: members
+            .values()
+            .map(|m| MemberSpec {
+                member_id: m.member_id.clone(),
+                process_id: m.process_id.clone(),
+                instance_id: m.instance_id.clone(),
+                rack_id: m.rack_id.clone(),
+                client_tags: m.client_tags.clone(),
+                current: m.assigned.clone(),
+                task_offsets: m.task_offsets.clone(),
+                task_end_offsets: m.task_end_offsets.clone(),
+            })
+            .collect(),
+        subtopologies: configuration
+            .subtopologies
+            .iter()
+            .map(|s| SubtopologySpec {
+                id: s.id.clone(),
+                num_tasks: s.num_tasks,
+                stateful: s.stateful,
+            })
+            .collect(),
+        configs: AssignmentConfigs {
+            num_standby_replicas: config.num_standby_replicas,
+            rack_aware_assignment_tags: config.rack_aware_assignment_tags.clone(),
+        },
+    }
+}
+
+/// Compute the target for every member. A topology that is not ready gives everyone nothing.
+pub fn compute(
+    assignor: &dyn TaskAssignor,
+    refiner: &dyn WarmupRefiner,
+    members: &BTreeMap<String, Member>,
+    configuration: Option<&Configuration>,
+    config: &GroupConfig,
+) -> Result<TargetAssignment, AssignorError> {
+    let Some(configuration) = configuration.filter(|c| c.is_ready()) else {
+        return Ok(members
+            .keys()
+            .map(|id| (id.clone(), Assignment::default()))
+            .collect());
+    };
+    let spec = group_spec(members, configuration, config);
+    let assigned = assignor.assign(&spec)?;
+    let mut target: TargetAssignment = members
+        .keys()
+        .map(|id| (id.clone(), Assignment::default()))
+        .collect();
+    for (id, a) in assigned {
+        if let Some(t) = target.get_mut(&id) {
+            t.active = a.active;
+            t.standby = a.standby;
+            t.warmup = TaskSet::new();
+        }
+    }
+    Ok(refiner.refine(target, members, config))
+}

@@ -1,0 +1,169 @@
+//! A simulated Kafka Streams client: one member (one stream thread) of a process.
+//!
+//! It behaves as the protocol expects of a real client: joins with epoch 0 and its topology,
+//! heartbeats at the interval the coordinator returns, runs the tasks it is given, takes a
+//! while to release revoked tasks (and reports them as owned until then), rejoins when fenced,
+//! and goes silent when it crashes.
+
+use crate::model::heartbeat::{
+    HeartbeatRequest, HeartbeatResponse, LEAVE_EPOCH, STATIC_LEAVE_EPOCH,
+};
+use crate::model::{Assignment, ErrorCode, TaskRole, Topology};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Liveness {
+    /// Heartbeating.
+    Running,
+    /// Left the group, or crashed: sends nothing.
+    Stopped,
+}
+
+#[derive(Clone, Debug)]
+pub struct Client {
+    pub member_id: String,
+    pub process_id: String,
+    pub instance_id: Option<String>,
+    pub rack_id: Option<String>,
+    pub topology: Topology,
+    pub liveness: Liveness,
+    /// Member epoch as the client knows it (0 until it joined).
+    pub epoch: i32,
+    /// The assignment the coordinator last sent.
+    pub assignment: Assignment,
+    /// Revoked tasks still being closed, and when they will be released.
+    pub releasing: Option<(i64, Assignment)>,
+    pub next_heartbeat_ms: i64,
+    pub heartbeat_interval_ms: i64,
+    pub rebalance_timeout_ms: i32,
+}
+
+impl Client {
+    pub fn new(member_id: String, process_id: String, topology: Topology, start_ms: i64) -> Client {
+        Client {
+            member_id,
+            process_id,
+            instance_id: None,
+            rack_id: None,
+            topology,
+            liveness: Liveness::Running,
+            epoch: 0,
+            assignment: Assignment::default(),
+            releasing: None,
+            next_heartbeat_ms: start_ms,
+            heartbeat_interval_ms: 5_000,
+            rebalance_timeout_ms: 300_000,
+        }
+    }
+
+    /// Tasks the client runs right now: its assignment plus what it is still releasing.
+    pub fn owned(&self) -> Assignment {
+        match &self.releasing {
+            Some((_, r)) => self.assignment.union(r),
+            None => self.assignment.clone(),
+        }
+    }
+
+    pub fn heartbeat_request(&self, group_id: &str) -> HeartbeatRequest {
+        let joining = self.epoch == 0;
+        let owned = self.owned();
+        HeartbeatRequest {
+            group_id: group_id.to_string(),
+            member_id: self.member_id.clone(),
+            member_epoch: self.epoch,
+            instance_id: self.instance_id.clone(),
+            rack_id: self.rack_id.clone(),
+            rebalance_timeout_ms: if joining {
+                self.rebalance_timeout_ms
+            } else {
+                -1
+            },
+            topology: joining.then(|| self.topology.clone()),
+            active_tasks: Some(owned.active),
+            standby_tasks: Some(owned.standby),
+            warmup_tasks: Some(owned.warmup),
+            process_id: Some(self.process_id.clone()),
+            ..HeartbeatRequest::default()
+        }
+    }
+
+    pub fn leave_request(&self, group_id: &str) -> HeartbeatRequest {
+        HeartbeatRequest {
+            group_id: group_id.to_string(),
+            member_id: self.member_id.clone(),
+            member_epoch: if self.instance_id.is_some() {
+                STATIC_LEAVE_EPOCH
+            } else {
+                LEAVE_EPOCH
+            },
+            instance_id: self.instance_id.clone(),
+            rebalance_timeout_ms: -1,
+            ..HeartbeatRequest::default()
+        }
+    }
+
+    /// Apply a response at `now_ms`; `release_delay_ms` is how long closing revoked tasks takes.
+    /// Returns true when the client must rejoin (it lost its membership).
+    pub fn on_response(
+        &mut self,
+        resp: &HeartbeatResponse,
+        now_ms: i64,
+        release_delay_ms: i64,
+    ) -> bool {
+        if let Some(err) = resp.error {
+            match err {
+                ErrorCode::FencedMemberEpoch | ErrorCode::UnknownMemberId => {
+                    // Lost membership: drop every task and join again.
+                    self.assignment = Assignment::default();
+                    self.releasing = None;
+                    self.epoch = 0;
+                    self.next_heartbeat_ms = now_ms;
+                    return true;
+                }
+                _ => {
+                    self.next_heartbeat_ms = now_ms + self.heartbeat_interval_ms;
+                    return false;
+                }
+            }
+        }
+        self.epoch = resp.member_epoch;
+        if resp.heartbeat_interval_ms > 0 {
+            self.heartbeat_interval_ms = i64::from(resp.heartbeat_interval_ms);
+        }
+        self.next_heartbeat_ms = now_ms + self.heartbeat_interval_ms;
+        if let (Some(a), Some(s), Some(w)) =
+            (&resp.active_tasks, &resp.standby_tasks, &resp.warmup_tasks)
+        {
+            let new = Assignment {
+                active: a.clone(),
+                standby: s.clone(),
+                warmup: w.clone(),
+            };
+            let mut revoked = Assignment::default();
+            for role in TaskRole::ALL {
+                *revoked.get_mut(role) = self.assignment.get(role).difference(new.get(role));
+                // A task that only changes role in this client is converted in place.
+                let kept_elsewhere = new.all_tasks();
+                *revoked.get_mut(role) = revoked.get(role).difference(&kept_elsewhere);
+            }
+            if !revoked.is_empty() {
+                let merged = match self.releasing.take() {
+                    Some((_, r)) => r.union(&revoked),
+                    None => revoked,
+                };
+                let at = now_ms + release_delay_ms;
+                self.releasing = Some((at, merged));
+            }
+            self.assignment = new;
+        }
+        false
+    }
+
+    /// Finish releasing revoked tasks if their time has come; returns true if it did.
+    pub fn release_due(&mut self, now_ms: i64) -> bool {
+        if self.releasing.as_ref().is_some_and(|(at, _)| *at <= now_ms) {
+            self.releasing = None;
+            return true;
+        }
+        false
+    }
+}

@@ -1,0 +1,142 @@
+//! The simulation report: one value, rendered as a table or as JSON (README, "simulate JSON").
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::model::{Assignment, TaskRole, TaskSet};
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    pub scenario: String,
+    pub seed: u64,
+    pub final_state: String,
+    pub group_epoch: i32,
+    pub target_assignment_epoch: i32,
+    pub topology_epoch: i32,
+    /// Virtual time from the start until the group first was Stable, if it was.
+    pub virtual_time_to_stable_ms: Option<i64>,
+    pub virtual_time_end_ms: i64,
+    pub heartbeats: u64,
+    /// Target assignments computed (each is a rebalance).
+    pub rebalances: u64,
+    /// Tasks that changed owner (active or standby), summed over the scenario steps.
+    pub tasks_moved: u64,
+    pub total_tasks: u64,
+    pub balance: Balance,
+    pub statuses_seen: Vec<String>,
+    pub errors_seen: BTreeMap<String, u64>,
+    pub invariant_violations: Vec<String>,
+    pub steps: Vec<StepReport>,
+    pub members: Vec<MemberReport>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub trace: Vec<TraceEntry>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Balance {
+    pub min_tasks_per_member: usize,
+    pub max_tasks_per_member: usize,
+    pub min_active_per_member: usize,
+    pub max_active_per_member: usize,
+    pub min_tasks_per_process: usize,
+    pub max_tasks_per_process: usize,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct MemberReport {
+    pub member_id: String,
+    pub process_id: String,
+    pub member_epoch: i32,
+    pub topology_epoch: i32,
+    pub assignment: Assignment,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct StepReport {
+    pub step: String,
+    pub started_at_ms: i64,
+    /// When the group was Stable again after the step, if it was.
+    pub stable_at_ms: Option<i64>,
+    pub time_to_stable_ms: Option<i64>,
+    pub group_epoch_before: i32,
+    pub group_epoch_after: i32,
+    pub moved_active: u64,
+    pub moved_standby: u64,
+    pub statuses_seen: Vec<String>,
+    pub diff: Vec<MemberDiff>,
+}
+
+/// How one member's assignment changed across a step.
+#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct MemberDiff {
+    pub member_id: String,
+    pub gained_active: TaskSet,
+    pub lost_active: TaskSet,
+    pub gained_standby: TaskSet,
+    pub lost_standby: TaskSet,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct TraceEntry {
+    pub time_ms: i64,
+    pub member_id: String,
+    pub request_epoch: i32,
+    pub owned_active: TaskSet,
+    pub owned_standby: TaskSet,
+    pub response_epoch: i32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub assigned_active: Option<TaskSet>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub assigned_standby: Option<TaskSet>,
+    pub statuses: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// Per-member diff between two assignments (member id → assignment), and the number of moved
+/// active and standby tasks: a task counts as moved when it left one member and went to another.
+pub fn diff_assignments(
+    before: &BTreeMap<String, Assignment>,
+    after: &BTreeMap<String, Assignment>,
+) -> (Vec<MemberDiff>, u64, u64) {
+    let mut diffs = Vec::new();
+    let empty = Assignment::default();
+    let ids: std::collections::BTreeSet<&String> = before.keys().chain(after.keys()).collect();
+    for id in ids {
+        let b = before.get(id).unwrap_or(&empty);
+        let a = after.get(id).unwrap_or(&empty);
+        let d = MemberDiff {
+            member_id: id.clone(),
+            gained_active: a.active.difference(&b.active),
+            lost_active: b.active.difference(&a.active),
+            gained_standby: a.standby.difference(&b.standby),
+            lost_standby: b.standby.difference(&a.standby),
+        };
+        if !(d.gained_active.is_empty()
+            && d.lost_active.is_empty()
+            && d.gained_standby.is_empty()
+            && d.lost_standby.is_empty())
+        {
+            diffs.push(d);
+        }
+    }
+    let moved = |role: TaskRole| -> u64 {
+        // A gained task that another member had before is a move; a fresh task is not.
+        let mut had = TaskSet::new();
+        for a in before.values() {
+            had.extend(a.get(role));
+        }
+        diffs
+            .iter()
+            .map(|d| match role {
+                TaskRole::Active => &d.gained_active,
+                _ => &d.gained_standby,
+            })
+            .flat_map(|g| g.iter())
+            .filter(|(s, p)| had.contains(s, *p))
+            .count() as u64
+    };
+    let (a, s) = (moved(TaskRole::Active), moved(TaskRole::Standby));
+    (diffs, a, s)
+}

@@ -1,0 +1,226 @@
+//! `simulate` end to end through the binary: reports, JSON contract, scenarios, bad input.
+
+use std::process::Command;
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_streams-group"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let mut a = args.to_vec();
+    a.extend(["--output", "json"]);
+    let (code, out, err) = run(&a);
+    assert_eq!(code, 0, "stderr: {err}");
+    serde_json::from_str(&out).expect("valid JSON")
+}
+
+#[test]
+fn default_run_reaches_stable_with_every_task_once() {
+    let v = json(&["simulate", "--members", "6"]);
+    assert_eq!(v["final_state"], "Stable");
+    assert!(v["virtual_time_to_stable_ms"].as_i64().unwrap() > 0);
+    let mut seen = std::collections::BTreeSet::new();
+    for m in v["members"].as_array().unwrap() {
+        assert!(m["member_id"].is_string() && m["process_id"].is_string());
+        for e in m["assignment"]["active"].as_array().unwrap() {
+            let s = e["subtopology"].as_str().unwrap().to_string();
+            for p in e["partitions"].as_array().unwrap() {
+                assert!(seen.insert((s.clone(), p.as_i64().unwrap())), "task twice");
+            }
+        }
+        assert!(m["assignment"]["standby"].is_array());
+    }
+    assert_eq!(seen.len() as u64, v["total_tasks"].as_u64().unwrap());
+    for key in ["group_epoch", "heartbeats", "tasks_moved"] {
+        assert!(v[key].is_number(), "{key}");
+    }
+}
+
+#[test]
+fn every_built_in_scenario_ends_stable_without_violations() {
+    for s in [
+        "start",
+        "scale-out",
+        "scale-in",
+        "crash",
+        "rolling-bounce",
+        "deploy",
+        "create-topics",
+    ] {
+        let v = json(&[
+            "simulate",
+            "--members",
+            "4",
+            "--threads-per-process",
+            "2",
+            "--standby-replicas",
+            "1",
+            "--scenario",
+            s,
+            "--trace",
+        ]);
+        assert_eq!(v["final_state"], "Stable", "scenario {s}");
+        assert_eq!(
+            v["invariant_violations"].as_array().unwrap().len(),
+            0,
+            "scenario {s}"
+        );
+        assert!(
+            !v["trace"].as_array().unwrap().is_empty(),
+            "scenario {s} has a transcript"
+        );
+    }
+}
+
+#[test]
+fn deploy_shows_stale_members_on_the_way_and_ends_on_the_new_epoch() {
+    let v = json(&["simulate", "--members", "3", "--scenario", "deploy"]);
+    assert_eq!(v["topology_epoch"], 1);
+    let step = &v["steps"][0];
+    assert!(step["statuses_seen"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|s| s == "STALE_TOPOLOGY"));
+    for m in v["members"].as_array().unwrap() {
+        assert_eq!(m["topology_epoch"], 1);
+    }
+}
+
+#[test]
+fn create_topics_waits_in_not_ready_until_the_topics_exist() {
+    let v = json(&[
+        "simulate",
+        "--members",
+        "2",
+        "--scenario",
+        "create-topics",
+        "--trace",
+    ]);
+    let statuses: Vec<&str> = v["statuses_seen"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect();
+    assert!(statuses.contains(&"MISSING_SOURCE_TOPICS"));
+    assert!(v["virtual_time_to_stable_ms"].as_i64().unwrap() >= 20_000);
+}
+
+#[test]
+fn a_scenario_file_runs_its_steps_in_order() {
+    let v = json(&[
+        "simulate",
+        "--members",
+        "3",
+        "--scenario",
+        "tests/data/scenarios/scale-out-then-crash.json",
+    ]);
+    let steps: Vec<&str> = v["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["step"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        steps,
+        [
+            "add 2 member(s)",
+            "set standby replicas to 1",
+            "crash p1-t1",
+            "wait 10000 ms"
+        ]
+    );
+    assert_eq!(v["final_state"], "Stable");
+    assert_eq!(v["members"].as_array().unwrap().len(), 4);
+}
+
+#[test]
+fn the_same_seed_gives_byte_identical_output() {
+    let a = run(&[
+        "simulate",
+        "--members",
+        "5",
+        "--scenario",
+        "rolling-bounce",
+        "--seed",
+        "7",
+        "--output",
+        "json",
+    ]);
+    let b = run(&[
+        "simulate",
+        "--members",
+        "5",
+        "--scenario",
+        "rolling-bounce",
+        "--seed",
+        "7",
+        "--output",
+        "json",
+    ]);
+    assert_eq!(a, b);
+    let t1 = run(&["simulate", "--members", "5", "--seed", "7"]);
+    let t2 = run(&["simulate", "--members", "5", "--seed", "7"]);
+    assert_eq!(t1, t2);
+}
+
+#[test]
+fn table_report_snapshot() {
+    let (code, out, _) = run(&[
+        "simulate",
+        "--members",
+        "4",
+        "--threads-per-process",
+        "2",
+        "--scenario",
+        "scale-out",
+        "--verbose",
+    ]);
+    assert_eq!(code, 0);
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn bad_input_gets_one_line_and_exit_2() {
+    for (args, needle) in [
+        (
+            vec!["simulate", "--members", "0"],
+            "--members must be between 1",
+        ),
+        (
+            vec!["simulate", "--scenario", "explode"],
+            "unknown scenario `explode`: use one of start, scale-out",
+        ),
+        (vec!["simulate", "--partitions=-3"], "--partitions"),
+        (vec!["simulate", "--bogus"], "unexpected argument"),
+        (
+            vec!["simulate", "--session-timeout", "100"],
+            "session timeout",
+        ),
+        (vec!["simulate", "--topic-partitions", "orders"], "TOPIC=N"),
+        (
+            vec![
+                "simulate",
+                "--scenario",
+                "tests/data/scenarios/unknown-member.json",
+            ],
+            "unknown member `p9-t9`",
+        ),
+    ] {
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?} printed a report");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}

@@ -1,0 +1,216 @@
+//! Coordinator invariants, checked by driving it with simulated clients through random groups,
+//! topologies and scenarios.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use proptest::prelude::*;
+use streams_group::coordinator::GroupConfig;
+use streams_group::model::{Subtopology, TopicInfo, Topology};
+use streams_group::sim::scenario::{self, BuiltInContext};
+use streams_group::sim::{self, report::Report, SimConfig};
+
+fn topology(subtopologies: usize, stateful_mask: u8) -> Topology {
+    Topology {
+        epoch: 0,
+        subtopologies: (0..subtopologies)
+            .map(|i| Subtopology {
+                id: i.to_string(),
+                source_topics: vec![format!("in-{i}")],
+                state_changelog_topics: if stateful_mask & (1 << i) != 0 {
+                    vec![TopicInfo::named(format!("app-store-{i}-changelog"))]
+                } else {
+                    vec![]
+                },
+                ..Subtopology::default()
+            })
+            .collect(),
+    }
+}
+
+fn config(
+    members: u32,
+    threads: u32,
+    t: Topology,
+    partitions: i32,
+    standby: u32,
+    seed: u64,
+) -> SimConfig {
+    let metadata: BTreeMap<String, i32> = t
+        .subtopologies
+        .iter()
+        .flat_map(|s| s.source_topics.clone())
+        .map(|n| (n, partitions))
+        .collect();
+    SimConfig {
+        group_id: "app".into(),
+        members,
+        threads_per_process: threads,
+        topology: t,
+        metadata,
+        group: GroupConfig {
+            num_standby_replicas: standby,
+            ..GroupConfig::default()
+        },
+        seed,
+        release_delay_ms: 150,
+        restart_delay_ms: 2_000,
+        static_members: false,
+        max_time_ms: 900_000,
+        trace: true,
+    }
+}
+
+fn run(cfg: &SimConfig, name: &str) -> Report {
+    let ids = sim::initial_member_ids(cfg);
+    let mut next = cfg.topology.clone();
+    next.epoch += 1;
+    next.subtopologies.push(Subtopology {
+        id: "new".into(),
+        source_topics: vec!["in-0".into()],
+        ..Subtopology::default()
+    });
+    let missing = BTreeMap::new();
+    let ctx = BuiltInContext {
+        member_ids: &ids,
+        count: 1,
+        topology_epoch: cfg.topology.epoch,
+        missing_topics: &missing,
+        deploy_topology: Some(next),
+    };
+    let s = scenario::built_in(name, &ctx).expect("built-in scenario");
+    sim::run(cfg, &s, &mut |_, _| {}).expect("simulation runs")
+}
+
+/// The checks every run must pass.
+fn check(r: &Report, cfg: &SimConfig) {
+    assert!(
+        r.invariant_violations.is_empty(),
+        "violations: {:?}",
+        r.invariant_violations
+    );
+    assert_eq!(r.final_state, "Stable", "steps: {:?}", r.steps);
+    // Every task active on exactly one member.
+    let mut active: BTreeMap<(String, i32), usize> = BTreeMap::new();
+    for m in &r.members {
+        for (s, p) in m.assignment.active.iter() {
+            *active.entry((s.to_string(), p)).or_default() += 1;
+        }
+    }
+    assert_eq!(active.len() as u64, r.total_tasks, "every task is assigned");
+    assert!(
+        active.values().all(|n| *n == 1),
+        "one active owner per task"
+    );
+    // Standbys: min(replicas, processes - 1) per stateful task, never beside a copy.
+    let processes: BTreeSet<&str> = r.members.iter().map(|m| m.process_id.as_str()).collect();
+    let want = (cfg.group.num_standby_replicas as usize).min(processes.len() - 1);
+    let mut standby: BTreeMap<(String, i32), Vec<&str>> = BTreeMap::new();
+    for m in &r.members {
+        for (s, p) in m.assignment.standby.iter() {
+            standby
+                .entry((s.to_string(), p))
+                .or_default()
+                .push(&m.process_id);
+        }
+    }
+    let stateful: BTreeSet<&str> = cfg
+        .topology
+        .subtopologies
+        .iter()
+        .filter(|s| s.is_stateful())
+        .map(|s| s.id.as_str())
+        .collect();
+    for (s, p) in active.keys() {
+        let n = standby.get(&(s.clone(), *p)).map_or(0, Vec::len);
+        let expected = if stateful.contains(s.as_str()) {
+            want
+        } else {
+            0
+        };
+        assert_eq!(n, expected, "standby count of {s}_{p}");
+    }
+    for ((s, p), holders) in &standby {
+        let owner = r
+            .members
+            .iter()
+            .find(|m| m.assignment.active.contains(s, *p))
+            .map(|m| m.process_id.as_str());
+        assert!(
+            !holders.contains(&owner.unwrap_or("")),
+            "standby beside its active {s}_{p}"
+        );
+        let distinct: BTreeSet<_> = holders.iter().collect();
+        assert_eq!(
+            distinct.len(),
+            holders.len(),
+            "two standbys of {s}_{p} in one process"
+        );
+    }
+    // Member epochs never go back, except when a member is fenced and rejoins (epoch 0).
+    let mut last: BTreeMap<&str, i32> = BTreeMap::new();
+    for t in &r.trace {
+        if t.error.is_some() || t.response_epoch < 0 {
+            last.remove(t.member_id.as_str());
+            continue;
+        }
+        if let Some(prev) = last.get(t.member_id.as_str()) {
+            assert!(
+                t.response_epoch >= *prev,
+                "epoch of {} went back",
+                t.member_id
+            );
+        }
+        last.insert(&t.member_id, t.response_epoch);
+    }
+}
+
+#[test]
+fn default_example_reaches_stable_with_every_task_placed() {
+    let t = sim::example::topology();
+    let metadata = sim::example::source_topic_metadata(&t, 8);
+    let cfg = SimConfig {
+        topology: t,
+        metadata,
+        ..config(6, 1, topology(1, 0), 8, 0, 1)
+    };
+    let r = sim::run(&cfg, &Default::default(), &mut |_, _| {}).unwrap();
+    check(&r, &cfg);
+    assert_eq!(r.total_tasks, 16);
+}
+
+#[test]
+fn standby_replicas_are_placed_on_other_processes() {
+    let cfg = config(6, 2, topology(3, 0b011), 6, 1, 7);
+    let r = run(&cfg, "start");
+    check(&r, &cfg);
+    assert!(r.members.iter().any(|m| !m.assignment.standby.is_empty()));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, .. ProptestConfig::default() })]
+
+    #[test]
+    fn every_scenario_keeps_the_invariants(
+        members in 2u32..9,
+        threads in 1u32..4,
+        subtopologies in 1usize..4,
+        stateful_mask in 0u8..8,
+        partitions in 1i32..9,
+        standby in 0u32..3,
+        seed in 0u64..1000,
+        which in 0usize..6,
+    ) {
+        let name = ["start", "scale-out", "scale-in", "crash", "rolling-bounce", "deploy"][which];
+        let cfg = config(members, threads, topology(subtopologies, stateful_mask), partitions, standby, seed);
+        let r = run(&cfg, name);
+        check(&r, &cfg);
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_run() {
+    let cfg = config(5, 2, topology(2, 0b01), 4, 1, 99);
+    let a = serde_json::to_string(&run(&cfg, "rolling-bounce")).unwrap();
+    let b = serde_json::to_string(&run(&cfg, "rolling-bounce")).unwrap();
+    assert_eq!(a, b);
+}
