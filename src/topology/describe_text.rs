@@ -902,4 +902,41 @@ mod tests {
     fn empty_application_id_is_refused() {
         assert!(parse_describe(WORDCOUNT, "").is_err());
     }
+
+    mod props {
+        use super::*;
+        use proptest::prelude::*;
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(512))]
+
+            #[test]
+            fn arbitrary_text_never_panics(text in "(Topologies:\n)?[ a-zA-Z:\\[\\](),>\n<-]{0,200}") {
+                let _ = parse_describe_with_notes(&text, "app");
+            }
+
+            #[test]
+            fn edited_fixture_never_panics(
+                at in 0usize..WORDCOUNT.len(),
+                cut in 0usize..40,
+                insert in "[ \n(\\[é,:-]{0,3}",
+            ) {
+                let mut text = String::new();
+                let mut i = at;
+                while !WORDCOUNT.is_char_boundary(i) { i -= 1; }
+                let mut j = (i + cut).min(WORDCOUNT.len());
+                while !WORDCOUNT.is_char_boundary(j) { j -= 1; }
+                text.push_str(&WORDCOUNT[..i]);
+                text.push_str(&insert);
+                text.push_str(&WORDCOUNT[j..]);
+                match parse_describe_with_notes(&text, "app") {
+                    Ok(_) => {}
+                    Err(e) => {
+                        let line = e.line.unwrap_or(1);
+                        prop_assert!(line >= 1 && line <= text.split('\n').count(), "{}", e);
+                    }
+                }
+            }
+        }
+    }
 }

@@ -16,9 +16,12 @@ use std::path::Path;
 
 use crate::model::topology::Topology;
 
-pub use configure::{configure, Configuration, InvalidTopology, TopicMetadata, TopicProblem};
+pub use configure::{
+    configure, Configuration, ConfiguredSubtopology, CreatableTopic, InvalidTopology,
+    TopicMetadata, TopicProblem,
+};
 pub use describe_text::{parse_describe, parse_describe_with_notes};
-pub use diff::{diff, Hazard, TopologyDiff};
+pub use diff::{diff, diff_with_metadata, Hazard, HazardKind, TopologyDiff};
 pub use json::parse_json;
 
 /// A topology file that cannot be read or parsed.
