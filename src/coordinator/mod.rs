@@ -150,3 +150,5 @@ impl Coordinator {
             .min()
     }
 }
+#[cfg(test)]
+mod tests;

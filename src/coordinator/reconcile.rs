@@ -158,23 +158,24 @@ fn next(
 
     // Promotion standby/warm-up → active: the copy is not revoked; it stays a standby/warm-up
     // until the active is granted.
-    let revocations_pending = !revoke.is_empty() && still_owned(&revoke, owned);
+    let mut promoted = Vec::new();
     for from in [TaskRole::Standby, TaskRole::Warmup] {
-        let promoted: Vec<(String, i32)> = current
-            .get(from)
-            .iter()
-            .filter(|(s, p)| target.active.contains(s, *p))
-            .map(|(s, p)| (s.to_string(), p))
-            .collect();
-        for (s, p) in promoted {
-            revoke.get_mut(from).remove(&s, p);
-            if !grant.active.contains(&s, p) || revocations_pending {
-                keep.get_mut(from).insert(&s, p);
+        for (s, p) in current.get(from).iter() {
+            if target.active.contains(s, p) {
+                promoted.push((from, s.to_string(), p));
             }
         }
     }
-
+    for (from, s, p) in &promoted {
+        revoke.get_mut(*from).remove(s, *p);
+    }
     let revocations_pending = !revoke.is_empty() && still_owned(&revoke, owned);
+    for (from, s, p) in &promoted {
+        if !grant.active.contains(s, *p) || revocations_pending {
+            keep.get_mut(*from).insert(s, *p);
+        }
+    }
+
     if revocations_pending {
         return Reconciled {
             member_epoch: epoch_if_revoking,
