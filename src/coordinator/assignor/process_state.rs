@@ -1,0 +1,418 @@
+//! Indexed state of one assignment run: interned subtopologies, tasks as `u32`, members sorted
+//! by (process id, member id), per-process and per-member loads, and the dynamic quotas.
+
+use std::cmp::{Ordering, Reverse};
+use std::collections::{BTreeMap, BinaryHeap};
+
+use super::{AssignorError, GroupSpec};
+use crate::model::TaskSet;
+
+/// "No member" / "no value" marker for `u32` indexes.
+pub(super) const NONE: u32 = u32::MAX;
+
+/// Upper bound on the number of tasks of one run (keeps every index in `u32` and memory sane).
+const MAX_TASKS: u64 = 50_000_000;
+
+/// A load `num / den` compared exactly (cross-multiplication, no floating point).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Load {
+    num: u64,
+    den: u64,
+}
+
+impl Load {
+    pub(super) fn new(num: u32, den: u32) -> Load {
+        Load {
+            num: u64::from(num),
+            den: u64::from(den.max(1)),
+        }
+    }
+}
+
+impl PartialEq for Load {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for Load {}
+impl PartialOrd for Load {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Load {
+    fn cmp(&self, other: &Self) -> Ordering {
+        // Both factors are < 2^32, so the products fit in u64.
+        (self.num * other.den).cmp(&(other.num * self.den))
+    }
+}
+
+/// A per-member quota with a dynamic ceiling: `ceil(tasks / members)`; a member whose count
+/// reaches the quota exactly leaves the pool and the quota is recomputed over the rest, so at
+/// most `tasks mod members` members end up at the ceiling. The quota never increases.
+pub(super) struct Quota {
+    remaining_tasks: u64,
+    remaining_members: u64,
+    pub(super) quota: u64,
+    left: Vec<bool>,
+}
+
+impl Quota {
+    pub(super) fn new(tasks: u64, members: usize) -> Quota {
+        let m = members as u64;
+        Quota {
+            remaining_tasks: tasks,
+            remaining_members: m,
+            quota: if m == 0 { 0 } else { tasks.div_ceil(m) },
+            left: vec![false; members],
+        }
+    }
+
+    /// Whether a member with `count` tasks may take one more sticky task.
+    pub(super) fn allows(&self, count: u32) -> bool {
+        u64::from(count) < self.quota
+    }
+
+    /// Record that member `m` now has `count` tasks for this quota.
+    pub(super) fn update(&mut self, m: u32, count: u32) {
+        let Some(left) = self.left.get_mut(m as usize) else {
+            return;
+        };
+        if *left || u64::from(count) != self.quota {
+            return;
+        }
+        *left = true;
+        self.remaining_tasks = self.remaining_tasks.saturating_sub(self.quota);
+        self.remaining_members = self.remaining_members.saturating_sub(1);
+        let next = if self.remaining_members == 0 {
+            0
+        } else {
+            self.remaining_tasks.div_ceil(self.remaining_members)
+        };
+        self.quota = self.quota.min(next);
+    }
+}
+
+/// Interned input plus the mutable placement state.
+pub(super) struct State {
+    // ---- topology ----
+    pub(super) sub_ids: Vec<String>,
+    pub(super) sub_base: Vec<u32>,
+    pub(super) sub_stateful: Vec<bool>,
+    pub(super) task_sub: Vec<u32>,
+    pub(super) num_tasks: u32,
+    // ---- members and processes (members sorted by process id, then member id) ----
+    pub(super) member_ids: Vec<String>,
+    pub(super) member_proc: Vec<u32>,
+    /// Members of process `p` are `proc_start[p]..proc_start[p + 1]`.
+    pub(super) proc_start: Vec<u32>,
+    pub(super) num_procs: u32,
+    // ---- previous state ----
+    pub(super) prev_active: Vec<u32>,
+    /// Ranked previous-state candidates of task `t`: `cand_members[cand_start[t]..cand_start[t+1]]`.
+    pub(super) cand_start: Vec<u32>,
+    pub(super) cand_members: Vec<u32>,
+    // ---- placement ----
+    pub(super) active_owner: Vec<u32>,
+    pub(super) standby_holders: Vec<Vec<u32>>,
+    pub(super) member_total: Vec<u32>,
+    pub(super) member_active: Vec<u32>,
+    pub(super) member_stateful_active: Vec<u32>,
+    pub(super) proc_total: Vec<u32>,
+    pub(super) proc_stateless_active: Vec<u32>,
+    /// Bumped whenever the process's load changes (for lazy heaps).
+    pub(super) proc_version: Vec<u32>,
+    /// Lazy min-heaps of (task count, member) per process with more than one member.
+    member_heaps: Vec<BinaryHeap<Reverse<(u32, u32)>>>,
+    // ---- quotas ----
+    pub(super) q_stateful: Quota,
+    pub(super) q_active: Quota,
+    pub(super) q_total: Quota,
+}
+
+impl State {
+    pub(super) fn build(spec: &GroupSpec) -> Result<State, AssignorError> {
+        // Subtopologies, sorted by id; duplicates merge (largest task count, stateful if any).
+        let mut subs: BTreeMap<&str, (i32, bool)> = BTreeMap::new();
+        for s in &spec.subtopologies {
+            let e = subs.entry(s.id.as_str()).or_insert((0, false));
+            e.0 = e.0.max(s.num_tasks);
+            e.1 |= s.stateful;
+        }
+        let total: u64 = subs.values().map(|(n, _)| (*n).max(0) as u64).sum();
+        if total > MAX_TASKS {
+            return Err(AssignorError::new(format!(
+                "{total} tasks exceed the supported maximum of {MAX_TASKS}"
+            )));
+        }
+        let num_tasks = total as u32;
+        let mut sub_ids = Vec::with_capacity(subs.len());
+        let mut sub_base = Vec::with_capacity(subs.len() + 1);
+        let mut sub_stateful = Vec::with_capacity(subs.len());
+        let mut task_sub = Vec::with_capacity(num_tasks as usize);
+        let mut base = 0u32;
+        for (i, (id, (n, stateful))) in subs.iter().enumerate() {
+            let n = (*n).max(0) as u32;
+            sub_ids.push((*id).to_string());
+            sub_base.push(base);
+            sub_stateful.push(*stateful);
+            task_sub.extend(std::iter::repeat(i as u32).take(n as usize));
+            base += n;
+        }
+        sub_base.push(base);
+        let sub_index: BTreeMap<&str, u32> = subs
+            .keys()
+            .enumerate()
+            .map(|(i, id)| (*id, i as u32))
+            .collect();
+
+        // Members, sorted by (process id, member id); duplicate member ids are an error.
+        let mut order: Vec<usize> = (0..spec.members.len()).collect();
+        order.sort_by(|&a, &b| {
+            let (ma, mb) = (&spec.members[a], &spec.members[b]);
+            (ma.process_id.as_str(), ma.member_id.as_str())
+                .cmp(&(mb.process_id.as_str(), mb.member_id.as_str()))
+        });
+        {
+            let mut ids: Vec<&str> = spec.members.iter().map(|m| m.member_id.as_str()).collect();
+            ids.sort_unstable();
+            if let Some(w) = ids.windows(2).find(|w| w[0] == w[1]) {
+                return Err(AssignorError::new(format!(
+                    "member id '{}' appears more than once in the group spec",
+                    w[0]
+                )));
+            }
+        }
+        if spec.members.len() >= NONE as usize {
+            return Err(AssignorError::new("too many members"));
+        }
+        let num_members = order.len();
+        let mut member_ids = Vec::with_capacity(num_members);
+        let mut member_proc = Vec::with_capacity(num_members);
+        let mut proc_start = Vec::new();
+        let mut last_proc: Option<&str> = None;
+        for (i, &src) in order.iter().enumerate() {
+            let m = &spec.members[src];
+            if last_proc != Some(m.process_id.as_str()) {
+                proc_start.push(i as u32);
+                last_proc = Some(m.process_id.as_str());
+            }
+            member_ids.push(m.member_id.clone());
+            member_proc.push((proc_start.len() - 1) as u32);
+        }
+        let num_procs = proc_start.len() as u32;
+        proc_start.push(num_members as u32);
+
+        let task_of = |sub: &str, partition: i32| -> Option<u32> {
+            let s = *sub_index.get(sub)? as usize;
+            let len = sub_base[s + 1] - sub_base[s];
+            if partition < 0 || partition as u32 >= len {
+                return None;
+            }
+            Some(sub_base[s] + partition as u32)
+        };
+        let tasks_of = |set: &TaskSet, out: &mut Vec<u32>| {
+            for (sub, parts) in set.subtopologies() {
+                let Some(&s) = sub_index.get(sub) else {
+                    continue;
+                };
+                let (lo, hi) = (sub_base[s as usize], sub_base[s as usize + 1]);
+                for &p in parts {
+                    if p >= 0 && (p as u32) < hi - lo {
+                        out.push(lo + p as u32);
+                    }
+                }
+            }
+        };
+
+        // Previous owners and ranked candidates.
+        let mut prev_active = vec![NONE; num_tasks as usize];
+        // (task, standby-or-warmup first: 0 else 1, offset descending, member)
+        let mut cands: Vec<(u32, u8, Reverse<i64>, u32)> = Vec::new();
+        let mut buf = Vec::new();
+        let mut held = Vec::new();
+        let mut offsets: Vec<(u32, i64)> = Vec::new();
+        for (mi, &src) in order.iter().enumerate() {
+            let m = &spec.members[src];
+            let mi = mi as u32;
+            buf.clear();
+            tasks_of(&m.current.active, &mut buf);
+            for &t in &buf {
+                let slot = &mut prev_active[t as usize];
+                if *slot == NONE {
+                    *slot = mi;
+                }
+            }
+            held.clear();
+            tasks_of(&m.current.standby, &mut held);
+            tasks_of(&m.current.warmup, &mut held);
+            held.sort_unstable();
+            held.dedup();
+            offsets.clear();
+            for (task, &offset) in &m.task_offsets {
+                if let Some(t) = task_of(&task.subtopology, task.partition) {
+                    offsets.push((t, offset));
+                }
+            }
+            offsets.sort_unstable();
+            offsets.dedup_by_key(|e| e.0);
+            for &t in &held {
+                let offset = match offsets.binary_search_by_key(&t, |e| e.0) {
+                    Ok(i) => offsets[i].1,
+                    Err(_) => 0,
+                };
+                cands.push((t, 0, Reverse(offset), mi));
+            }
+            for &(t, offset) in &offsets {
+                if held.binary_search(&t).is_err() {
+                    cands.push((t, 1, Reverse(offset), mi));
+                }
+            }
+        }
+        cands.sort_unstable();
+        let mut cand_start = vec![0u32; num_tasks as usize + 1];
+        for c in &cands {
+            cand_start[c.0 as usize + 1] += 1;
+        }
+        for i in 0..num_tasks as usize {
+            cand_start[i + 1] += cand_start[i];
+        }
+        let cand_members = cands.iter().map(|c| c.3).collect();
+
+        let member_heaps = (0..num_procs as usize)
+            .map(|p| {
+                let (lo, hi) = (proc_start[p], proc_start[p + 1]);
+                if hi - lo > 1 {
+                    (lo..hi).map(|m| Reverse((0, m))).collect()
+                } else {
+                    BinaryHeap::new()
+                }
+            })
+            .collect();
+
+        let stateful_tasks: u64 = (0..sub_ids.len())
+            .filter(|&s| sub_stateful[s])
+            .map(|s| u64::from(sub_base[s + 1] - sub_base[s]))
+            .sum();
+        let all_tasks = u64::from(num_tasks);
+        let standby_total =
+            stateful_tasks.saturating_mul(u64::from(spec.configs.num_standby_replicas));
+
+        Ok(State {
+            sub_ids,
+            sub_base,
+            sub_stateful,
+            task_sub,
+            num_tasks,
+            member_ids,
+            member_proc,
+            proc_start,
+            num_procs,
+            prev_active,
+            cand_start,
+            cand_members,
+            active_owner: vec![NONE; num_tasks as usize],
+            standby_holders: vec![Vec::new(); num_tasks as usize],
+            member_total: vec![0; num_members],
+            member_active: vec![0; num_members],
+            member_stateful_active: vec![0; num_members],
+            proc_total: vec![0; num_procs as usize],
+            proc_stateless_active: vec![0; num_procs as usize],
+            proc_version: vec![0; num_procs as usize],
+            member_heaps,
+            q_stateful: Quota::new(stateful_tasks, num_members),
+            q_active: Quota::new(all_tasks, num_members),
+            q_total: Quota::new(all_tasks.saturating_add(standby_total), num_members),
+        })
+    }
+
+    pub(super) fn num_members(&self) -> usize {
+        self.member_ids.len()
+    }
+
+    pub(super) fn is_stateful(&self, t: u32) -> bool {
+        self.sub_stateful[self.task_sub[t as usize] as usize]
+    }
+
+    pub(super) fn partition(&self, t: u32) -> u32 {
+        t - self.sub_base[self.task_sub[t as usize] as usize]
+    }
+
+    pub(super) fn capacity(&self, p: u32) -> u32 {
+        self.proc_start[p as usize + 1] - self.proc_start[p as usize]
+    }
+
+    pub(super) fn load(&self, p: u32) -> Load {
+        Load::new(self.proc_total[p as usize], self.capacity(p))
+    }
+
+    pub(super) fn stateless_load(&self, p: u32) -> Load {
+        Load::new(self.proc_stateless_active[p as usize], self.capacity(p))
+    }
+
+    pub(super) fn candidates(&self, t: u32) -> &[u32] {
+        let (lo, hi) = (
+            self.cand_start[t as usize] as usize,
+            self.cand_start[t as usize + 1] as usize,
+        );
+        &self.cand_members[lo..hi]
+    }
+
+    /// Whether process `p` holds task `t` in any role.
+    pub(super) fn holds(&self, p: u32, t: u32) -> bool {
+        let owner = self.active_owner[t as usize];
+        (owner != NONE && self.member_proc[owner as usize] == p)
+            || self.standby_holders[t as usize]
+                .iter()
+                .any(|&m| self.member_proc[m as usize] == p)
+    }
+
+    /// The member of process `p` with the fewest tasks (ties: member id order).
+    pub(super) fn least_loaded_member(&mut self, p: u32) -> u32 {
+        let lo = self.proc_start[p as usize];
+        if self.capacity(p) <= 1 {
+            return lo;
+        }
+        let heap = &mut self.member_heaps[p as usize];
+        while let Some(&Reverse((count, m))) = heap.peek() {
+            if self.member_total[m as usize] == count {
+                return m;
+            }
+            heap.pop();
+        }
+        // Unreachable in practice (every member always has a fresh entry); stay total.
+        lo
+    }
+
+    fn bump(&mut self, m: u32) {
+        let p = self.member_proc[m as usize];
+        self.member_total[m as usize] += 1;
+        self.proc_total[p as usize] += 1;
+        self.proc_version[p as usize] = self.proc_version[p as usize].wrapping_add(1);
+        if self.capacity(p) > 1 {
+            let count = self.member_total[m as usize];
+            self.member_heaps[p as usize].push(Reverse((count, m)));
+        }
+        self.q_total.update(m, self.member_total[m as usize]);
+    }
+
+    pub(super) fn assign_active(&mut self, m: u32, t: u32) {
+        self.active_owner[t as usize] = m;
+        self.member_active[m as usize] += 1;
+        if self.is_stateful(t) {
+            self.member_stateful_active[m as usize] += 1;
+            self.q_stateful
+                .update(m, self.member_stateful_active[m as usize]);
+        } else {
+            let p = self.member_proc[m as usize];
+            self.proc_stateless_active[p as usize] += 1;
+        }
+        self.q_active.update(m, self.member_active[m as usize]);
+        self.bump(m);
+    }
+
+    pub(super) fn assign_standby(&mut self, m: u32, t: u32) {
+        self.standby_holders[t as usize].push(m);
+        self.bump(m);
+    }
+}
