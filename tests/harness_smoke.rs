@@ -70,7 +70,7 @@ fn broker_app_and_tool_agree_on_members() {
     app.stop_instance(0);
     let remaining = wait_for(
         "2 members after stopping instance 0",
-        Duration::from_secs(60),
+        Duration::from_secs(90),
         || member_lines(&broker, group).filter(|m| m.len() == 2),
     );
     let leave_time = t_leave.elapsed();

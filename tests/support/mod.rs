@@ -362,6 +362,15 @@ impl Broker {
             .unwrap_or_else(|e| panic!("cannot run harness tool: {e}"))
     }
 
+    /// Run Apache's `kafka-streams-groups` with exactly `args` (e.g. to point it at the SASL_SSL
+    /// listener with `--command-config`).
+    pub fn tool_raw(&self, args: &[&str]) -> Output {
+        let mut cmd = harness_cmd(&self.dir);
+        cmd.arg("tool").args(args);
+        cmd.output()
+            .unwrap_or_else(|e| panic!("cannot run harness tool: {e}"))
+    }
+
     /// Run a main class from the harness classpath (e.g. `streamsgroup.AssignorOracle`), with
     /// `stdin` fed to it when given.
     pub fn java(&self, class: &str, args: &[&str], stdin: Option<&[u8]>) -> Output {
