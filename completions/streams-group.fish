@@ -1,0 +1,152 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_streams_group_global_optspecs
+    string join \n bootstrap-server= command-config= timeout= o/output= color= v/verbose h/help V/version
+end
+
+function __fish_streams_group_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_streams_group_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_streams_group_using_subcommand
+    set -l cmd (__fish_streams_group_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c streams-group -n "__fish_streams_group_needs_command" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
+complete -c streams-group -n "__fish_streams_group_needs_command" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
+complete -c streams-group -n "__fish_streams_group_needs_command" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
+complete -c streams-group -n "__fish_streams_group_needs_command" -s o -l output -d 'Output format' -r -f -a "table\t''
+json\t''"
+complete -c streams-group -n "__fish_streams_group_needs_command" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c streams-group -n "__fish_streams_group_needs_command" -s v -l verbose -d 'More detail'
+complete -c streams-group -n "__fish_streams_group_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c streams-group -n "__fish_streams_group_needs_command" -s V -l version -d 'Print version'
+complete -c streams-group -n "__fish_streams_group_needs_command" -f -a "simulate" -d 'Simulate Streams clients against the local coordinator on a virtual clock'
+complete -c streams-group -n "__fish_streams_group_needs_command" -f -a "list" -d 'List the streams groups of a cluster'
+complete -c streams-group -n "__fish_streams_group_needs_command" -f -a "describe" -d 'Describe streams groups: state, members, offsets and lag, topology'
+complete -c streams-group -n "__fish_streams_group_needs_command" -f -a "diff" -d 'Compare two topologies or two assignments'
+complete -c streams-group -n "__fish_streams_group_needs_command" -f -a "check-epoch" -d 'Dry-run a topology epoch bump: would the coordinator accept this topology?'
+complete -c streams-group -n "__fish_streams_group_needs_command" -f -a "topology" -d 'Parse a topology and show its tasks and internal topics'
+complete -c streams-group -n "__fish_streams_group_needs_command" -f -a "completions" -d 'Print a shell completion script'
+complete -c streams-group -n "__fish_streams_group_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -s n -l members -d 'Number of simulated members (stream threads)' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l threads-per-process -d 'Stream threads per process (members of one process share a process id)' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l processes -d 'Number of processes; members are spread over them' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l topology -d 'Topology file: JSON or Kafka Streams `Topology#describe()` text (default: built-in example)' -r -F
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l application-id -d 'Application id, to name the internal topics of a `Topology#describe()` text' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l partitions -d 'Partitions of every source topic' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l topic-partitions -d 'Partitions of one topic, overriding --partitions (repeatable)' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l scenario -d 'Scenario: a built-in name or a JSON scenario file' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l count -d 'Members added, removed or crashed by the scale-out, scale-in and crash scenarios' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l standby-replicas -d 'streams.num.standby.replicas' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l session-timeout -d 'streams.session.timeout.ms' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l heartbeat-interval -d 'streams.heartbeat.interval.ms' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l initial-rebalance-delay -d 'streams.initial.rebalance.delay.ms' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l release-delay -d 'How long a client takes to release a revoked task' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l restart-delay -d 'How long a restarting member stays away' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l seed -d 'Seed for start-up jitter; the same seed gives the same run' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l max-time -d 'Stop at this virtual time even if the group never settles' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -s o -l output -d 'Output format' -r -f -a "table\t''
+json\t''"
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l static -d 'Give members instance ids (static membership)'
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l trace -d 'Print the heartbeat-by-heartbeat transcript'
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -s v -l verbose -d 'More detail'
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -s V -l version -d 'Print version'
+complete -c streams-group -n "__fish_streams_group_using_subcommand list" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand list" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
+complete -c streams-group -n "__fish_streams_group_using_subcommand list" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand list" -s o -l output -d 'Output format' -r -f -a "table\t''
+json\t''"
+complete -c streams-group -n "__fish_streams_group_using_subcommand list" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c streams-group -n "__fish_streams_group_using_subcommand list" -s v -l verbose -d 'More detail'
+complete -c streams-group -n "__fish_streams_group_using_subcommand list" -s h -l help -d 'Print help'
+complete -c streams-group -n "__fish_streams_group_using_subcommand list" -s V -l version -d 'Print version'
+complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
+complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -s o -l output -d 'Output format' -r -f -a "table\t''
+json\t''"
+complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -s v -l verbose -d 'More detail'
+complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -s h -l help -d 'Print help'
+complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -s V -l version -d 'Print version'
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff" -s o -l output -d 'Output format' -r -f -a "table\t''
+json\t''"
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff" -s v -l verbose -d 'More detail'
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff" -s h -l help -d 'Print help'
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff" -s V -l version -d 'Print version'
+complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
+complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -s o -l output -d 'Output format' -r -f -a "table\t''
+json\t''"
+complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -s v -l verbose -d 'More detail'
+complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -s h -l help -d 'Print help'
+complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -s V -l version -d 'Print version'
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology" -l application-id -d 'Application id (needed for describe text: internal topic names start with it)' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology" -l partitions -d 'Partitions of every source topic not given with --topic-partitions' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology" -l topic-partitions -d 'Partition count of one topic (repeatable, or comma-separated); 0 = the topic is missing' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology" -s o -l output -d 'Output format' -r -f -a "table\t''
+json\t''"
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology" -s v -l verbose -d 'More detail'
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology" -s h -l help -d 'Print help'
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology" -s V -l version -d 'Print version'
+complete -c streams-group -n "__fish_streams_group_using_subcommand completions" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand completions" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
+complete -c streams-group -n "__fish_streams_group_using_subcommand completions" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand completions" -s o -l output -d 'Output format' -r -f -a "table\t''
+json\t''"
+complete -c streams-group -n "__fish_streams_group_using_subcommand completions" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c streams-group -n "__fish_streams_group_using_subcommand completions" -s v -l verbose -d 'More detail'
+complete -c streams-group -n "__fish_streams_group_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c streams-group -n "__fish_streams_group_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch topology completions help" -f -a "simulate" -d 'Simulate Streams clients against the local coordinator on a virtual clock'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch topology completions help" -f -a "list" -d 'List the streams groups of a cluster'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch topology completions help" -f -a "describe" -d 'Describe streams groups: state, members, offsets and lag, topology'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch topology completions help" -f -a "diff" -d 'Compare two topologies or two assignments'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch topology completions help" -f -a "check-epoch" -d 'Dry-run a topology epoch bump: would the coordinator accept this topology?'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch topology completions help" -f -a "topology" -d 'Parse a topology and show its tasks and internal topics'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch topology completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch topology completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

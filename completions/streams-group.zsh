@@ -1,0 +1,337 @@
+#compdef streams-group
+
+autoload -U is-at-least
+
+_streams-group() {
+    typeset -A opt_args
+    typeset -a _arguments_options
+    local ret=1
+
+    if is-at-least 5.2; then
+        _arguments_options=(-s -S -C)
+    else
+        _arguments_options=(-s -C)
+    fi
+
+    local context curcontext="$curcontext" state line
+    _arguments "${_arguments_options[@]}" : \
+'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
+'--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
+'--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \
+'-o+[Output format]:OUTPUT:(table json)' \
+'--output=[Output format]:OUTPUT:(table json)' \
+'--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
+'-v[More detail]' \
+'--verbose[More detail]' \
+'-h[Print help (see more with '\''--help'\'')]' \
+'--help[Print help (see more with '\''--help'\'')]' \
+'-V[Print version]' \
+'--version[Print version]' \
+":: :_streams-group_commands" \
+"*::: :->streams-group" \
+&& ret=0
+    case $state in
+    (streams-group)
+        words=($line[1] "${words[@]}")
+        (( CURRENT += 1 ))
+        curcontext="${curcontext%:*:*}:streams-group-command-$line[1]:"
+        case $line[1] in
+            (simulate)
+_arguments "${_arguments_options[@]}" : \
+'-n+[Number of simulated members (stream threads)]:N:_default' \
+'--members=[Number of simulated members (stream threads)]:N:_default' \
+'(--processes)--threads-per-process=[Stream threads per process (members of one process share a process id)]:T:_default' \
+'--processes=[Number of processes; members are spread over them]:P:_default' \
+'--topology=[Topology file\: JSON or Kafka Streams \`Topology#describe()\` text (default\: built-in example)]:FILE:_files' \
+'--application-id=[Application id, to name the internal topics of a \`Topology#describe()\` text]:ID:_default' \
+'--partitions=[Partitions of every source topic]:N:_default' \
+'*--topic-partitions=[Partitions of one topic, overriding --partitions (repeatable)]:TOPIC=N:_default' \
+'--scenario=[Scenario\: a built-in name or a JSON scenario file]:NAME|FILE:_default' \
+'--count=[Members added, removed or crashed by the scale-out, scale-in and crash scenarios]:K:_default' \
+'--standby-replicas=[streams.num.standby.replicas]:N:_default' \
+'--session-timeout=[streams.session.timeout.ms]:MS:_default' \
+'--heartbeat-interval=[streams.heartbeat.interval.ms]:MS:_default' \
+'--initial-rebalance-delay=[streams.initial.rebalance.delay.ms]:MS:_default' \
+'--release-delay=[How long a client takes to release a revoked task]:MS:_default' \
+'--restart-delay=[How long a restarting member stays away]:MS:_default' \
+'--seed=[Seed for start-up jitter; the same seed gives the same run]:SEED:_default' \
+'--max-time=[Stop at this virtual time even if the group never settles]:MS:_default' \
+'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
+'--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
+'--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \
+'-o+[Output format]:OUTPUT:(table json)' \
+'--output=[Output format]:OUTPUT:(table json)' \
+'--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
+'--static[Give members instance ids (static membership)]' \
+'--trace[Print the heartbeat-by-heartbeat transcript]' \
+'-v[More detail]' \
+'--verbose[More detail]' \
+'-h[Print help (see more with '\''--help'\'')]' \
+'--help[Print help (see more with '\''--help'\'')]' \
+'-V[Print version]' \
+'--version[Print version]' \
+&& ret=0
+;;
+(list)
+_arguments "${_arguments_options[@]}" : \
+'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
+'--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
+'--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \
+'-o+[Output format]:OUTPUT:(table json)' \
+'--output=[Output format]:OUTPUT:(table json)' \
+'--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
+'-v[More detail]' \
+'--verbose[More detail]' \
+'-h[Print help]' \
+'--help[Print help]' \
+'-V[Print version]' \
+'--version[Print version]' \
+&& ret=0
+;;
+(describe)
+_arguments "${_arguments_options[@]}" : \
+'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
+'--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
+'--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \
+'-o+[Output format]:OUTPUT:(table json)' \
+'--output=[Output format]:OUTPUT:(table json)' \
+'--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
+'-v[More detail]' \
+'--verbose[More detail]' \
+'-h[Print help]' \
+'--help[Print help]' \
+'-V[Print version]' \
+'--version[Print version]' \
+&& ret=0
+;;
+(diff)
+_arguments "${_arguments_options[@]}" : \
+'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
+'--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
+'--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \
+'-o+[Output format]:OUTPUT:(table json)' \
+'--output=[Output format]:OUTPUT:(table json)' \
+'--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
+'-v[More detail]' \
+'--verbose[More detail]' \
+'-h[Print help]' \
+'--help[Print help]' \
+'-V[Print version]' \
+'--version[Print version]' \
+&& ret=0
+;;
+(check-epoch)
+_arguments "${_arguments_options[@]}" : \
+'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
+'--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
+'--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \
+'-o+[Output format]:OUTPUT:(table json)' \
+'--output=[Output format]:OUTPUT:(table json)' \
+'--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
+'-v[More detail]' \
+'--verbose[More detail]' \
+'-h[Print help]' \
+'--help[Print help]' \
+'-V[Print version]' \
+'--version[Print version]' \
+&& ret=0
+;;
+(topology)
+_arguments "${_arguments_options[@]}" : \
+'--application-id=[Application id (needed for describe text\: internal topic names start with it)]:ID:_default' \
+'--partitions=[Partitions of every source topic not given with --topic-partitions]:N:_default' \
+'*--topic-partitions=[Partition count of one topic (repeatable, or comma-separated); 0 = the topic is missing]:TOPIC=N:_default' \
+'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
+'--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
+'--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \
+'-o+[Output format]:OUTPUT:(table json)' \
+'--output=[Output format]:OUTPUT:(table json)' \
+'--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
+'-v[More detail]' \
+'--verbose[More detail]' \
+'-h[Print help]' \
+'--help[Print help]' \
+'-V[Print version]' \
+'--version[Print version]' \
+':file -- Topology file\: JSON, or Kafka Streams Topology#describe() text:_files' \
+&& ret=0
+;;
+(completions)
+_arguments "${_arguments_options[@]}" : \
+'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
+'--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
+'--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \
+'-o+[Output format]:OUTPUT:(table json)' \
+'--output=[Output format]:OUTPUT:(table json)' \
+'--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
+'-v[More detail]' \
+'--verbose[More detail]' \
+'-h[Print help]' \
+'--help[Print help]' \
+'-V[Print version]' \
+'--version[Print version]' \
+':shell -- The shell to generate for:(bash elvish fish powershell zsh)' \
+&& ret=0
+;;
+(help)
+_arguments "${_arguments_options[@]}" : \
+":: :_streams-group__subcmd__help_commands" \
+"*::: :->help" \
+&& ret=0
+
+    case $state in
+    (help)
+        words=($line[1] "${words[@]}")
+        (( CURRENT += 1 ))
+        curcontext="${curcontext%:*:*}:streams-group-help-command-$line[1]:"
+        case $line[1] in
+            (simulate)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(list)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(describe)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(diff)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(check-epoch)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(topology)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(completions)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(help)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+        esac
+    ;;
+esac
+;;
+        esac
+    ;;
+esac
+}
+
+(( $+functions[_streams-group_commands] )) ||
+_streams-group_commands() {
+    local commands; commands=(
+'simulate:Simulate Streams clients against the local coordinator on a virtual clock' \
+'list:List the streams groups of a cluster' \
+'describe:Describe streams groups\: state, members, offsets and lag, topology' \
+'diff:Compare two topologies or two assignments' \
+'check-epoch:Dry-run a topology epoch bump\: would the coordinator accept this topology?' \
+'topology:Parse a topology and show its tasks and internal topics' \
+'completions:Print a shell completion script' \
+'help:Print this message or the help of the given subcommand(s)' \
+    )
+    _describe -t commands 'streams-group commands' commands "$@"
+}
+(( $+functions[_streams-group__subcmd__check-epoch_commands] )) ||
+_streams-group__subcmd__check-epoch_commands() {
+    local commands; commands=()
+    _describe -t commands 'streams-group check-epoch commands' commands "$@"
+}
+(( $+functions[_streams-group__subcmd__completions_commands] )) ||
+_streams-group__subcmd__completions_commands() {
+    local commands; commands=()
+    _describe -t commands 'streams-group completions commands' commands "$@"
+}
+(( $+functions[_streams-group__subcmd__describe_commands] )) ||
+_streams-group__subcmd__describe_commands() {
+    local commands; commands=()
+    _describe -t commands 'streams-group describe commands' commands "$@"
+}
+(( $+functions[_streams-group__subcmd__diff_commands] )) ||
+_streams-group__subcmd__diff_commands() {
+    local commands; commands=()
+    _describe -t commands 'streams-group diff commands' commands "$@"
+}
+(( $+functions[_streams-group__subcmd__help_commands] )) ||
+_streams-group__subcmd__help_commands() {
+    local commands; commands=(
+'simulate:Simulate Streams clients against the local coordinator on a virtual clock' \
+'list:List the streams groups of a cluster' \
+'describe:Describe streams groups\: state, members, offsets and lag, topology' \
+'diff:Compare two topologies or two assignments' \
+'check-epoch:Dry-run a topology epoch bump\: would the coordinator accept this topology?' \
+'topology:Parse a topology and show its tasks and internal topics' \
+'completions:Print a shell completion script' \
+'help:Print this message or the help of the given subcommand(s)' \
+    )
+    _describe -t commands 'streams-group help commands' commands "$@"
+}
+(( $+functions[_streams-group__subcmd__help__subcmd__check-epoch_commands] )) ||
+_streams-group__subcmd__help__subcmd__check-epoch_commands() {
+    local commands; commands=()
+    _describe -t commands 'streams-group help check-epoch commands' commands "$@"
+}
+(( $+functions[_streams-group__subcmd__help__subcmd__completions_commands] )) ||
+_streams-group__subcmd__help__subcmd__completions_commands() {
+    local commands; commands=()
+    _describe -t commands 'streams-group help completions commands' commands "$@"
+}
+(( $+functions[_streams-group__subcmd__help__subcmd__describe_commands] )) ||
+_streams-group__subcmd__help__subcmd__describe_commands() {
+    local commands; commands=()
+    _describe -t commands 'streams-group help describe commands' commands "$@"
+}
+(( $+functions[_streams-group__subcmd__help__subcmd__diff_commands] )) ||
+_streams-group__subcmd__help__subcmd__diff_commands() {
+    local commands; commands=()
+    _describe -t commands 'streams-group help diff commands' commands "$@"
+}
+(( $+functions[_streams-group__subcmd__help__subcmd__help_commands] )) ||
+_streams-group__subcmd__help__subcmd__help_commands() {
+    local commands; commands=()
+    _describe -t commands 'streams-group help help commands' commands "$@"
+}
+(( $+functions[_streams-group__subcmd__help__subcmd__list_commands] )) ||
+_streams-group__subcmd__help__subcmd__list_commands() {
+    local commands; commands=()
+    _describe -t commands 'streams-group help list commands' commands "$@"
+}
+(( $+functions[_streams-group__subcmd__help__subcmd__simulate_commands] )) ||
+_streams-group__subcmd__help__subcmd__simulate_commands() {
+    local commands; commands=()
+    _describe -t commands 'streams-group help simulate commands' commands "$@"
+}
+(( $+functions[_streams-group__subcmd__help__subcmd__topology_commands] )) ||
+_streams-group__subcmd__help__subcmd__topology_commands() {
+    local commands; commands=()
+    _describe -t commands 'streams-group help topology commands' commands "$@"
+}
+(( $+functions[_streams-group__subcmd__list_commands] )) ||
+_streams-group__subcmd__list_commands() {
+    local commands; commands=()
+    _describe -t commands 'streams-group list commands' commands "$@"
+}
+(( $+functions[_streams-group__subcmd__simulate_commands] )) ||
+_streams-group__subcmd__simulate_commands() {
+    local commands; commands=()
+    _describe -t commands 'streams-group simulate commands' commands "$@"
+}
+(( $+functions[_streams-group__subcmd__topology_commands] )) ||
+_streams-group__subcmd__topology_commands() {
+    local commands; commands=()
+    _describe -t commands 'streams-group topology commands' commands "$@"
+}
+
+if [ "$funcstack[1]" = "_streams-group" ]; then
+    _streams-group "$@"
+else
+    compdef _streams-group streams-group
+fi

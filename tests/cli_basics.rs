@@ -1,0 +1,69 @@
+//! Global behaviour of the binary: help, version, completions, usage errors, colour.
+
+use std::process::Command;
+
+fn run(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_streams-group"));
+    c.args(args).env_remove("NO_COLOR");
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let out = c.output().expect("binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn every_subcommand_has_help_with_an_example() {
+    for sub in ["simulate", "list", "describe", "diff", "check-epoch", "topology", "completions"] {
+        let (code, out, _) = run(&[sub, "--help"], &[]);
+        assert_eq!(code, 0, "{sub}");
+        assert!(out.contains("Example"), "{sub} --help shows an example:\n{out}");
+    }
+}
+
+#[test]
+fn committed_completion_scripts_are_up_to_date() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let (code, out, _) = run(&["completions", shell], &[]);
+        assert_eq!(code, 0);
+        let file = std::fs::read_to_string(format!("completions/streams-group.{shell}")).unwrap();
+        assert_eq!(out, file, "regenerate completions/streams-group.{shell}");
+    }
+}
+
+#[test]
+fn usage_errors_are_one_line_with_exit_2() {
+    let (code, out, err) = run(&["simulate", "--no-such-flag"], &[]);
+    assert_eq!(code, 2);
+    assert!(out.is_empty());
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("--help"));
+    let (code, _, err) = run(&["frobnicate"], &[]);
+    assert_eq!(code, 2);
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+}
+
+#[test]
+fn colour_follows_the_flag_and_no_color() {
+    let args = ["simulate", "--members", "2"];
+    let (_, plain, _) = run(&args, &[]);
+    assert!(!plain.contains('\u{1b}'), "not a terminal: no colour by default");
+    let (_, forced, _) = run(&[&args[..], &["--color", "always"]].concat(), &[]);
+    assert!(forced.contains('\u{1b}'), "--color always colours");
+    let (_, never, _) = run(&[&args[..], &["--color", "never"]].concat(), &[("NO_COLOR", "")]);
+    assert!(!never.contains('\u{1b}'));
+    let (_, no_color, _) = run(&[&args[..], &["--color", "auto"]].concat(), &[("NO_COLOR", "1")]);
+    assert!(!no_color.contains('\u{1b}'));
+}
+
+#[test]
+fn global_options_go_before_or_after_the_subcommand() {
+    let a = run(&["--output", "json", "simulate", "--members", "2"], &[]);
+    let b = run(&["simulate", "--members", "2", "--output", "json"], &[]);
+    assert_eq!(a, b);
+    assert!(a.1.starts_with('{'));
+}
