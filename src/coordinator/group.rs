@@ -135,6 +135,52 @@ impl StreamsGroup {
         }
     }
 
+    /// Rebuild a group from a description (a `describe` snapshot), as a coordinator rebuilds its
+    /// state from the offsets topic: epochs, topology, members with their current and target
+    /// assignments. Sessions start at `now_ms`.
+    pub fn restore(
+        desc: &GroupDescription,
+        topology: Topology,
+        config: GroupConfig,
+        metadata: &TopicMetadata,
+        now_ms: i64,
+    ) -> StreamsGroup {
+        let mut g = StreamsGroup::new(&desc.group_id, config);
+        g.group_epoch = desc.group_epoch;
+        g.target_assignment_epoch = desc.target_assignment_epoch;
+        g.metadata_seen = g.required_metadata(&topology, metadata);
+        g.configuration = configure::configure(&topology, metadata).ok();
+        g.validated_topology_epoch = match &g.configuration {
+            Some(c) if c.is_ready() => topology.epoch,
+            _ => -1,
+        };
+        g.topology = Some(topology);
+        for d in &desc.members {
+            let mut m = Member::new(&d.member_id);
+            m.instance_id = d.instance_id.clone();
+            m.rack_id = d.rack_id.clone();
+            m.client_id = d.client_id.clone();
+            m.client_host = d.client_host.clone();
+            m.process_id = d.process_id.clone();
+            m.user_endpoint = d.user_endpoint.clone();
+            m.client_tags = d.client_tags.clone();
+            m.topology_epoch = d.topology_epoch;
+            m.rebalance_timeout_ms = 300_000;
+            m.member_epoch = d.member_epoch;
+            m.previous_member_epoch = d.member_epoch;
+            m.assigned = d.assignment.clone();
+            m.task_offsets = d.task_offsets.clone();
+            m.task_end_offsets = d.task_end_offsets.clone();
+            m.session_deadline_ms = now_ms.saturating_add(g.config.session_timeout_ms);
+            if let Some(iid) = &m.instance_id {
+                g.static_members.insert(iid.clone(), m.member_id.clone());
+            }
+            g.target.insert(d.member_id.clone(), d.target_assignment.clone());
+            g.put_member(m);
+        }
+        g
+    }
+
     pub fn config(&self) -> &GroupConfig {
         &self.config
     }

@@ -60,6 +60,11 @@ impl Coordinator {
         self.other_groups.insert(group_id.to_string());
     }
 
+    /// Put a group in place, e.g. one restored from a snapshot.
+    pub fn insert_group(&mut self, group: StreamsGroup) {
+        self.groups.insert(group.group_id.clone(), group);
+    }
+
     pub fn group(&self, group_id: &str) -> Option<&StreamsGroup> {
         self.groups.get(group_id)
     }
