@@ -517,15 +517,15 @@ pub fn render_text(r: &CheckReport, verbose: bool) -> String {
     out.push('\n');
     let _ = writeln!(
         out,
-        "Group:               {} ({}, topology epoch {}, {} member(s)) from {}",
+        "Group:                {} ({}, topology epoch {}, {} member(s)) from {}",
         r.group.group_id, r.group.state, r.group.topology_epoch, r.group.members, r.group.source
     );
     let _ = writeln!(
         out,
-        "New topology:        {} at topology epoch {}",
+        "New topology:         {} at topology epoch {}",
         r.topology, r.topology_epoch
     );
-    let _ = writeln!(out, "KIP-1071 rules:      {}", kip_line(&r.kip, r));
+    let _ = writeln!(out, "KIP-1071 rules:       {}", kip_line(&r.kip, r));
     let _ = writeln!(out, "Apache Kafka 4.1-4.4: {}", broker_line(&r.broker));
     if let Some(a) = &r.broker.advice {
         let _ = writeln!(out, "  {a}");
