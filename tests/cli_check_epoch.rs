@@ -473,3 +473,78 @@ fn live_group_without_bootstrap_server_is_unreachable() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("--bootstrap-server"), "{err}");
 }
+
+#[test]
+fn group_without_topology() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s: Snapshot =
+        serde_json::from_str(&std::fs::read_to_string(snapshot_path()).unwrap()).unwrap();
+    s.groups[0].topology.subtopologies = None;
+    s.groups[0].topology.epoch = -1;
+    s.groups[0].state = "Empty".into();
+    s.groups[0].members.clear();
+    let p = dir.path().join("empty.json");
+    std::fs::write(&p, serde_json::to_string(&s).unwrap()).unwrap();
+    let ps = p.display().to_string();
+    let t = topo("wordcount-named-store.txt");
+    let args = [
+        "check-epoch",
+        "--snapshot",
+        &ps,
+        "--topology",
+        &t,
+        "--application-id",
+        APP,
+        "--topology-epoch",
+        "0",
+    ];
+    let o = run(&args);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(
+        out.starts_with(
+            "ACCEPTED (the group has no topology yet: initialised at topology epoch 0)"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("wordcount-counts-store-changelog"), "{out}");
+
+    // A topology epoch but no subtopologies: topics missing; cannot compare.
+    s.groups[0].topology.epoch = 3;
+    std::fs::write(&p, serde_json::to_string(&s).unwrap()).unwrap();
+    let o = run(&args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("shows no subtopologies"), "{err}");
+}
+
+#[test]
+fn colour_only_when_asked() {
+    let snap = snapshot_path().display().to_string();
+    let t = topo("wordcount-named-store.txt");
+    let args = |color: &'static str| {
+        vec![
+            "check-epoch".to_string(),
+            "--snapshot".into(),
+            snap.clone(),
+            "--topology".into(),
+            t.clone(),
+            "--application-id".into(),
+            APP.into(),
+            "--topology-epoch".into(),
+            "2".into(),
+            "--color".into(),
+            color.into(),
+        ]
+    };
+    let o = Command::new(env!("CARGO_BIN_EXE_streams-group"))
+        .args(args("always"))
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&o.stdout).contains("\u{1b}["));
+    let o = Command::new(env!("CARGO_BIN_EXE_streams-group"))
+        .args(args("never"))
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&o.stdout).contains("\u{1b}["));
+}
