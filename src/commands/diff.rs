@@ -575,6 +575,12 @@ fn vs_simulation(
         ))
         .into());
     }
+    if members > 100_000 {
+        return Err(Failure::usage(format!(
+            "--members must be between 1 and 100000, got {members}"
+        ))
+        .into());
+    }
     let threads = if processes.is_empty() {
         1
     } else {
