@@ -568,14 +568,14 @@ fn vs_simulation(
     let processes: BTreeSet<&str> = g.members.iter().map(|m| m.process_id.as_str()).collect();
     let snapshot_members = g.members.len() as u32;
     let members = args.members.unwrap_or(snapshot_members);
-    if members == 0 {
+    if members == 0 && args.members.is_none() {
         return Err(Failure::usage(format!(
             "{label}: group {} has no members: give --members N",
             g.group_id
         ))
         .into());
     }
-    if members > 100_000 {
+    if members > 100_000 || args.members == Some(0) {
         return Err(Failure::usage(format!(
             "--members must be between 1 and 100000, got {members}"
         ))
