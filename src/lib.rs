@@ -14,4 +14,5 @@ pub mod kafka;
 pub mod model;
 pub mod render;
 pub mod sim;
+pub mod snapshot;
 pub mod topology;

@@ -6,6 +6,7 @@ pub mod completions;
 pub mod describe;
 pub mod diff;
 pub mod list;
+pub mod live;
 pub mod simulate;
 pub mod topology;
 

@@ -98,7 +98,11 @@ fn join_with_same_epoch_and_different_topology_is_invalid_topology_epoch() {
     send(&mut c, join("a", topo(0, "in")));
     let r = send(&mut c, join("b", topo(0, "other")));
     assert_eq!(error(&r), Some(ErrorCode::StreamsInvalidTopologyEpoch));
-    assert_eq!(c.group("app").unwrap().members().len(), 1, "no member created");
+    assert_eq!(
+        c.group("app").unwrap().members().len(),
+        1,
+        "no member created"
+    );
 }
 
 #[test]
@@ -125,9 +129,15 @@ fn join_with_next_epoch_updates_the_topology_and_marks_others_stale() {
     assert_eq!(error(&r), None);
     let g = c.group("app").unwrap();
     assert_eq!(g.topology().unwrap().epoch, 1);
-    assert_eq!(g.topology().unwrap().subtopologies[0].source_topics, ["other"]);
+    assert_eq!(
+        g.topology().unwrap().subtopologies[0].source_topics,
+        ["other"]
+    );
     // The member still on epoch 0 is told it runs a stale topology.
-    let owned = Assignment { active: a.active_tasks.unwrap(), ..Assignment::default() };
+    let owned = Assignment {
+        active: a.active_tasks.unwrap(),
+        ..Assignment::default()
+    };
     let r = send(&mut c, beat("a", a.member_epoch, &owned));
     assert!(r.has_status(StatusCode::StaleTopology), "{r:?}");
 }
@@ -173,18 +183,31 @@ fn a_member_epoch_ahead_is_fenced_and_removed() {
 fn a_lost_response_is_forgiven_when_the_member_owns_nothing_new() {
     let mut c = coordinator();
     let a1 = send(&mut c, join("a", topo(0, "in")));
-    let owned = Assignment { active: a1.active_tasks.clone().unwrap(), ..Assignment::default() };
+    let owned = Assignment {
+        active: a1.active_tasks.clone().unwrap(),
+        ..Assignment::default()
+    };
     send(&mut c, beat("a", a1.member_epoch, &owned));
     // b joins: a must give up half of its tasks and moves to a new epoch.
     send(&mut c, join("b", topo(0, "in")));
     let r = send(&mut c, beat("a", a1.member_epoch, &owned));
     assert_eq!(error(&r), None);
-    let kept = Assignment { active: r.active_tasks.clone().unwrap(), ..Assignment::default() };
+    let kept = Assignment {
+        active: r.active_tasks.clone().unwrap(),
+        ..Assignment::default()
+    };
     let r2 = send(&mut c, beat("a", r.member_epoch, &kept));
-    assert!(r2.member_epoch > a1.member_epoch, "a moved on to the new epoch");
+    assert!(
+        r2.member_epoch > a1.member_epoch,
+        "a moved on to the new epoch"
+    );
     // The response with the new epoch is "lost": a retries with its previous epoch.
     let r3 = send(&mut c, beat("a", a1.member_epoch, &kept));
-    assert_eq!(error(&r3), None, "previous epoch with owned ⊆ assigned is accepted");
+    assert_eq!(
+        error(&r3),
+        None,
+        "previous epoch with owned ⊆ assigned is accepted"
+    );
     // But owning a task it was never given gets it fenced.
     let mut too_much = kept.clone();
     too_much.active = TaskSet::from_iter([("0", 0), ("0", 1), ("0", 2), ("0", 3)]);
@@ -196,9 +219,15 @@ fn a_lost_response_is_forgiven_when_the_member_owns_nothing_new() {
 fn a_task_moves_only_after_its_owner_released_it() {
     let mut c = coordinator();
     let a1 = send(&mut c, join("a", topo(0, "in")));
-    let owned_a = Assignment { active: a1.active_tasks.clone().unwrap(), ..Assignment::default() };
+    let owned_a = Assignment {
+        active: a1.active_tasks.clone().unwrap(),
+        ..Assignment::default()
+    };
     let b1 = send(&mut c, join("b", topo(0, "in")));
-    assert!(b1.active_tasks.unwrap().is_empty(), "nothing free for b yet");
+    assert!(
+        b1.active_tasks.unwrap().is_empty(),
+        "nothing free for b yet"
+    );
     let a2 = send(&mut c, beat("a", a1.member_epoch, &owned_a));
     let a_now = a2.active_tasks.clone().unwrap();
     assert_eq!(a_now.len(), 2, "a keeps half");
@@ -207,7 +236,17 @@ fn a_task_moves_only_after_its_owner_released_it() {
     assert!(b2.active_tasks.map_or(true, |t| t.is_empty()));
     assert_eq!(c.group("app").unwrap().state(), GroupState::Reconciling);
     // a releases: b gets the other half.
-    send(&mut c, beat("a", a2.member_epoch, &Assignment { active: a_now, ..Assignment::default() }));
+    send(
+        &mut c,
+        beat(
+            "a",
+            a2.member_epoch,
+            &Assignment {
+                active: a_now,
+                ..Assignment::default()
+            },
+        ),
+    );
     let b3 = send(&mut c, beat("b", b2.member_epoch, &Assignment::default()));
     assert_eq!(b3.active_tasks.unwrap().len(), 2);
 }
@@ -218,7 +257,14 @@ fn leaving_removes_the_member_and_bumps_the_epoch() {
     send(&mut c, join("a", topo(0, "in")));
     send(&mut c, join("b", topo(0, "in")));
     let e = c.group("app").unwrap().group_epoch();
-    let r = send(&mut c, HeartbeatRequest { member_epoch: -1, topology: None, ..join("b", topo(0, "in")) });
+    let r = send(
+        &mut c,
+        HeartbeatRequest {
+            member_epoch: -1,
+            topology: None,
+            ..join("b", topo(0, "in"))
+        },
+    );
     assert_eq!(r.member_epoch, -1);
     assert_eq!(c.group("app").unwrap().group_epoch(), e + 1);
     assert_eq!(c.group("app").unwrap().members().len(), 1);
@@ -232,9 +278,17 @@ fn a_static_member_can_leave_temporarily_and_come_back_under_a_new_id() {
     let r = send(&mut c, j.clone());
     let tasks = r.active_tasks.unwrap();
     let e = c.group("app").unwrap().group_epoch();
-    let leave = HeartbeatRequest { member_epoch: -2, topology: None, ..j.clone() };
+    let leave = HeartbeatRequest {
+        member_epoch: -2,
+        topology: None,
+        ..j.clone()
+    };
     assert_eq!(send(&mut c, leave).member_epoch, -2);
-    assert_eq!(c.group("app").unwrap().group_epoch(), e, "a temporary leave does not rebalance");
+    assert_eq!(
+        c.group("app").unwrap().group_epoch(),
+        e,
+        "a temporary leave does not rebalance"
+    );
     // Another member may not take the instance id while it is held...
     let mut thief = join("x", topo(0, "in"));
     thief.instance_id = Some("inst-1".into());
@@ -247,7 +301,10 @@ fn a_static_member_can_leave_temporarily_and_come_back_under_a_new_id() {
     assert_eq!(r.active_tasks.unwrap(), tasks);
     assert!(!c.group("app").unwrap().members().contains_key("a"));
     // Now the instance id is held by a live member: a third join is refused.
-    assert_eq!(error(&send(&mut c, thief)), Some(ErrorCode::UnreleasedInstanceId));
+    assert_eq!(
+        error(&send(&mut c, thief)),
+        Some(ErrorCode::UnreleasedInstanceId)
+    );
 }
 
 #[test]
@@ -278,7 +335,10 @@ fn shutdown_request_reaches_every_member() {
     let mut req = beat("b", b.member_epoch, &Assignment::default());
     req.shutdown_application = true;
     send(&mut c, req);
-    let owned = Assignment { active: a.active_tasks.unwrap(), ..Assignment::default() };
+    let owned = Assignment {
+        active: a.active_tasks.unwrap(),
+        ..Assignment::default()
+    };
     let r = send(&mut c, beat("a", a.member_epoch, &owned));
     assert!(r.has_status(StatusCode::ShutdownApplication));
 }
@@ -297,22 +357,40 @@ fn session_timeout_removes_a_silent_member() {
 fn rebalance_timeout_removes_a_member_that_does_not_release() {
     let mut c = coordinator();
     let a = send(&mut c, join("a", topo(0, "in")));
-    let owned = Assignment { active: a.active_tasks.unwrap(), ..Assignment::default() };
+    let owned = Assignment {
+        active: a.active_tasks.unwrap(),
+        ..Assignment::default()
+    };
     send(&mut c, join("b", topo(0, "in")));
-    let r = c.heartbeat(&beat("a", a.member_epoch, &owned), &at(1_000), &metadata()).response;
+    let r = c
+        .heartbeat(&beat("a", a.member_epoch, &owned), &at(1_000), &metadata())
+        .response;
     assert_eq!(r.error, None);
     // a keeps heartbeating but never releases; its rebalance timeout (60 s) runs out.
     c.heartbeat(&beat("a", r.member_epoch, &owned), &at(30_000), &metadata());
-    c.heartbeat(&beat("b", 2, &Assignment::default()), &at(30_000), &metadata());
+    c.heartbeat(
+        &beat("b", 2, &Assignment::default()),
+        &at(30_000),
+        &metadata(),
+    );
     let removed = c.expire(61_000);
-    assert!(matches!(removed.as_slice(), [(_, Removal::RebalanceTimeout { member_id })] if member_id == "a"));
+    assert!(
+        matches!(removed.as_slice(), [(_, Removal::RebalanceTimeout { member_id })] if member_id == "a")
+    );
 }
 
 #[test]
 fn the_group_max_size_is_enforced() {
-    let mut c = Coordinator::new(GroupConfig { max_size: 1, initial_rebalance_delay_ms: 0, ..GroupConfig::default() });
+    let mut c = Coordinator::new(GroupConfig {
+        max_size: 1,
+        initial_rebalance_delay_ms: 0,
+        ..GroupConfig::default()
+    });
     send(&mut c, join("a", topo(0, "in")));
-    assert_eq!(error(&send(&mut c, join("b", topo(0, "in")))), Some(ErrorCode::GroupMaxSizeReached));
+    assert_eq!(
+        error(&send(&mut c, join("b", topo(0, "in")))),
+        Some(ErrorCode::GroupMaxSizeReached)
+    );
 }
 
 #[test]
@@ -321,9 +399,14 @@ fn the_initial_rebalance_delay_holds_back_the_first_assignment() {
     let r = send(&mut c, join("a", topo(0, "in")));
     assert!(r.has_status(StatusCode::AssignmentDelayed));
     assert!(r.active_tasks.unwrap().is_empty());
-    assert_eq!(r.member_epoch, 0, "no assignment epoch yet: the client joins again");
+    assert_eq!(
+        r.member_epoch, 0,
+        "no assignment epoch yet: the client joins again"
+    );
     c.expire(3_000);
-    let r = c.heartbeat(&join("a", topo(0, "in")), &at(3_100), &metadata()).response;
+    let r = c
+        .heartbeat(&join("a", topo(0, "in")), &at(3_100), &metadata())
+        .response;
     assert_eq!(r.active_tasks.unwrap().len(), 4);
 }
 
@@ -331,7 +414,10 @@ fn the_initial_rebalance_delay_holds_back_the_first_assignment() {
 fn owned_tasks_that_do_not_exist_are_an_invalid_request() {
     let mut c = coordinator();
     let a = send(&mut c, join("a", topo(0, "in")));
-    let bogus = Assignment { active: TaskSet::from_iter([("9", 0)]), ..Assignment::default() };
+    let bogus = Assignment {
+        active: TaskSet::from_iter([("9", 0)]),
+        ..Assignment::default()
+    };
     let r = send(&mut c, beat("a", a.member_epoch, &bogus));
     assert_eq!(error(&r), Some(ErrorCode::InvalidRequest));
 }

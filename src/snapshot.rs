@@ -1,0 +1,385 @@
+//! Snapshots: the JSON that `describe --output json` prints, read back by the offline commands
+//! (`diff`, `check-epoch --snapshot`, `diff assignment --simulate`).
+//!
+//! * [`load_snapshot`]: read and check a snapshot file (schema version, JSON position on errors);
+//! * [`find_group`]: pick the group asked for (or the only one);
+//! * [`topology_of`]: the described topology as the members sent it;
+//! * [`topic_metadata`]: the topic partition counts a described group implies.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::Path;
+
+use crate::model::group::{GroupDescription, Snapshot, SNAPSHOT_SCHEMA_VERSION};
+use crate::model::topology::Topology;
+use crate::topology::configure::TopicMetadata;
+
+/// Why a snapshot cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SnapshotError {
+    /// The file cannot be read.
+    Unreadable { file: String, message: String },
+    /// Not JSON, or JSON of the wrong shape; `line`/`column` are 1-based.
+    Malformed {
+        file: String,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    /// JSON without a top-level `schema_version`: not a snapshot.
+    MissingSchemaVersion { file: String },
+    /// A schema version this build does not read.
+    UnsupportedVersion { file: String, version: String },
+    /// No group in the snapshot.
+    NoGroups,
+    /// The group asked for is not in the snapshot.
+    GroupNotFound { wanted: String, have: Vec<String> },
+    /// Several groups and no name given.
+    SeveralGroups { have: Vec<String> },
+}
+
+impl fmt::Display for SnapshotError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SnapshotError::Unreadable { file, message } => {
+                write!(f, "{file}: cannot read the snapshot: {message}")
+            }
+            SnapshotError::Malformed {
+                file,
+                line,
+                column,
+                message,
+            } => write!(f, "{file}:{line}:{column}: not a valid snapshot: {message}"),
+            SnapshotError::MissingSchemaVersion { file } => write!(
+                f,
+                "{file}: not a snapshot: no top-level `schema_version` (write one with \
+                 `streams-group describe --output json`)"
+            ),
+            SnapshotError::UnsupportedVersion { file, version } => write!(
+                f,
+                "{file}: snapshot schema version {version} is not supported by this build \
+                 (it reads {SNAPSHOT_SCHEMA_VERSION})"
+            ),
+            SnapshotError::NoGroups => f.write_str("the snapshot describes no group"),
+            SnapshotError::GroupNotFound { wanted, have } => write!(
+                f,
+                "the snapshot has no group {wanted}; it has: {}",
+                have.join(", ")
+            ),
+            SnapshotError::SeveralGroups { have } => write!(
+                f,
+                "the snapshot has several groups ({}): pick one with --group",
+                have.join(", ")
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SnapshotError {}
+
+/// True when `text` is a JSON object with a top-level `schema_version` key: a snapshot rather
+/// than a topology file.
+pub fn looks_like_snapshot(text: &str) -> bool {
+    match serde_json::from_str::<serde_json::Value>(text) {
+        Ok(serde_json::Value::Object(m)) => m.contains_key("schema_version"),
+        _ => false,
+    }
+}
+
+/// Read a snapshot file and check its schema version.
+pub fn load_snapshot(path: &Path) -> Result<Snapshot, SnapshotError> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| SnapshotError::Unreadable {
+        file: file.clone(),
+        message: e.to_string(),
+    })?;
+    parse_snapshot(&text, &file)
+}
+
+/// Parse snapshot text; `file` names it in errors.
+pub fn parse_snapshot(text: &str, file: &str) -> Result<Snapshot, SnapshotError> {
+    let malformed = |e: serde_json::Error| SnapshotError::Malformed {
+        file: file.to_string(),
+        line: e.line().max(1),
+        column: e.column().max(1),
+        message: strip_position(&e.to_string()),
+    };
+    let value: serde_json::Value = serde_json::from_str(text).map_err(malformed)?;
+    let version = match &value {
+        serde_json::Value::Object(m) => m.get("schema_version"),
+        _ => None,
+    };
+    let Some(version) = version else {
+        return Err(SnapshotError::MissingSchemaVersion {
+            file: file.to_string(),
+        });
+    };
+    if version.as_u64() != Some(u64::from(SNAPSHOT_SCHEMA_VERSION)) {
+        return Err(SnapshotError::UnsupportedVersion {
+            file: file.to_string(),
+            version: version.to_string(),
+        });
+    }
+    // Parse the text again (not the value) so that shape errors have a position.
+    serde_json::from_str::<Snapshot>(text).map_err(malformed)
+}
+
+/// serde_json appends " at line L column C"; the position is given separately.
+fn strip_position(message: &str) -> String {
+    match message.rfind(" at line ") {
+        Some(i) => message[..i].to_string(),
+        None => message.to_string(),
+    }
+}
+
+/// The group named `group`, or the only group when no name is given.
+pub fn find_group<'a>(
+    s: &'a Snapshot,
+    group: Option<&str>,
+) -> Result<&'a GroupDescription, SnapshotError> {
+    let have = || s.groups.iter().map(|g| g.group_id.clone()).collect();
+    match group {
+        Some(name) => s.groups.iter().find(|g| g.group_id == name).ok_or_else(|| {
+            if s.groups.is_empty() {
+                SnapshotError::NoGroups
+            } else {
+                SnapshotError::GroupNotFound {
+                    wanted: name.to_string(),
+                    have: have(),
+                }
+            }
+        }),
+        None => match s.groups.as_slice() {
+            [] => Err(SnapshotError::NoGroups),
+            [g] => Ok(g),
+            _ => Err(SnapshotError::SeveralGroups { have: have() }),
+        },
+    }
+}
+
+/// The described topology as its members sent it, with the group's topology epoch; `None` when
+/// the description has no subtopologies (group not initialised, or topics missing).
+///
+/// Describe shows the partition counts the coordinator decided for internal topics. Members
+/// always send changelogs with 0 partitions (anything else is an invalid topology), so changelog
+/// counts are reset to 0 here; repartition counts are kept (a member may fix them), see
+/// [`align_decided_counts`].
+pub fn topology_of(g: &GroupDescription) -> Option<Topology> {
+    let subs = g.topology.subtopologies.as_ref()?;
+    let mut subtopologies = subs.clone();
+    for s in &mut subtopologies {
+        for c in &mut s.state_changelog_topics {
+            c.partitions = 0;
+        }
+    }
+    Some(Topology {
+        epoch: g.topology.epoch,
+        subtopologies,
+    })
+}
+
+/// Forget the repartition partition counts of a described topology where `sent` (a topology as a
+/// member sends it) leaves them to the coordinator (0): the described count is the coordinator's
+/// decision, not part of the topology.
+pub fn align_decided_counts(described: &mut Topology, sent: &Topology) {
+    let unfixed: std::collections::BTreeSet<&str> = sent
+        .subtopologies
+        .iter()
+        .flat_map(|s| s.repartition_source_topics.iter())
+        .filter(|t| t.partitions == 0)
+        .map(|t| t.name.as_str())
+        .collect();
+    for s in &mut described.subtopologies {
+        for t in &mut s.repartition_source_topics {
+            if unfixed.contains(t.name.as_str()) {
+                t.partitions = 0;
+            }
+        }
+    }
+}
+
+/// The topics a described group implies, with partition counts: internal topics with the counts
+/// describe shows; source topics from the group's committed offsets, else from the largest
+/// internal-topic count of their subtopology, else from the tasks assigned, else
+/// `default_partitions`.
+pub fn topic_metadata(g: &GroupDescription, default_partitions: i32) -> TopicMetadata {
+    let mut out = TopicMetadata::new();
+    let Some(subs) = g.topology.subtopologies.as_ref() else {
+        return out;
+    };
+    // Partitions seen in committed offsets.
+    let mut from_offsets: BTreeMap<&str, i32> = BTreeMap::new();
+    for o in &g.offsets {
+        let e = from_offsets.entry(o.topic.as_str()).or_insert(0);
+        *e = (*e).max(o.partition.saturating_add(1));
+    }
+    // Tasks per subtopology seen in assignments.
+    let mut from_tasks: BTreeMap<&str, i32> = BTreeMap::new();
+    for m in &g.members {
+        for a in [&m.assignment, &m.target_assignment] {
+            for set in [&a.active, &a.standby, &a.warmup] {
+                for (s, p) in set.iter() {
+                    let e = from_tasks.entry(s).or_insert(0);
+                    *e = (*e).max(p.saturating_add(1));
+                }
+            }
+        }
+    }
+    for s in subs {
+        for t in s
+            .repartition_source_topics
+            .iter()
+            .chain(s.state_changelog_topics.iter())
+        {
+            if t.partitions > 0 && !s.source_topics.contains(&t.name) {
+                out.insert(t.name.clone(), t.partitions);
+            }
+        }
+    }
+    for s in subs {
+        let internal_max = s
+            .repartition_source_topics
+            .iter()
+            .chain(s.state_changelog_topics.iter())
+            .map(|t| t.partitions)
+            .max()
+            .filter(|n| *n > 0);
+        for t in &s.source_topics {
+            let n = from_offsets
+                .get(t.as_str())
+                .copied()
+                .or(internal_max)
+                .or_else(|| from_tasks.get(s.id.as_str()).copied())
+                .unwrap_or(default_partitions);
+            let e = out.entry(t.clone()).or_insert(n);
+            *e = (*e).max(n);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::group::DescribedTopology;
+    use crate::model::{Subtopology, TopicInfo};
+
+    fn group(id: &str) -> GroupDescription {
+        GroupDescription {
+            group_id: id.into(),
+            state: "Stable".into(),
+            group_epoch: 3,
+            target_assignment_epoch: 3,
+            coordinator: None,
+            topology: DescribedTopology {
+                epoch: 2,
+                subtopologies: Some(vec![Subtopology {
+                    id: "0".into(),
+                    source_topics: vec!["in".into()],
+                    repartition_source_topics: vec![TopicInfo {
+                        partitions: 6,
+                        ..TopicInfo::named("app-r-repartition")
+                    }],
+                    state_changelog_topics: vec![TopicInfo {
+                        partitions: 6,
+                        ..TopicInfo::named("app-s-changelog")
+                    }],
+                    ..Subtopology::default()
+                }]),
+            },
+            members: vec![],
+            offsets: vec![],
+            assignor: None,
+        }
+    }
+
+    fn snap(groups: Vec<GroupDescription>) -> Snapshot {
+        Snapshot {
+            schema_version: SNAPSHOT_SCHEMA_VERSION,
+            groups,
+        }
+    }
+
+    #[test]
+    fn parse_errors_are_clear() {
+        let e = parse_snapshot("{\n  \"schema_version\": 1,\n  x", "f.json").unwrap_err();
+        assert!(
+            matches!(e, SnapshotError::Malformed { line: 3, .. }),
+            "{e:?}"
+        );
+        assert!(e.to_string().starts_with("f.json:3:"), "{e}");
+        let e = parse_snapshot("{\"groups\": []}", "f.json").unwrap_err();
+        assert_eq!(
+            e,
+            SnapshotError::MissingSchemaVersion {
+                file: "f.json".into()
+            }
+        );
+        let e = parse_snapshot("{\"schema_version\": 7, \"groups\": []}", "f.json").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "f.json: snapshot schema version 7 is not supported by this build (it reads 1)"
+        );
+        let e = parse_snapshot("{\"schema_version\": 1}", "f.json").unwrap_err();
+        assert!(e.to_string().contains("missing field `groups`"), "{e}");
+        let e = load_snapshot(Path::new("/nonexistent/s.json")).unwrap_err();
+        assert!(e
+            .to_string()
+            .starts_with("/nonexistent/s.json: cannot read"));
+    }
+
+    #[test]
+    fn round_trip_and_detection() {
+        let s = snap(vec![group("a")]);
+        let text = serde_json::to_string_pretty(&s).unwrap();
+        assert!(looks_like_snapshot(&text));
+        assert!(!looks_like_snapshot("{\"subtopologies\": []}"));
+        assert!(!looks_like_snapshot("Topologies:\n"));
+        assert_eq!(parse_snapshot(&text, "x").unwrap(), s);
+    }
+
+    #[test]
+    fn finds_groups() {
+        let s = snap(vec![group("a"), group("b")]);
+        assert_eq!(find_group(&s, Some("b")).unwrap().group_id, "b");
+        assert_eq!(
+            find_group(&s, Some("c")).unwrap_err().to_string(),
+            "the snapshot has no group c; it has: a, b"
+        );
+        assert!(matches!(
+            find_group(&s, None),
+            Err(SnapshotError::SeveralGroups { .. })
+        ));
+        let one = snap(vec![group("a")]);
+        assert_eq!(find_group(&one, None).unwrap().group_id, "a");
+        assert_eq!(
+            find_group(&snap(vec![]), None),
+            Err(SnapshotError::NoGroups)
+        );
+    }
+
+    #[test]
+    fn topology_and_metadata() {
+        let g = group("a");
+        let t = topology_of(&g).unwrap();
+        assert_eq!(t.epoch, 2);
+        assert_eq!(t.subtopologies[0].state_changelog_topics[0].partitions, 0);
+        assert_eq!(
+            t.subtopologies[0].repartition_source_topics[0].partitions,
+            6
+        );
+        let mut sent = t.clone();
+        sent.subtopologies[0].repartition_source_topics[0].partitions = 0;
+        let mut d = t.clone();
+        align_decided_counts(&mut d, &sent);
+        assert_eq!(d, sent);
+
+        let md = topic_metadata(&g, 8);
+        assert_eq!(md.get("in"), Some(&6));
+        assert_eq!(md.get("app-s-changelog"), Some(&6));
+        let mut none = g.clone();
+        none.topology.subtopologies = None;
+        assert!(topology_of(&none).is_none());
+        assert!(topic_metadata(&none, 8).is_empty());
+    }
+}

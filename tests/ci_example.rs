@@ -1,0 +1,97 @@
+//! The README's "Checking a deployment in CI" example (tests/data/ci-example.sh, included in
+//! the README verbatim) runs exactly as written, with `streams-group` on PATH.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn data(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(rel)
+}
+
+/// A CI workspace: the script, the binary on PATH, a snapshot, a topology and an epoch.
+fn workspace(topology: &str, epoch: &str, with_snapshot: bool) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = dir.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    std::os::unix::fs::symlink(
+        env!("CARGO_BIN_EXE_streams-group"),
+        bin.join("streams-group"),
+    )
+    .unwrap();
+    std::fs::copy(data("ci-example.sh"), dir.path().join("ci-example.sh")).unwrap();
+    if with_snapshot {
+        std::fs::copy(
+            data("snapshots/wordcount-epoch3.json"),
+            dir.path().join("group.json"),
+        )
+        .unwrap();
+    }
+    std::fs::copy(
+        data(&format!("topologies/{topology}")),
+        dir.path().join("topology.txt"),
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("topology.epoch"), format!("{epoch}\n")).unwrap();
+    dir
+}
+
+fn run(dir: &Path) -> (i32, String, String) {
+    let path = format!(
+        "{}:{}",
+        dir.join("bin").display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let o = Command::new("sh")
+        .arg("ci-example.sh")
+        .current_dir(dir)
+        .env("PATH", path)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("sh runs");
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn bumped_epoch_passes() {
+    let dir = workspace("wordcount-renamed-store.txt", "4", true);
+    let (code, out, err) = run(dir.path());
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.starts_with("ACCEPTED (update to topology epoch 4)"),
+        "{out}"
+    );
+    assert!(out.ends_with("ok: topology epoch 4 is accepted\n"), "{out}");
+}
+
+#[test]
+fn forgotten_bump_fails_the_job() {
+    let dir = workspace("wordcount-renamed-store.txt", "3", true);
+    let (code, out, err) = run(dir.path());
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.starts_with("REJECTED: STREAMS_INVALID_TOPOLOGY_EPOCH"),
+        "{out}"
+    );
+    assert!(
+        err.contains("blocked: the coordinator would reject topology epoch 3"),
+        "{err}"
+    );
+}
+
+#[test]
+fn missing_snapshot_is_bad_input() {
+    let dir = workspace("wordcount-named-store.txt", "3", false);
+    let (code, _, err) = run(dir.path());
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("group.json: cannot read the snapshot"),
+        "{err}"
+    );
+    assert!(err.contains("check-epoch: bad usage or input"), "{err}");
+}

@@ -1,0 +1,27 @@
+#!/bin/sh
+# CI gate for a Kafka Streams deployment: would the group coordinator accept this build's
+# topology at this topology epoch?
+#
+#   group.json      snapshot of the running group, taken beforehand from the cluster:
+#                   streams-group describe --bootstrap-server "$KAFKA" --group wordcount \
+#                       --output json > group.json
+#   topology.txt    this build's Topology#describe() output (printed by the build or a test)
+#   topology.epoch  the topology epoch this build's members send
+set -u
+
+epoch=$(cat topology.epoch)
+streams-group check-epoch \
+    --snapshot group.json \
+    --topology topology.txt \
+    --application-id wordcount \
+    --topology-epoch "$epoch"
+status=$?
+
+case $status in
+    0) echo "ok: topology epoch $epoch is accepted" ;;
+    1) echo "blocked: the coordinator would reject topology epoch $epoch (see above)" >&2 ;;
+    2) echo "check-epoch: bad usage or input" >&2 ;;
+    3) echo "check-epoch: cluster unreachable" >&2 ;;
+    *) echo "check-epoch: failed with status $status" >&2 ;;
+esac
+exit "$status"
