@@ -24,14 +24,19 @@ fn config(members: u32, subtopologies: usize, partitions: i32) -> SimConfig {
             })
             .collect(),
     };
-    let metadata: BTreeMap<String, i32> = (0..subtopologies).map(|i| (format!("in-{i}"), partitions)).collect();
+    let metadata: BTreeMap<String, i32> = (0..subtopologies)
+        .map(|i| (format!("in-{i}"), partitions))
+        .collect();
     SimConfig {
         group_id: "bench".into(),
         members,
         threads_per_process: 1,
         topology,
         metadata,
-        group: GroupConfig { num_standby_replicas: 1, ..GroupConfig::default() },
+        group: GroupConfig {
+            num_standby_replicas: 1,
+            ..GroupConfig::default()
+        },
         seed: 1,
         release_delay_ms: 200,
         restart_delay_ms: 3_000,
@@ -46,16 +51,20 @@ fn bench(c: &mut Criterion) {
     g.sample_size(10);
     let scale_out = Scenario {
         name: "scale-out".into(),
-        steps: vec![Step { at_ms: None, action: Action::AddMembers { count: 2 } }],
+        steps: vec![Step {
+            at_ms: None,
+            action: Action::AddMembers { count: 2 },
+        }],
     };
     for (members, subs, parts) in [(100, 10, 100), (1_000, 10, 1_000)] {
         let cfg = config(members, subs, parts);
         g.bench_function(format!("start/{members}m/{}t", subs as i32 * parts), |b| {
             b.iter(|| sim::run(&cfg, &Scenario::default(), &mut |_, _| {}).unwrap())
         });
-        g.bench_function(format!("scale-out/{members}m/{}t", subs as i32 * parts), |b| {
-            b.iter(|| sim::run(&cfg, &scale_out, &mut |_, _| {}).unwrap())
-        });
+        g.bench_function(
+            format!("scale-out/{members}m/{}t", subs as i32 * parts),
+            |b| b.iter(|| sim::run(&cfg, &scale_out, &mut |_, _| {}).unwrap()),
+        );
     }
     g.finish();
 }

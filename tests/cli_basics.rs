@@ -18,10 +18,21 @@ fn run(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
 
 #[test]
 fn every_subcommand_has_help_with_an_example() {
-    for sub in ["simulate", "list", "describe", "diff", "check-epoch", "topology", "completions"] {
+    for sub in [
+        "simulate",
+        "list",
+        "describe",
+        "diff",
+        "check-epoch",
+        "topology",
+        "completions",
+    ] {
         let (code, out, _) = run(&[sub, "--help"], &[]);
         assert_eq!(code, 0, "{sub}");
-        assert!(out.contains("Example"), "{sub} --help shows an example:\n{out}");
+        assert!(
+            out.contains("Example"),
+            "{sub} --help shows an example:\n{out}"
+        );
     }
 }
 
@@ -51,12 +62,21 @@ fn usage_errors_are_one_line_with_exit_2() {
 fn colour_follows_the_flag_and_no_color() {
     let args = ["simulate", "--members", "2"];
     let (_, plain, _) = run(&args, &[]);
-    assert!(!plain.contains('\u{1b}'), "not a terminal: no colour by default");
+    assert!(
+        !plain.contains('\u{1b}'),
+        "not a terminal: no colour by default"
+    );
     let (_, forced, _) = run(&[&args[..], &["--color", "always"]].concat(), &[]);
     assert!(forced.contains('\u{1b}'), "--color always colours");
-    let (_, never, _) = run(&[&args[..], &["--color", "never"]].concat(), &[("NO_COLOR", "")]);
+    let (_, never, _) = run(
+        &[&args[..], &["--color", "never"]].concat(),
+        &[("NO_COLOR", "")],
+    );
     assert!(!never.contains('\u{1b}'));
-    let (_, no_color, _) = run(&[&args[..], &["--color", "auto"]].concat(), &[("NO_COLOR", "1")]);
+    let (_, no_color, _) = run(
+        &[&args[..], &["--color", "auto"]].concat(),
+        &[("NO_COLOR", "1")],
+    );
     assert!(!no_color.contains('\u{1b}'));
 }
 

@@ -227,6 +227,7 @@ fn move_one(s: &mut Snapshot) -> (String, String, String) {
         .max_by_key(|i| (members[*i].assignment.active.len(), usize::MAX - i))
         .unwrap();
     let fewest = (0..members.len())
+        .filter(|i| *i != most)
         .min_by_key(|i| (members[*i].assignment.active.len(), *i))
         .unwrap();
     let task = members[most].assignment.active.tasks().next().unwrap();

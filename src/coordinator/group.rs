@@ -175,7 +175,8 @@ impl StreamsGroup {
             if let Some(iid) = &m.instance_id {
                 g.static_members.insert(iid.clone(), m.member_id.clone());
             }
-            g.target.insert(d.member_id.clone(), d.target_assignment.clone());
+            g.target
+                .insert(d.member_id.clone(), d.target_assignment.clone());
             g.put_member(m);
         }
         g

@@ -6,10 +6,13 @@ use std::collections::HashMap;
 
 use crate::model::{Assignment, TaskRole};
 
+/// A running copy of a task: (member, process, role).
+type Copy = (String, String, TaskRole);
+
 #[derive(Default)]
 pub struct Invariants {
-    /// (subtopology, partition) → (member, process, role) of every running copy.
-    copies: HashMap<(String, i32), Vec<(String, String, TaskRole)>>,
+    /// (subtopology, partition) → every running copy.
+    copies: HashMap<(String, i32), Vec<Copy>>,
     pub violations: Vec<String>,
 }
 
