@@ -10,11 +10,13 @@ use colored::Colorize;
 use crate::cli::{GlobalArgs, OutputFormat};
 use crate::coordinator::GroupConfig;
 use crate::error::Failure;
+use crate::model::group::GroupDescription;
 use crate::model::Topology;
 use crate::render;
 use crate::sim::report::Report;
 use crate::sim::scenario::{self, BuiltInContext, Scenario};
 use crate::sim::{self, example, SimConfig};
+use crate::snapshot;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -24,6 +26,8 @@ Examples:
   streams-group simulate --members 4 --scenario deploy --trace
   streams-group simulate --topology topology.txt --application-id my-app --partitions 12 \\
       --scenario my-scenario.json --output json
+  streams-group simulate --from-snapshot group.json --scenario scale-out --count 2
+  streams-group simulate --from-group my-app --bootstrap-server localhost:9092 --scenario scale-out
 
 Built-in scenarios: start (default), scale-out, scale-in, crash, rolling-bounce, deploy,
 create-topics. A scenario file is JSON: {\"steps\": [{\"action\": \"add_members\", \"count\": 2}]}
@@ -109,13 +113,26 @@ pub struct Args {
     /// Print the heartbeat-by-heartbeat transcript
     #[arg(long)]
     pub trace: bool,
+
+    /// Start from a group in a `describe --output json` snapshot (its members, epochs, tasks)
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["topology", "from_group"])]
+    pub from_snapshot: Option<PathBuf>,
+
+    /// Start from a live group (needs --bootstrap-server)
+    #[arg(long, value_name = "GROUP", conflicts_with = "topology")]
+    pub from_group: Option<String>,
+
+    /// The group to start from when the snapshot has several
+    #[arg(long, value_name = "GROUP", requires = "from_snapshot")]
+    pub group: Option<String>,
 }
 
 /// Largest run accepted; beyond it a typo is more likely than intent.
 const MAX_MEMBERS: u32 = 100_000;
 
 pub fn run(global: &GlobalArgs, args: &Args) -> anyhow::Result<i32> {
-    let mut cfg = sim_config(args)?;
+    let initial = initial_group(global, args)?;
+    let mut cfg = sim_config(args, initial)?;
     let scenario = load_scenario(args, &mut cfg)?;
     let show_progress = std::io::stderr().is_terminal() && args.members >= 500;
     let bar = show_progress.then(|| {
@@ -153,7 +170,39 @@ pub fn run(global: &GlobalArgs, args: &Args) -> anyhow::Result<i32> {
     })
 }
 
-fn sim_config(args: &Args) -> anyhow::Result<SimConfig> {
+/// The group to start from, if the run starts from a snapshot or a live group.
+fn initial_group(global: &GlobalArgs, args: &Args) -> anyhow::Result<Option<GroupDescription>> {
+    let g = if let Some(path) = &args.from_snapshot {
+        let snap = snapshot::load_snapshot(path).map_err(|e| Failure::usage(e.to_string()))?;
+        snapshot::find_group(&snap, args.group.as_deref())
+            .map_err(|e| Failure::usage(e.to_string()))?
+            .clone()
+    } else if let Some(group) = &args.from_group {
+        crate::commands::live::describe_group(global, group)?
+    } else {
+        return Ok(None);
+    };
+    if g.members.is_empty() {
+        return Err(Failure::usage(format!(
+            "group {} has no members to start from (it is {}); use --topology with --members instead",
+            g.group_id, g.state
+        ))
+        .into());
+    }
+    if snapshot::topology_of(&g).is_none() {
+        return Err(Failure::usage(format!(
+            "group {} has no initialised topology to start from",
+            g.group_id
+        ))
+        .into());
+    }
+    Ok(Some(g))
+}
+
+fn sim_config(args: &Args, initial: Option<GroupDescription>) -> anyhow::Result<SimConfig> {
+    if let Some(g) = initial {
+        return snapshot_sim_config(args, g);
+    }
     if args.members == 0 || args.members > MAX_MEMBERS {
         return Err(Failure::usage(format!(
             "--members must be between 1 and {MAX_MEMBERS}, got {}",
@@ -225,6 +274,84 @@ fn sim_config(args: &Args) -> anyhow::Result<SimConfig> {
         static_members: args.static_members,
         max_time_ms: args.max_time,
         trace: args.trace,
+        initial: None,
+    })
+}
+
+/// A run that starts from a described group: its topology, topics, members and assignments.
+fn snapshot_sim_config(args: &Args, g: GroupDescription) -> anyhow::Result<SimConfig> {
+    let topology = snapshot::topology_of(&g).expect("checked by initial_group");
+    let mut metadata = snapshot::topic_metadata(&g, args.partitions);
+    for s in &topology.subtopologies {
+        for t in s
+            .repartition_source_topics
+            .iter()
+            .chain(&s.state_changelog_topics)
+        {
+            if let Some(n) = g
+                .topology
+                .subtopologies
+                .iter()
+                .flatten()
+                .flat_map(|d| {
+                    d.repartition_source_topics
+                        .iter()
+                        .chain(&d.state_changelog_topics)
+                })
+                .find(|d| d.name == t.name && d.partitions > 0)
+                .map(|d| d.partitions)
+            {
+                metadata.entry(t.name.clone()).or_insert(n);
+            }
+        }
+    }
+    let mut per_process: BTreeMap<&str, u32> = BTreeMap::new();
+    for m in &g.members {
+        *per_process.entry(&m.process_id).or_default() += 1;
+    }
+    let threads = args
+        .threads_per_process
+        .unwrap_or_else(|| per_process.values().copied().max().unwrap_or(1));
+    // Standby replicas: what the snapshot shows, unless given.
+    let standbys = g
+        .members
+        .iter()
+        .flat_map(|m| m.target_assignment.standby.tasks())
+        .fold(BTreeMap::<_, u32>::new(), |mut acc, t| {
+            *acc.entry(t).or_default() += 1;
+            acc
+        })
+        .into_values()
+        .max()
+        .unwrap_or(0);
+    let group = GroupConfig {
+        session_timeout_ms: args.session_timeout,
+        heartbeat_interval_ms: args.heartbeat_interval,
+        num_standby_replicas: if args.standby_replicas > 0 {
+            args.standby_replicas
+        } else {
+            standbys
+        },
+        initial_rebalance_delay_ms: args.initial_rebalance_delay,
+        ..GroupConfig::default()
+    };
+    group
+        .validate()
+        .map_err(|e| Failure::usage(format!("invalid group configuration: {e}")))?;
+    Ok(SimConfig {
+        group_id: g.group_id.clone(),
+        members: g.members.len() as u32,
+        threads_per_process: threads.max(1),
+        topology,
+        metadata,
+        group,
+        seed: args.seed,
+        release_delay_ms: args.release_delay,
+        restart_delay_ms: args.restart_delay,
+        static_members: args.static_members,
+        max_time_ms: args.max_time,
+        trace: args.trace,
+        initial: Some(g),
     })
 }
 
@@ -247,14 +374,14 @@ fn load_scenario(args: &Args, cfg: &mut SimConfig) -> anyhow::Result<Scenario> {
                 }
             }
         }
-        let deploy_topology = if args.topology.is_some() {
+        let deploy_topology = if args.topology.is_some() || cfg.initial.is_some() {
             None
         } else {
             Some(example::next_topology(cfg.topology.epoch + 1))
         };
         if args.scenario == "deploy" && deploy_topology.is_none() {
             return Err(Failure::usage(
-                "the deploy scenario with --topology needs a scenario file naming the new topology",
+                "the deploy scenario with --topology or a starting group needs a scenario file naming the new topology",
             )
             .into());
         }

@@ -69,7 +69,9 @@ pub fn validate(req: &HeartbeatRequest) -> Result<(), InvalidRequest> {
             }
         }
         STATIC_LEAVE_EPOCH if req.instance_id.is_none() => {
-            return Err(invalid("InstanceId can't be null when leaving with epoch -2."));
+            return Err(invalid(
+                "InstanceId can't be null when leaving with epoch -2.",
+            ));
         }
         e if e < STATIC_LEAVE_EPOCH => {
             return Err(invalid(format!("MemberEpoch {e} is invalid.")));

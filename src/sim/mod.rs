@@ -16,7 +16,9 @@ use std::collections::{BTreeMap, BTreeSet, BinaryHeap, VecDeque};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::coordinator::StreamsGroup;
 use crate::coordinator::{Coordinator, GroupConfig, GroupState, Removal, RequestContext};
+use crate::model::group::GroupDescription;
 use crate::model::{Assignment, HeartbeatRequest, HeartbeatResponse, Topology};
 use crate::topology::configure::TopicMetadata;
 
@@ -45,6 +47,9 @@ pub struct SimConfig {
     /// The run stops at this virtual time even if the group never settles.
     pub max_time_ms: i64,
     pub trace: bool,
+    /// Start from this group (a `describe` snapshot) instead of an empty one: its members are
+    /// the initial clients, with their epochs and assignments, and `members` is ignored.
+    pub initial: Option<GroupDescription>,
 }
 
 /// A problem with the scenario that is only known once the run has its members.
@@ -59,8 +64,12 @@ impl std::fmt::Display for SimError {
 
 impl std::error::Error for SimError {}
 
-/// Member ids the run starts with, in order: `p1-t1`, `p1-t2`, `p2-t1`, ...
+/// Member ids the run starts with, in order: `p1-t1`, `p1-t2`, `p2-t1`, ... (or the members of
+/// the initial group).
 pub fn initial_member_ids(cfg: &SimConfig) -> Vec<String> {
+    if let Some(g) = &cfg.initial {
+        return g.members.iter().map(|m| m.member_id.clone()).collect();
+    }
     (0..cfg.members)
         .map(|i| {
             member_name(
@@ -463,7 +472,7 @@ pub fn run(
     scenario: &Scenario,
     progress: &mut dyn FnMut(i64, i64),
 ) -> Result<Report, SimError> {
-    if cfg.members == 0 {
+    if cfg.members == 0 && cfg.initial.is_none() {
         return Err(SimError("--members must be at least 1".into()));
     }
     cfg.group
@@ -492,12 +501,48 @@ pub fn run(
     };
     let mut rng = ChaCha8Rng::seed_from_u64(cfg.seed);
     let t = cfg.threads_per_process.max(1);
-    for i in 0..cfg.members {
-        let (m, p) = member_name(i / t, i % t);
-        let start = rng.gen_range(0..500);
-        e.add_client(m, p, cfg.topology.clone(), start);
+    if let Some(initial) = &cfg.initial {
+        // The coordinator already knows the group; its members carry on heartbeating.
+        let group = StreamsGroup::restore(
+            initial,
+            cfg.topology.clone(),
+            cfg.group.clone(),
+            &cfg.metadata,
+            0,
+        );
+        e.last_target_epoch = group.target_assignment_epoch();
+        e.coordinator.insert_group(group);
+        for m in &initial.members {
+            let start = rng.gen_range(0..cfg.group.heartbeat_interval_ms.max(1));
+            let idx = e.add_client(
+                m.member_id.clone(),
+                m.process_id.clone(),
+                cfg.topology.clone(),
+                start,
+            );
+            let c = &mut e.clients[idx];
+            c.epoch = m.member_epoch;
+            c.assignment = m.assignment.clone();
+            c.instance_id = m.instance_id.clone();
+            let owned = c.owned();
+            let (member, process) = (c.member_id.clone(), c.process_id.clone());
+            e.invariants
+                .update(&member, &process, &Assignment::default(), &owned, 0);
+        }
+        let processes: BTreeSet<&str> = initial
+            .members
+            .iter()
+            .map(|m| m.process_id.as_str())
+            .collect();
+        e.next_process = processes.len() as u32;
+    } else {
+        for i in 0..cfg.members {
+            let (m, p) = member_name(i / t, i % t);
+            let start = rng.gen_range(0..500);
+            e.add_client(m, p, cfg.topology.clone(), start);
+        }
+        e.next_process = cfg.members.div_ceil(t);
     }
-    e.next_process = cfg.members.div_ceil(t);
     e.schedule(TICK_MS, Event::Tick);
 
     let limit = cfg.max_time_ms;
