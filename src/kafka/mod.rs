@@ -7,3 +7,7 @@ pub mod codec;
 pub mod config;
 pub mod scram;
 pub mod wire;
+pub mod conn;
+pub mod error;
+pub mod tls;
+pub mod client;
