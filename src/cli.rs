@@ -43,7 +43,12 @@ pub struct Cli {
 #[derive(Debug, Clone, clap::Args)]
 pub struct GlobalArgs {
     /// Kafka bootstrap server(s), host:port[,host:port...]
-    #[arg(long, global = true, value_name = "HOST:PORT", env = "STREAMS_GROUP_BOOTSTRAP_SERVER")]
+    #[arg(
+        long,
+        global = true,
+        value_name = "HOST:PORT",
+        env = "STREAMS_GROUP_BOOTSTRAP_SERVER"
+    )]
     pub bootstrap_server: Option<String>,
 
     /// Kafka client properties file (security.protocol, sasl.*, ssl.*)

@@ -6,7 +6,9 @@ use clap_complete::Shell;
 use crate::cli::{Cli, GlobalArgs};
 
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Example:\n  streams-group completions bash > /etc/bash_completion.d/streams-group")]
+#[command(
+    after_help = "Example:\n  streams-group completions bash > /etc/bash_completion.d/streams-group"
+)]
 pub struct Args {
     /// The shell to generate for
     #[arg(value_enum)]
@@ -15,6 +17,11 @@ pub struct Args {
 
 pub fn run(_global: &GlobalArgs, args: &Args) -> anyhow::Result<i32> {
     let mut cmd = Cli::command();
-    clap_complete::generate(args.shell, &mut cmd, "streams-group", &mut std::io::stdout());
+    clap_complete::generate(
+        args.shell,
+        &mut cmd,
+        "streams-group",
+        &mut std::io::stdout(),
+    );
     Ok(crate::exit::SUCCESS)
 }

@@ -5,17 +5,19 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
-use kafka_protocol::messages::{
-    ApiKey, BrokerId, FindCoordinatorRequest, FindCoordinatorResponse, GroupId,
-    ListGroupsRequest, ListGroupsResponse, ListOffsetsRequest, ListOffsetsResponse,
-    MetadataRequest, MetadataResponse, OffsetFetchRequest, OffsetFetchResponse, TopicName,
-};
 use kafka_protocol::messages::list_offsets_request::{ListOffsetsPartition, ListOffsetsTopic};
 use kafka_protocol::messages::metadata_request::MetadataRequestTopic;
 use kafka_protocol::messages::offset_fetch_request::OffsetFetchRequestGroup;
+use kafka_protocol::messages::{
+    ApiKey, BrokerId, FindCoordinatorRequest, FindCoordinatorResponse, GroupId, ListGroupsRequest,
+    ListGroupsResponse, ListOffsetsRequest, ListOffsetsResponse, MetadataRequest, MetadataResponse,
+    OffsetFetchRequest, OffsetFetchResponse, TopicName,
+};
 use kafka_protocol::protocol::StrBytes;
 
-use crate::model::group::{Coordinator, GroupDescription, PartitionOffsets, Snapshot, SNAPSHOT_SCHEMA_VERSION};
+use crate::model::group::{
+    Coordinator, GroupDescription, PartitionOffsets, Snapshot, SNAPSHOT_SCHEMA_VERSION,
+};
 
 use super::codec::describe::{DescribeRequest, DescribeResponse, WireDescribedGroup};
 use super::config::ClientConfig;
@@ -99,14 +101,16 @@ impl Cluster {
                     break;
                 }
                 // Authentication and TLS trust problems will not get better on another broker.
-                Err(e @ (KafkaError::Sasl { .. } | KafkaError::Tls { .. } | KafkaError::Config(_))) => {
-                    return Err(e)
-                }
+                Err(
+                    e @ (KafkaError::Sasl { .. } | KafkaError::Tls { .. } | KafkaError::Config(_)),
+                ) => return Err(e),
                 Err(e) => last_err = Some(e),
             }
         }
         let Some(mut boot) = boot else {
-            return Err(last_err.unwrap_or_else(|| KafkaError::Config("no bootstrap server".into())));
+            return Err(
+                last_err.unwrap_or_else(|| KafkaError::Config("no bootstrap server".into()))
+            );
         };
         let req = MetadataRequest::default()
             .with_topics(Some(Vec::new()))
@@ -154,14 +158,12 @@ impl Cluster {
 
     async fn conn(&mut self, id: i32) -> KafkaResult<&mut Connection> {
         if !self.conns.contains_key(&id) {
-            let addr = self
-                .brokers
-                .get(&id)
-                .map(BrokerAddr::addr)
-                .ok_or_else(|| KafkaError::Protocol {
+            let addr = self.brokers.get(&id).map(BrokerAddr::addr).ok_or_else(|| {
+                KafkaError::Protocol {
                     addr: format!("node {id}"),
                     detail: "broker not in the cluster metadata".into(),
-                })?;
+                }
+            })?;
             let c = Connection::open(&addr, &self.cfg).await?;
             self.conns.insert(id, c);
         }
@@ -298,8 +300,10 @@ impl Cluster {
     async fn describe_raw(
         &mut self,
         groups: &[String],
-    ) -> KafkaResult<(BTreeMap<String, Result<(WireDescribedGroup, Coordinator), KafkaError>>, i16)>
-    {
+    ) -> KafkaResult<(
+        BTreeMap<String, Result<(WireDescribedGroup, Coordinator), KafkaError>>,
+        i16,
+    )> {
         let mut results = BTreeMap::new();
         let mut pending: Vec<String> = groups.to_vec();
         let mut attempt = 0;
@@ -332,9 +336,7 @@ impl Cluster {
                     include_authorized_operations: false,
                     include_topology_description: false,
                 };
-                let body = req
-                    .encode(version)
-                    .map_err(|e| KafkaError::Config(e.0))?;
+                let body = req.encode(version).map_err(|e| KafkaError::Config(e.0))?;
                 let bytes = conn
                     .roundtrip_raw(API_STREAMS_GROUP_DESCRIBE, version, &body, true, true)
                     .await?;

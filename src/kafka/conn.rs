@@ -62,7 +62,9 @@ pub struct Connection {
 
 impl std::fmt::Debug for Connection {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Connection").field("addr", &self.addr).finish()
+        f.debug_struct("Connection")
+            .field("addr", &self.addr)
+            .finish()
     }
 }
 
@@ -271,9 +273,7 @@ impl Connection {
         for _attempt in 0..3 {
             let req = ApiVersionsRequest::default()
                 .with_client_software_name(StrBytes::from_static_str("streams-group"))
-                .with_client_software_version(StrBytes::from_static_str(env!(
-                    "CARGO_PKG_VERSION"
-                )));
+                .with_client_software_version(StrBytes::from_static_str(env!("CARGO_PKG_VERSION")));
             let mut body = BytesMut::new();
             req.encode(&mut body, version)
                 .map_err(|e| KafkaError::Config(format!("cannot encode ApiVersions: {e}")))?;
@@ -311,7 +311,11 @@ impl Connection {
                 continue;
             }
             if code != 0 {
-                return Err(KafkaError::broker(code, None, format!("ApiVersions from {}", self.addr)));
+                return Err(KafkaError::broker(
+                    code,
+                    None,
+                    format!("ApiVersions from {}", self.addr),
+                ));
             }
             self.versions = parsed
                 .api_keys
@@ -340,8 +344,10 @@ impl Connection {
         };
         let hs = SaslHandshakeRequest::default()
             .with_mechanism(StrBytes::from_string(mechanism.name().to_string()));
-        let (hs_version, hs_resp): (i16, SaslHandshakeResponse) =
-            self.negotiated(ApiKey::SaslHandshake, 1, &hs).await.map_err(|e| match e {
+        let (hs_version, hs_resp): (i16, SaslHandshakeResponse) = self
+            .negotiated(ApiKey::SaslHandshake, 1, &hs)
+            .await
+            .map_err(|e| match e {
                 KafkaError::Unsupported { .. } => sasl_err(
                     &self.addr,
                     "the broker does not offer SaslHandshake v1 (is this a SASL listener?)".into(),
@@ -373,14 +379,16 @@ impl Connection {
                 let hash = ScramHash::for_mechanism(mechanism).unwrap_or(ScramHash::Sha256);
                 let mut scram = ScramClient::new(hash, username, password);
                 let server_first = self.sasl_step(scram.client_first().into_bytes()).await?;
-                let server_first = String::from_utf8(server_first)
-                    .map_err(|_| sasl_err(&self.addr, "server-first message is not UTF-8".into()))?;
+                let server_first = String::from_utf8(server_first).map_err(|_| {
+                    sasl_err(&self.addr, "server-first message is not UTF-8".into())
+                })?;
                 let client_final = scram
                     .client_final(&server_first)
                     .map_err(|e| sasl_err(&self.addr, e.0))?;
                 let server_final = self.sasl_step(client_final.into_bytes()).await?;
-                let server_final = String::from_utf8(server_final)
-                    .map_err(|_| sasl_err(&self.addr, "server-final message is not UTF-8".into()))?;
+                let server_final = String::from_utf8(server_final).map_err(|_| {
+                    sasl_err(&self.addr, "server-final message is not UTF-8".into())
+                })?;
                 scram
                     .verify_server_final(&server_final)
                     .map_err(|e| sasl_err(&self.addr, e.0))?;
@@ -414,7 +422,10 @@ mod tests {
     #[test]
     fn host_port_parsing() {
         assert_eq!(split_host_port("a:1").unwrap(), ("a".to_string(), 1));
-        assert_eq!(split_host_port("[::1]:9092").unwrap(), ("::1".to_string(), 9092));
+        assert_eq!(
+            split_host_port("[::1]:9092").unwrap(),
+            ("::1".to_string(), 9092)
+        );
         assert!(split_host_port("nope").is_err());
         assert!(split_host_port(":1").is_err());
         assert!(split_host_port("a:99999").is_err());

@@ -85,8 +85,9 @@ impl KafkaError {
             }
             KafkaError::Tls { .. } => Failure::unreachable(msg).with_hint(HINT_TLS),
             KafkaError::Sasl { .. } => Failure::unreachable(msg).with_hint(HINT_AUTH),
-            KafkaError::Protocol { .. } => Failure::unreachable(msg)
-                .with_hint("is --bootstrap-server a Kafka listener (and the right security.protocol)?"),
+            KafkaError::Protocol { .. } => Failure::unreachable(msg).with_hint(
+                "is --bootstrap-server a Kafka listener (and the right security.protocol)?",
+            ),
             KafkaError::Broker { code, .. } => {
                 let f = Failure::kafka(msg);
                 match code {
@@ -138,13 +139,20 @@ mod tests {
         .to_failure();
         assert_eq!(f.exit_code, exit::UNREACHABLE);
         assert!(f.hint.unwrap().contains("wrong username or password"));
-        let f = KafkaError::broker(69, Some("Group g not found.".into()), "describe g").to_failure();
+        let f =
+            KafkaError::broker(69, Some("Group g not found.".into()), "describe g").to_failure();
         assert_eq!(f.exit_code, exit::KAFKA_ERROR);
-        assert_eq!(f.message, "describe g: GROUP_ID_NOT_FOUND (Group g not found.)");
+        assert_eq!(
+            f.message,
+            "describe g: GROUP_ID_NOT_FOUND (Group g not found.)"
+        );
         let f = KafkaError::broker(35, None, "describe g").to_failure();
         assert!(f.hint.unwrap().contains("streams.version=1"));
         let f = KafkaError::broker(30, None, "describe g").to_failure();
         assert_eq!(f.exit_code, exit::KAFKA_ERROR);
-        assert_eq!(KafkaError::Config("x".into()).to_failure().exit_code, exit::USAGE);
+        assert_eq!(
+            KafkaError::Config("x".into()).to_failure().exit_code,
+            exit::USAGE
+        );
     }
 }

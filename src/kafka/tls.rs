@@ -15,9 +15,8 @@ use super::error::{KafkaError, KafkaResult};
 
 fn pem_text(p: &Pem, what: &str) -> KafkaResult<String> {
     match p {
-        Pem::File(path) => std::fs::read_to_string(path).map_err(|e| {
-            KafkaError::Config(format!("cannot read {what} {}: {e}", path.display()))
-        }),
+        Pem::File(path) => std::fs::read_to_string(path)
+            .map_err(|e| KafkaError::Config(format!("cannot read {what} {}: {e}", path.display()))),
         Pem::Inline(s) => Ok(s.expose().to_string()),
     }
 }
@@ -44,7 +43,9 @@ fn key(p: &Pem) -> KafkaResult<PrivateKeyDer<'static>> {
         Ok(None) => Err(KafkaError::Config(
             "no unencrypted PEM private key found for the client certificate".into(),
         )),
-        Err(_) => Err(KafkaError::Config("client private key is not valid PEM".into())),
+        Err(_) => Err(KafkaError::Config(
+            "client private key is not valid PEM".into(),
+        )),
     }
 }
 
@@ -142,7 +143,8 @@ pub fn describe_io_error(e: &std::io::Error) -> String {
                     "the broker's certificate is not signed by a trusted CA (unknown issuer)".into()
                 }
                 rustls::Error::InvalidCertificate(
-                    CertificateError::NotValidForName | CertificateError::NotValidForNameContext { .. },
+                    CertificateError::NotValidForName
+                    | CertificateError::NotValidForNameContext { .. },
                 ) => "the broker's certificate is not valid for this host name (set \
                       ssl.endpoint.identification.algorithm= to skip the check)"
                     .into(),

@@ -76,10 +76,11 @@ impl Subtopology {
 
     /// Source and repartition-source topic names: the topics whose partitions make the tasks.
     pub fn input_topics(&self) -> impl Iterator<Item = &str> + '_ {
-        self.source_topics
-            .iter()
-            .map(String::as_str)
-            .chain(self.repartition_source_topics.iter().map(|t| t.name.as_str()))
+        self.source_topics.iter().map(String::as_str).chain(
+            self.repartition_source_topics
+                .iter()
+                .map(|t| t.name.as_str()),
+        )
     }
 }
 

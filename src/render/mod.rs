@@ -1,5 +1,7 @@
 //! Turning report values into text: tables, JSON, colour and progress.
 
 pub mod color;
+pub mod describe;
 pub mod json;
+pub mod list;
 pub mod table;
