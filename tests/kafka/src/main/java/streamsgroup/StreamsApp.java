@@ -1,0 +1,136 @@
+package streamsgroup;
+
+import java.io.FileInputStream;
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Grouped;
+import org.apache.kafka.streams.kstream.Materialized;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * A small Kafka Streams application on the streams rebalance protocol (group.protocol=streams).
+ *
+ * <p>Topology: input -> groupBy(value) (repartition topic) -> count into the in-memory store
+ * "counts" (changelog topic) -> output. Two subtopologies, one stateful.
+ *
+ * <p>Usage: StreamsApp --bootstrap B --application-id ID --input T --output T --state-dir DIR
+ * [--threads N] [--instance K] [--command-config FILE] [--print-topology]
+ *
+ * <p>Prints "STATE=..." lines on stdout on every state change; closes on SIGTERM (shutdown hook)
+ * so that the members leave the group at once.
+ */
+public final class StreamsApp {
+    private StreamsApp() {}
+
+    static Topology topology(String input, String output) {
+        StreamsBuilder b = new StreamsBuilder();
+        b.stream(input, Consumed.with(Serdes.String(), Serdes.String()))
+                .groupBy((k, v) -> v, Grouped.with(Serdes.String(), Serdes.String()))
+                .count(Materialized.<String, Long>as(Stores.inMemoryKeyValueStore("counts")))
+                .toStream()
+                .to(output, Produced.with(Serdes.String(), Serdes.Long()));
+        return b.build();
+    }
+
+    public static void main(String[] args) throws Exception {
+        String bootstrap = null, appId = null, input = null, output = null, stateDir = null, commandConfig = null;
+        int threads = 1;
+        String instance = "0";
+        boolean printTopology = false;
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            switch (a) {
+                case "--bootstrap": bootstrap = need(args, ++i, a); break;
+                case "--application-id": appId = need(args, ++i, a); break;
+                case "--input": input = need(args, ++i, a); break;
+                case "--output": output = need(args, ++i, a); break;
+                case "--state-dir": stateDir = need(args, ++i, a); break;
+                case "--threads": threads = Integer.parseInt(need(args, ++i, a)); break;
+                case "--instance": instance = need(args, ++i, a); break;
+                case "--command-config": commandConfig = need(args, ++i, a); break;
+                case "--print-topology": printTopology = true; break;
+                default: die("StreamsApp: unknown argument " + a);
+            }
+        }
+        if (input == null) input = "words";
+        if (output == null) output = "counts-out";
+        Topology topology = topology(input, output);
+        if (printTopology) {
+            System.out.println(topology.describe());
+            return;
+        }
+        if (bootstrap == null || appId == null || stateDir == null) {
+            die("StreamsApp: --bootstrap, --application-id and --state-dir are required");
+        }
+
+        Properties p = new Properties();
+        if (commandConfig != null) {
+            try (InputStream in = new FileInputStream(commandConfig)) {
+                p.load(in);
+            }
+        }
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, appId);
+        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(StreamsConfig.GROUP_PROTOCOL_CONFIG, "streams");
+        p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, threads);
+        p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir);
+        p.put(StreamsConfig.CLIENT_ID_CONFIG, appId + "-instance-" + instance);
+        p.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
+        p.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
+        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 200);
+        p.put(StreamsConfig.consumerPrefix("auto.offset.reset"), "earliest");
+
+        KafkaStreams ks = new KafkaStreams(topology, p);
+        CountDownLatch closed = new CountDownLatch(1);
+        AtomicBoolean stopping = new AtomicBoolean(false);
+        ks.setStateListener((now, before) -> {
+            System.out.println("STATE=" + now);
+            System.out.flush();
+        });
+        ks.setUncaughtExceptionHandler(e -> {
+            System.err.println("StreamsApp: uncaught exception: " + e);
+            return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler
+                    .StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+        });
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            stopping.set(true);
+            ks.close(Duration.ofSeconds(20));
+            System.out.println("CLOSED");
+            System.out.flush();
+            closed.countDown();
+        }, "streams-app-shutdown"));
+        ks.start();
+        // Exit by itself if the client dies (e.g. fatal error); otherwise wait for SIGTERM.
+        while (closed.getCount() > 0 && !stopping.get()) {
+            KafkaStreams.State s = ks.state();
+            if (!stopping.get() && (s == KafkaStreams.State.ERROR || s == KafkaStreams.State.NOT_RUNNING)) {
+                System.err.println("StreamsApp: client stopped in state " + s);
+                ks.close(Duration.ofSeconds(5));
+                System.exit(2);
+            }
+            Thread.sleep(500);
+        }
+    }
+
+    static String need(String[] args, int i, String flag) {
+        if (i >= args.length) die("StreamsApp: " + flag + " needs a value");
+        return args[i];
+    }
+
+    static void die(String msg) {
+        System.err.println(msg);
+        System.exit(2);
+    }
+
+}

@@ -1,0 +1,503 @@
+//! Test support for end-to-end tests against a real Kafka broker.
+//!
+//! Include it from an integration test with `mod support;`. It drives the bash script
+//! `tests/kafka/harness`, which starts a single-node KRaft broker on loopback and real Kafka
+//! Streams apps (group.protocol=streams) from Maven Central jars. Java 17+ and Maven are
+//! required: without them the harness fails loudly (tests panic with the reason), it never skips.
+//!
+//! ```ignore
+//! mod support;
+//! let broker = support::Broker::start();
+//! let mut app = broker.app("my-app", 2, 2);        // returns once the group is Stable
+//! let out = broker.tool(&["--describe", "--group", "my-app", "--members"]);
+//! app.stop_instance(0);
+//! ```
+//!
+//! Every broker gets a fresh run directory under `CARGO_TARGET_TMPDIR`; dropping the `Broker`
+//! stops everything and removes it (kept, with logs, when the test is panicking). A watchdog
+//! stops the broker if the test process dies without dropping it. At most
+//! `STREAMS_GROUP_MAX_BROKERS` (default 2) brokers run at once per test binary; further
+//! `start` calls wait for a slot.
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+/// Kafka version used when `STREAMS_GROUP_KAFKA_VERSION` is not set.
+pub const DEFAULT_KAFKA_VERSION: &str = "4.3.1";
+
+/// The Kafka version the harness runs (env `STREAMS_GROUP_KAFKA_VERSION`, else 4.3.1).
+pub fn kafka_version() -> String {
+    std::env::var("STREAMS_GROUP_KAFKA_VERSION")
+        .ok()
+        .filter(|v| !v.trim().is_empty())
+        .unwrap_or_else(|| DEFAULT_KAFKA_VERSION.to_string())
+}
+
+/// Path of the `streams-group` binary built for this integration test.
+pub fn streams_group_bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_streams-group"))
+}
+
+/// Run our binary with `args` (no stdin) and return its output.
+pub fn streams_group(args: &[&str]) -> Output {
+    run_bin(&streams_group_bin(), args)
+}
+
+/// Run any binary with `args` (no stdin) and return its output; panics if it cannot start.
+pub fn run_bin(bin: &Path, args: &[&str]) -> Output {
+    Command::new(bin)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", bin.display()))
+}
+
+/// stdout of an `Output` as a String (lossy).
+pub fn stdout_of(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// stderr of an `Output` as a String (lossy).
+pub fn stderr_of(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Peak resident set size (VmHWM) of a live process in KiB, from /proc (Linux only).
+pub fn peak_rss_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+}
+
+/// Poll `f` every 250 ms until it returns `Some`, or panic with `what` after `timeout`.
+pub fn wait_for<T>(what: &str, timeout: Duration, mut f: impl FnMut() -> Option<T>) -> T {
+    let start = Instant::now();
+    loop {
+        if let Some(v) = f() {
+            return v;
+        }
+        if start.elapsed() > timeout {
+            panic!("timed out after {timeout:?} waiting for {what}");
+        }
+        std::thread::sleep(Duration::from_millis(250));
+    }
+}
+
+// ------------------------------------------------------------------------------ broker slots
+
+static SLOTS: Mutex<u32> = Mutex::new(0);
+static SLOT_FREED: Condvar = Condvar::new();
+static RUN_COUNTER: AtomicU32 = AtomicU32::new(0);
+
+fn max_brokers() -> u32 {
+    std::env::var("STREAMS_GROUP_MAX_BROKERS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|n| *n > 0)
+        .unwrap_or(2)
+}
+
+fn acquire_slot() {
+    let max = max_brokers();
+    let mut used = SLOTS.lock().unwrap_or_else(|e| e.into_inner());
+    while *used >= max {
+        used = SLOT_FREED.wait(used).unwrap_or_else(|e| e.into_inner());
+    }
+    *used += 1;
+}
+
+fn release_slot() {
+    let mut used = SLOTS.lock().unwrap_or_else(|e| e.into_inner());
+    *used = used.saturating_sub(1);
+    SLOT_FREED.notify_one();
+}
+
+fn harness_cmd(dir: &Path) -> Command {
+    let mut c = Command::new("bash");
+    c.arg(Broker::harness_script()).arg("--dir").arg(dir);
+    c.stdin(Stdio::null());
+    c
+}
+
+fn run_checked(mut cmd: Command, what: &str) -> Output {
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("{what}: cannot run the harness (bash missing?): {e}"));
+    if !out.status.success() {
+        panic!(
+            "{what} failed ({}):\n{}{}",
+            out.status,
+            stdout_of(&out),
+            stderr_of(&out)
+        );
+    }
+    out
+}
+
+// ------------------------------------------------------------------------------------ Broker
+
+/// A real single-node Kafka broker (KRaft, combined broker+controller) on 127.0.0.1.
+pub struct Broker {
+    /// PLAINTEXT listener, `127.0.0.1:PORT`.
+    pub bootstrap: String,
+    /// SASL_SSL listener (SCRAM-SHA-256/512 and PLAIN, user `alice`/`alice-secret`), when started
+    /// with [`Broker::start_sasl_ssl`].
+    pub sasl_ssl_bootstrap: Option<String>,
+    /// The run directory (server.properties, logs, certificates, client properties).
+    pub dir: PathBuf,
+    /// Kafka version of the broker.
+    pub version: String,
+    /// Wall-clock time `start` took (includes building the classpath the first time).
+    pub start_time: Duration,
+    stopped: bool,
+}
+
+impl Broker {
+    /// Start a PLAINTEXT broker; panics with the harness's message when java/mvn are missing or
+    /// the broker does not come up.
+    pub fn start() -> Broker {
+        Self::start_with(false)
+    }
+
+    /// Start a broker with an extra SASL_SSL listener (see [`Broker::client_properties`]).
+    pub fn start_sasl_ssl() -> Broker {
+        Self::start_with(true)
+    }
+
+    fn start_with(sasl_ssl: bool) -> Broker {
+        let version = kafka_version();
+        let n = RUN_COUNTER.fetch_add(1, Ordering::SeqCst);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.subsec_nanos())
+            .unwrap_or(0);
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+            .join("kafka-runs")
+            .join(format!("{}-{n}-{nanos:x}", std::process::id()));
+        acquire_slot();
+        let t0 = Instant::now();
+        let mut cmd = harness_cmd(&dir);
+        cmd.args(["start", "--version", &version, "--owner-pid"])
+            .arg(std::process::id().to_string());
+        if sasl_ssl {
+            cmd.args(["--security", "sasl_ssl"]);
+        }
+        let out = match cmd.output() {
+            Ok(o) => o,
+            Err(e) => {
+                release_slot();
+                panic!("cannot run the Kafka harness (bash missing?): {e}");
+            }
+        };
+        if !out.status.success() {
+            release_slot();
+            // Leave nothing behind (the harness may have started the JVM before failing).
+            let _ = harness_cmd(&dir).args(["stop", "--keep"]).output();
+            panic!(
+                "could not start a Kafka {version} broker with tests/kafka/harness (needs Java 17+ and Maven; \
+                 logs in {}):\n{}",
+                dir.display(),
+                stderr_of(&out)
+            );
+        }
+        let stdout = stdout_of(&out);
+        let value = |key: &str| {
+            stdout
+                .lines()
+                .rev()
+                .find_map(|l| l.strip_prefix(key))
+                .map(|s| s.trim().to_string())
+        };
+        let Some(bootstrap) = value("BOOTSTRAP=") else {
+            release_slot();
+            let _ = harness_cmd(&dir).arg("stop").output();
+            panic!("harness start printed no BOOTSTRAP= line:\n{stdout}");
+        };
+        let sasl_ssl_bootstrap = value("SASL_SSL_BOOTSTRAP=");
+        eprint!("{}", stderr_of(&out));
+        Broker {
+            bootstrap,
+            sasl_ssl_bootstrap,
+            dir,
+            version,
+            start_time: t0.elapsed(),
+            stopped: false,
+        }
+    }
+
+    /// The harness script (`tests/kafka/harness`).
+    pub fn harness_script() -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("tests")
+            .join("kafka")
+            .join("harness")
+    }
+
+    /// Java client properties for the SASL_SSL listener (SCRAM-SHA-512, user alice, PEM
+    /// truststore). Siblings: `client-sasl-ssl-scram-sha-256.properties`,
+    /// `client-sasl-ssl-plain.properties`.
+    pub fn client_properties(&self) -> PathBuf {
+        self.dir.join("client-sasl-ssl.properties")
+    }
+
+    /// The test CA certificate (PEM) that signed the broker's certificate (SAN 127.0.0.1, localhost).
+    pub fn ca_pem(&self) -> PathBuf {
+        self.dir.join("ca.pem")
+    }
+
+    /// Client certificate and key (PEM, signed by [`Broker::ca_pem`]) for mutual TLS.
+    pub fn client_cert_pem(&self) -> (PathBuf, PathBuf) {
+        (self.dir.join("client.pem"), self.dir.join("client-key.pem"))
+    }
+
+    /// The broker's process id.
+    pub fn pid(&self) -> Option<u32> {
+        std::fs::read_to_string(self.dir.join("broker.pid"))
+            .ok()
+            .and_then(|s| s.trim().parse().ok())
+    }
+
+    /// Start `instances` Kafka Streams JVMs of application `application_id`, each with `threads`
+    /// stream threads, on a fresh input topic (4 partitions, 1000 records); returns when the group
+    /// is Stable with instances*threads members.
+    pub fn app(&self, application_id: &str, instances: u32, threads: u32) -> App {
+        self.app_with(application_id, instances, threads, 4, 1000)
+    }
+
+    /// Like [`Broker::app`] with the partition count of the input/output topics and the number
+    /// of records produced first. Calling it again with the same id adds instances.
+    pub fn app_with(
+        &self,
+        application_id: &str,
+        instances: u32,
+        threads: u32,
+        partitions: u32,
+        records: u32,
+    ) -> App {
+        let t0 = Instant::now();
+        let mut cmd = harness_cmd(&self.dir);
+        cmd.args(["app", "--application-id", application_id])
+            .args(["--instances", &instances.to_string()])
+            .args(["--threads", &threads.to_string()])
+            .args(["--partitions", &partitions.to_string()])
+            .args(["--records", &records.to_string()]);
+        let out = run_checked(cmd, &format!("harness app {application_id}"));
+        eprint!("{}", stderr_of(&out));
+        let mut pids = BTreeMap::new();
+        for line in stdout_of(&out).lines() {
+            let mut k = None;
+            let mut pid = None;
+            for field in line.split_whitespace() {
+                if let Some(v) = field.strip_prefix("INSTANCE=") {
+                    k = v.parse::<u32>().ok();
+                } else if let Some(v) = field.strip_prefix("PID=") {
+                    pid = v.parse::<u32>().ok();
+                }
+            }
+            if let (Some(k), Some(pid)) = (k, pid) {
+                pids.insert(k, pid);
+            }
+        }
+        assert_eq!(
+            pids.len(),
+            instances as usize,
+            "harness app printed {} INSTANCE lines, expected {instances}",
+            pids.len()
+        );
+        App {
+            dir: self.dir.clone(),
+            application_id: application_id.to_string(),
+            input_topic: format!("{application_id}-input"),
+            output_topic: format!("{application_id}-output"),
+            threads,
+            pids,
+            start_time: t0.elapsed(),
+        }
+    }
+
+    /// Produce `records` more records (key `k<i>`, value `w<i mod 50>`) to `topic`.
+    pub fn produce(&self, topic: &str, records: u32) {
+        let mut cmd = harness_cmd(&self.dir);
+        cmd.args([
+            "produce",
+            "--topic",
+            topic,
+            "--records",
+            &records.to_string(),
+        ]);
+        run_checked(cmd, &format!("harness produce {topic}"));
+    }
+
+    /// Wait (bounded by the harness timeout) until `group` is Stable with exactly `members`
+    /// members, all at the target assignment epoch. Returns false on timeout.
+    pub fn wait_stable(&self, group: &str, members: u32) -> bool {
+        harness_cmd(&self.dir)
+            .args([
+                "wait-stable",
+                "--group",
+                group,
+                "--members",
+                &members.to_string(),
+            ])
+            .output()
+            .map(|o| o.status.success())
+            .unwrap_or(false)
+    }
+
+    /// Run Apache's `kafka-streams-groups` (StreamsGroupCommand) with `--bootstrap-server`
+    /// (the PLAINTEXT listener) added in front of `args`.
+    pub fn tool(&self, args: &[&str]) -> Output {
+        let mut cmd = harness_cmd(&self.dir);
+        cmd.args(["tool", "--bootstrap-server", &self.bootstrap])
+            .args(args);
+        cmd.output()
+            .unwrap_or_else(|e| panic!("cannot run harness tool: {e}"))
+    }
+
+    /// Run a main class from the harness classpath (e.g. `streamsgroup.AssignorOracle`), with
+    /// `stdin` fed to it when given.
+    pub fn java(&self, class: &str, args: &[&str], stdin: Option<&[u8]>) -> Output {
+        java_in(&self.dir, class, args, stdin)
+    }
+
+    /// Stop the broker (and its apps) now and remove its run directory.
+    pub fn stop(&mut self) {
+        if self.stopped {
+            return;
+        }
+        self.stopped = true;
+        let keep = std::thread::panicking();
+        let mut cmd = harness_cmd(&self.dir);
+        cmd.arg("stop");
+        if keep {
+            cmd.arg("--keep");
+        }
+        let res = cmd.output();
+        release_slot();
+        match res {
+            Ok(o) if o.status.success() => {
+                if keep {
+                    eprintln!("kafka harness: logs kept in {}", self.dir.display());
+                }
+            }
+            Ok(o) => eprintln!("kafka harness: stop failed: {}", stderr_of(&o)),
+            Err(e) => eprintln!("kafka harness: cannot run stop: {e}"),
+        }
+    }
+}
+
+impl Drop for Broker {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// Run a main class from the harness classpath without a broker (version from the env).
+pub fn java_standalone(class: &str, args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("kafka-runs-none");
+    java_in(&dir, class, args, stdin)
+}
+
+fn java_in(dir: &Path, class: &str, args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut cmd = harness_cmd(dir);
+    cmd.env("STREAMS_GROUP_KAFKA_VERSION", kafka_version())
+        .args(["java", class])
+        .args(args)
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run harness java {class}: {e}"));
+    let writer = match (stdin, child.stdin.take()) {
+        (Some(bytes), Some(mut pipe)) => {
+            let bytes = bytes.to_vec();
+            Some(std::thread::spawn(move || {
+                // The class may exit without reading everything: ignore broken pipes.
+                let _ = pipe.write_all(&bytes);
+            }))
+        }
+        _ => None,
+    };
+    let out = child
+        .wait_with_output()
+        .unwrap_or_else(|e| panic!("harness java {class}: {e}"));
+    if let Some(w) = writer {
+        let _ = w.join();
+    }
+    out
+}
+
+// --------------------------------------------------------------------------------------- App
+
+/// Running instances (JVMs) of the harness's Kafka Streams app (streamsgroup.StreamsApp):
+/// words -> groupBy(value) (repartition) -> count (in-memory store "counts") -> output.
+pub struct App {
+    dir: PathBuf,
+    /// The application id (= streams group id).
+    pub application_id: String,
+    /// `<id>-input` (4 partitions by default).
+    pub input_topic: String,
+    /// `<id>-output`.
+    pub output_topic: String,
+    /// Stream threads (= group members) per instance.
+    pub threads: u32,
+    /// Live instances: instance number -> pid.
+    pub pids: BTreeMap<u32, u32>,
+    /// Wall-clock time until the group was Stable.
+    pub start_time: Duration,
+}
+
+impl App {
+    /// SIGTERM instance `k` (KafkaStreams#close, so its members leave at once) and wait for exit.
+    pub fn stop_instance(&mut self, k: u32) {
+        let mut cmd = harness_cmd(&self.dir);
+        cmd.args(["app-stop", "--application-id", &self.application_id])
+            .args(["--instance", &k.to_string()]);
+        run_checked(
+            cmd,
+            &format!("harness app-stop {} {k}", self.application_id),
+        );
+        self.pids.remove(&k);
+    }
+
+    /// Stop every remaining instance.
+    pub fn stop_all(&mut self) {
+        if self.pids.is_empty() {
+            return;
+        }
+        let mut cmd = harness_cmd(&self.dir);
+        cmd.args(["app-stop", "--application-id", &self.application_id]);
+        run_checked(cmd, &format!("harness app-stop {}", self.application_id));
+        self.pids.clear();
+    }
+
+    /// Members the group should have when all live instances have joined.
+    pub fn expected_members(&self) -> u32 {
+        self.pids.len() as u32 * self.threads
+    }
+}
+
+impl Drop for App {
+    fn drop(&mut self) {
+        if self.pids.is_empty() || !self.dir.exists() {
+            return;
+        }
+        let _ = harness_cmd(&self.dir)
+            .args(["app-stop", "--application-id", &self.application_id])
+            .output();
+        self.pids.clear();
+    }
+}
