@@ -43,7 +43,10 @@ fn java_available() -> bool {
         return true;
     }
     let ci = std::env::var("CI").map(|v| v == "true").unwrap_or(false);
-    assert!(!ci, "CI=true but java/mvn are missing: the codec oracle test cannot run");
+    assert!(
+        !ci,
+        "CI=true but java/mvn are missing: the codec oracle test cannot run"
+    );
     eprintln!("note: java or mvn not found; skipping the kafka-clients codec comparison");
     false
 }
@@ -72,8 +75,14 @@ fn oracle(args: &[&str], stdin: Option<&[u8]>) -> Oracle {
 
 fn ours_reencode(case: &str, bytes: &[u8], v: i16) -> Vec<u8> {
     match case {
-        "describe-request" => DescribeRequest::decode(bytes, v).unwrap().encode(v).unwrap(),
-        "describe-response" => DescribeResponse::decode(bytes, v).unwrap().encode(v).unwrap(),
+        "describe-request" => DescribeRequest::decode(bytes, v)
+            .unwrap()
+            .encode(v)
+            .unwrap(),
+        "describe-response" => DescribeResponse::decode(bytes, v)
+            .unwrap()
+            .encode(v)
+            .unwrap(),
         "heartbeat-request" => WireHeartbeatRequest::decode(bytes, v)
             .unwrap()
             .encode(v)
@@ -145,6 +154,12 @@ fn codecs_match_kafka_clients_byte_for_byte() {
             }
         }
     }
-    assert!(checked >= 8, "only {checked} comparisons ran (v0 must always run)");
-    eprintln!("{checked} codec comparisons with kafka-clients {} passed", support::kafka_version());
+    assert!(
+        checked >= 8,
+        "only {checked} comparisons ran (v0 must always run)"
+    );
+    eprintln!(
+        "{checked} codec comparisons with kafka-clients {} passed",
+        support::kafka_version()
+    );
 }

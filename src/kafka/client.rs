@@ -24,6 +24,9 @@ use super::config::ClientConfig;
 use super::conn::{Connection, API_STREAMS_GROUP_DESCRIBE};
 use super::error::{KafkaError, KafkaResult, HINT_OLD_BROKER};
 
+/// Committed offset and leader epoch per (topic, partition).
+type Committed = BTreeMap<(String, i32), (i64, i32)>;
+
 /// A group as ListGroups reports it.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct ListedGroup {
@@ -400,11 +403,7 @@ impl Cluster {
     }
 
     /// Committed offsets of a group (admin-style OffsetFetch, all topics).
-    async fn committed(
-        &mut self,
-        coordinator: i32,
-        group: &str,
-    ) -> KafkaResult<BTreeMap<(String, i32), (i64, i32)>> {
+    async fn committed(&mut self, coordinator: i32, group: &str) -> KafkaResult<Committed> {
         let conn = self.conn(coordinator).await?;
         let req = OffsetFetchRequest::default()
             .with_groups(vec![OffsetFetchRequestGroup::default()
@@ -557,22 +556,18 @@ impl Cluster {
         let mut described: Vec<GroupDescription> = Vec::new();
         let mut errors = Vec::new();
         let mut warnings = Vec::new();
-        let mut committed_all: BTreeMap<String, BTreeMap<(String, i32), (i64, i32)>> =
-            BTreeMap::new();
+        let mut committed_all: BTreeMap<String, Committed> = BTreeMap::new();
         let mut seen = BTreeSet::new();
         for g in groups {
             if !seen.insert(g.clone()) {
                 continue;
             }
-            match raw.get(g) {
-                Some(Ok((w, coord))) => {
-                    let mut d = w.to_model();
-                    d.coordinator = Some(coord.clone());
-                    let committed = self.committed(coord.id, g).await?;
-                    committed_all.insert(g.clone(), committed);
-                    described.push(d);
-                }
-                Some(Err(_)) | None => {}
+            if let Some(Ok((w, coord))) = raw.get(g) {
+                let mut d = w.to_model();
+                d.coordinator = Some(coord.clone());
+                let committed = self.committed(coord.id, g).await?;
+                committed_all.insert(g.clone(), committed);
+                described.push(d);
             }
         }
         for (g, r) in raw {

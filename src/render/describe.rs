@@ -259,7 +259,7 @@ pub fn topology_table(s: &Snapshot) -> String {
             }
         }
         let mut subs: Vec<_> = subs.iter().collect();
-        subs.sort_by(|a, b| natural(&a.id).cmp(&natural(&b.id)));
+        subs.sort_by_key(|a| natural(&a.id));
         for s in subs {
             let mut push = |kind: &str, topic: &str, parts: String| {
                 t.add_row(vec![
