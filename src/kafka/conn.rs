@@ -95,6 +95,21 @@ fn split_host_port(addr: &str) -> KafkaResult<(String, u16)> {
     Ok((host.to_string(), port))
 }
 
+/// Recognise what a non-Kafka peer sent in place of a frame size.
+pub fn explain_bad_frame(first4: &[u8; 4]) -> Option<String> {
+    if first4[0] == 0x15 && first4[1] == 0x03 {
+        return Some(
+            "the server answered with a TLS alert: this is a TLS listener (set \
+             security.protocol=SSL or SASL_SSL in --command-config)"
+                .into(),
+        );
+    }
+    if first4 == b"HTTP" {
+        return Some("an HTTP server answered, not a Kafka broker".into());
+    }
+    None
+}
+
 impl Connection {
     /// Connect, do TLS and ApiVersions, then SASL when configured.
     pub async fn open(addr: &str, cfg: &ClientConfig) -> KafkaResult<Connection> {
@@ -199,7 +214,7 @@ impl Connection {
             let n = wire::check_frame_size(i32::from_be_bytes(size), MAX_FRAME).map_err(|e| {
                 KafkaError::Protocol {
                     addr: addr.clone(),
-                    detail: e.to_string(),
+                    detail: explain_bad_frame(&size).unwrap_or_else(|| e.to_string()),
                 }
             })?;
             let mut buf = vec![0u8; n];
@@ -429,6 +444,15 @@ mod tests {
         assert!(split_host_port("nope").is_err());
         assert!(split_host_port(":1").is_err());
         assert!(split_host_port("a:99999").is_err());
+    }
+
+    #[test]
+    fn non_kafka_peers_are_recognised() {
+        assert!(explain_bad_frame(&[0x15, 0x03, 0x03, 0x00])
+            .unwrap()
+            .contains("TLS listener"));
+        assert!(explain_bad_frame(b"HTTP").unwrap().contains("HTTP"));
+        assert_eq!(explain_bad_frame(&[0, 0, 0, 1]), None);
     }
 
     #[test]
