@@ -1,0 +1,697 @@
+//! Cluster-level operations: bootstrap, coordinators, ListGroups on every broker,
+//! StreamsGroupDescribe batched per coordinator, committed offsets, end offsets batched per
+//! leader, and lag.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::{Duration, Instant};
+
+use kafka_protocol::messages::list_offsets_request::{ListOffsetsPartition, ListOffsetsTopic};
+use kafka_protocol::messages::metadata_request::MetadataRequestTopic;
+use kafka_protocol::messages::offset_fetch_request::OffsetFetchRequestGroup;
+use kafka_protocol::messages::{
+    ApiKey, BrokerId, FindCoordinatorRequest, FindCoordinatorResponse, GroupId, ListGroupsRequest,
+    ListGroupsResponse, ListOffsetsRequest, ListOffsetsResponse, MetadataRequest, MetadataResponse,
+    OffsetFetchRequest, OffsetFetchResponse, TopicName,
+};
+use kafka_protocol::protocol::StrBytes;
+
+use crate::model::group::{
+    Coordinator, GroupDescription, PartitionOffsets, Snapshot, SNAPSHOT_SCHEMA_VERSION,
+};
+
+use super::codec::describe::{DescribeRequest, DescribeResponse, WireDescribedGroup};
+use super::config::ClientConfig;
+use super::conn::{Connection, API_STREAMS_GROUP_DESCRIBE};
+use super::error::{KafkaError, KafkaResult, HINT_OLD_BROKER};
+
+/// Committed offset and leader epoch per (topic, partition).
+type Committed = BTreeMap<(String, i32), (i64, i32)>;
+
+/// A group as ListGroups reports it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct ListedGroup {
+    pub group_id: String,
+    pub state: String,
+    #[serde(skip)]
+    pub group_type: String,
+}
+
+#[derive(Clone, Debug)]
+struct BrokerAddr {
+    host: String,
+    port: i32,
+}
+
+impl BrokerAddr {
+    fn addr(&self) -> String {
+        if self.host.contains(':') {
+            format!("[{}]:{}", self.host, self.port)
+        } else {
+            format!("{}:{}", self.host, self.port)
+        }
+    }
+}
+
+/// Result of describing several groups.
+#[derive(Debug)]
+pub struct DescribeResult {
+    pub snapshot: Snapshot,
+    /// Groups that failed, with their error, in request order.
+    pub errors: Vec<(String, KafkaError)>,
+    /// StreamsGroupDescribe version used (1 = Kafka 4.4+).
+    pub describe_version: i16,
+    /// Things the user should know (one line each).
+    pub warnings: Vec<String>,
+}
+
+/// A session with a cluster.
+pub struct Cluster {
+    cfg: ClientConfig,
+    brokers: BTreeMap<i32, BrokerAddr>,
+    conns: BTreeMap<i32, Connection>,
+    deadline: Instant,
+    pub verbose_log: Vec<String>,
+}
+
+fn s(x: &StrBytes) -> String {
+    x.to_string()
+}
+
+/// Lag of one partition: `end - committed`, or `end - earliest` when nothing is committed.
+pub fn lag(committed: Option<i64>, end: Option<i64>, earliest: Option<i64>) -> Option<i64> {
+    let end = end?;
+    match committed {
+        Some(c) if c >= 0 => Some((end - c).max(0)),
+        _ => earliest.map(|e| (end - e).max(0)),
+    }
+}
+
+impl Cluster {
+    /// Connect to the first reachable bootstrap server and learn the brokers.
+    pub async fn connect(cfg: ClientConfig) -> KafkaResult<Cluster> {
+        if cfg.bootstrap.is_empty() {
+            return Err(KafkaError::Config(
+                "no --bootstrap-server given (or STREAMS_GROUP_BOOTSTRAP_SERVER)".into(),
+            ));
+        }
+        let deadline = Instant::now() + cfg.timeout;
+        let mut last_err = None;
+        let mut boot = None;
+        for addr in &cfg.bootstrap {
+            match Connection::open(addr, &cfg).await {
+                Ok(c) => {
+                    boot = Some(c);
+                    break;
+                }
+                // Authentication and TLS trust problems will not get better on another broker.
+                Err(
+                    e @ (KafkaError::Sasl { .. } | KafkaError::Tls { .. } | KafkaError::Config(_)),
+                ) => return Err(e),
+                Err(e) => last_err = Some(e),
+            }
+        }
+        let Some(mut boot) = boot else {
+            return Err(
+                last_err.unwrap_or_else(|| KafkaError::Config("no bootstrap server".into()))
+            );
+        };
+        let req = MetadataRequest::default()
+            .with_topics(Some(Vec::new()))
+            .with_allow_auto_topic_creation(false);
+        let (_, md): (i16, MetadataResponse) = boot.negotiated(ApiKey::Metadata, 1, &req).await?;
+        let brokers: BTreeMap<i32, BrokerAddr> = md
+            .brokers
+            .iter()
+            .map(|b| {
+                (
+                    b.node_id.0,
+                    BrokerAddr {
+                        host: s(&b.host),
+                        port: b.port,
+                    },
+                )
+            })
+            .collect();
+        let mut conns = BTreeMap::new();
+        if let Some((id, _)) = brokers.iter().find(|(_, b)| b.addr() == boot.addr) {
+            conns.insert(*id, boot);
+        } else if let Some(id) = brokers.keys().next().copied() {
+            // Advertised names differ from the bootstrap name: keep the connection for the
+            // first broker only if it is the only one (single-node clusters behind a proxy).
+            if brokers.len() == 1 {
+                conns.insert(id, boot);
+            }
+        }
+        Ok(Cluster {
+            cfg,
+            brokers,
+            conns,
+            deadline,
+            verbose_log: Vec::new(),
+        })
+    }
+
+    pub fn broker_ids(&self) -> Vec<i32> {
+        self.brokers.keys().copied().collect()
+    }
+
+    fn remaining(&self) -> Duration {
+        self.deadline.saturating_duration_since(Instant::now())
+    }
+
+    async fn conn(&mut self, id: i32) -> KafkaResult<&mut Connection> {
+        if !self.conns.contains_key(&id) {
+            let addr = self.brokers.get(&id).map(BrokerAddr::addr).ok_or_else(|| {
+                KafkaError::Protocol {
+                    addr: format!("node {id}"),
+                    detail: "broker not in the cluster metadata".into(),
+                }
+            })?;
+            let c = Connection::open(&addr, &self.cfg).await?;
+            self.conns.insert(id, c);
+        }
+        self.conns.get_mut(&id).ok_or_else(|| KafkaError::Protocol {
+            addr: format!("node {id}"),
+            detail: "connection lost".into(),
+        })
+    }
+
+    async fn backoff(&self, attempt: u32) -> bool {
+        let wait = Duration::from_millis(100u64 << attempt.min(4)).min(Duration::from_secs(1));
+        if self.remaining() <= wait {
+            return false;
+        }
+        tokio::time::sleep(wait).await;
+        true
+    }
+
+    /// ListGroups v5 (types = streams) on every broker, merged and sorted by group id.
+    pub async fn list_groups(&mut self, states: &[String]) -> KafkaResult<Vec<ListedGroup>> {
+        let mut out: BTreeMap<String, ListedGroup> = BTreeMap::new();
+        for id in self.broker_ids() {
+            let req = ListGroupsRequest::default()
+                .with_types_filter(vec![StrBytes::from_static_str("streams")])
+                .with_states_filter(
+                    states
+                        .iter()
+                        .map(|x| StrBytes::from_string(x.clone()))
+                        .collect(),
+                );
+            let conn = self.conn(id).await?;
+            let (_, resp): (i16, ListGroupsResponse) =
+                conn.negotiated(ApiKey::ListGroups, 5, &req).await?;
+            if resp.error_code != 0 {
+                return Err(KafkaError::broker(
+                    resp.error_code,
+                    None,
+                    format!("ListGroups on broker {id}"),
+                ));
+            }
+            for g in resp.groups {
+                if !s(&g.group_type).eq_ignore_ascii_case("streams") {
+                    continue;
+                }
+                out.insert(
+                    g.group_id.to_string(),
+                    ListedGroup {
+                        group_id: g.group_id.to_string(),
+                        state: s(&g.group_state),
+                        group_type: s(&g.group_type),
+                    },
+                );
+            }
+        }
+        Ok(out.into_values().collect())
+    }
+
+    /// FindCoordinator (key type 0, batched v4) with retries on retriable errors.
+    pub async fn find_coordinators(
+        &mut self,
+        groups: &[String],
+    ) -> KafkaResult<BTreeMap<String, Coordinator>> {
+        let mut found = BTreeMap::new();
+        let mut pending: Vec<String> = groups.to_vec();
+        let mut attempt = 0;
+        while !pending.is_empty() {
+            let any = self.any_broker().await?;
+            let req = FindCoordinatorRequest::default()
+                .with_key_type(0)
+                .with_coordinator_keys(
+                    pending
+                        .iter()
+                        .map(|g| StrBytes::from_string(g.clone()))
+                        .collect(),
+                );
+            let conn = self.conn(any).await?;
+            let (_, resp): (i16, FindCoordinatorResponse) =
+                conn.negotiated(ApiKey::FindCoordinator, 4, &req).await?;
+            let mut retry = Vec::new();
+            for c in resp.coordinators {
+                let key = s(&c.key);
+                match c.error_code {
+                    0 => {
+                        self.brokers.entry(c.node_id.0).or_insert(BrokerAddr {
+                            host: s(&c.host),
+                            port: c.port,
+                        });
+                        found.insert(
+                            key,
+                            Coordinator {
+                                id: c.node_id.0,
+                                host: s(&c.host),
+                                port: c.port,
+                            },
+                        );
+                    }
+                    14..=16 => retry.push(key),
+                    code => {
+                        return Err(KafkaError::broker(
+                            code,
+                            c.error_message.map(|m| m.to_string()),
+                            format!("finding the coordinator of group `{key}`"),
+                        ))
+                    }
+                }
+            }
+            pending = retry;
+            if !pending.is_empty() && !self.backoff(attempt).await {
+                return Err(KafkaError::Timeout {
+                    addr: "the cluster".into(),
+                    what: format!("coordinator of {}", pending.join(", ")),
+                });
+            }
+            attempt += 1;
+        }
+        Ok(found)
+    }
+
+    async fn any_broker(&mut self) -> KafkaResult<i32> {
+        if let Some(id) = self.conns.keys().next() {
+            return Ok(*id);
+        }
+        self.brokers
+            .keys()
+            .next()
+            .copied()
+            .ok_or_else(|| KafkaError::Protocol {
+                addr: "the cluster".into(),
+                detail: "metadata lists no brokers".into(),
+            })
+    }
+
+    /// StreamsGroupDescribe for `groups`, batched per coordinator, retried on coordinator moves.
+    async fn describe_raw(
+        &mut self,
+        groups: &[String],
+    ) -> KafkaResult<(
+        BTreeMap<String, Result<(WireDescribedGroup, Coordinator), KafkaError>>,
+        i16,
+    )> {
+        let mut results = BTreeMap::new();
+        let mut pending: Vec<String> = groups.to_vec();
+        let mut attempt = 0;
+        let mut used_version = 0;
+        while !pending.is_empty() {
+            let coords = self.find_coordinators(&pending).await?;
+            let mut by_coord: BTreeMap<i32, Vec<String>> = BTreeMap::new();
+            for g in &pending {
+                if let Some(c) = coords.get(g) {
+                    by_coord.entry(c.id).or_default().push(g.clone());
+                }
+            }
+            let mut retry = Vec::new();
+            for (node, gs) in by_coord {
+                let conn = self.conn(node).await?;
+                let Some(version) = conn.version_for(API_STREAMS_GROUP_DESCRIBE) else {
+                    return Err(KafkaError::Unsupported {
+                        detail: format!(
+                            "broker {} does not offer StreamsGroupDescribe (API 89)",
+                            conn.addr
+                        ),
+                        hint: format!(
+                            "{HINT_OLD_BROKER}; on 4.1 set unstable.api.versions.enable=true"
+                        ),
+                    });
+                };
+                used_version = version;
+                let req = DescribeRequest {
+                    group_ids: gs.clone(),
+                    include_authorized_operations: false,
+                    include_topology_description: false,
+                };
+                let body = req.encode(version).map_err(|e| KafkaError::Config(e.0))?;
+                let bytes = conn
+                    .roundtrip_raw(API_STREAMS_GROUP_DESCRIBE, version, &body, true, true)
+                    .await?;
+                let resp = DescribeResponse::decode(&bytes, version).map_err(|e| {
+                    KafkaError::Protocol {
+                        addr: conn.addr.clone(),
+                        detail: format!("StreamsGroupDescribe v{version}: {e}"),
+                    }
+                })?;
+                for g in resp.groups {
+                    let Some(c) = coords.get(&g.group_id).cloned() else {
+                        continue;
+                    };
+                    match g.error_code {
+                        0 => {
+                            results.insert(g.group_id.clone(), Ok((g, c)));
+                        }
+                        14..=16 => {
+                            self.conns.remove(&node);
+                            retry.push(g.group_id.clone());
+                        }
+                        code => {
+                            let id = g.group_id.clone();
+                            let err = match code {
+                                69 => KafkaError::Broker {
+                                    code: crate::model::ErrorCode::GroupIdNotFound,
+                                    message: Some(
+                                        g.error_message
+                                            .clone()
+                                            .filter(|m| !m.is_empty())
+                                            .unwrap_or_else(|| format!("Group {id} not found.")),
+                                    ),
+                                    context: format!("streams group `{id}`"),
+                                },
+                                _ => KafkaError::broker(
+                                    code,
+                                    g.error_message.clone(),
+                                    format!("describing streams group `{id}`"),
+                                ),
+                            };
+                            results.insert(id, Err(err));
+                        }
+                    }
+                }
+            }
+            pending = retry;
+            if !pending.is_empty() && !self.backoff(attempt).await {
+                for g in pending.drain(..) {
+                    results.insert(
+                        g.clone(),
+                        Err(KafkaError::Timeout {
+                            addr: "the cluster".into(),
+                            what: format!("a loaded coordinator for `{g}`"),
+                        }),
+                    );
+                }
+            }
+            attempt += 1;
+        }
+        Ok((results, used_version))
+    }
+
+    /// Committed offsets of a group (admin-style OffsetFetch, all topics).
+    async fn committed(&mut self, coordinator: i32, group: &str) -> KafkaResult<Committed> {
+        let conn = self.conn(coordinator).await?;
+        let req = OffsetFetchRequest::default()
+            .with_groups(vec![OffsetFetchRequestGroup::default()
+                .with_group_id(GroupId(StrBytes::from_string(group.to_string())))
+                .with_member_id(None)
+                .with_member_epoch(-1)
+                .with_topics(None)])
+            .with_require_stable(false);
+        let (_, resp): (i16, OffsetFetchResponse) =
+            conn.negotiated(ApiKey::OffsetFetch, 8, &req).await?;
+        let mut out = BTreeMap::new();
+        for g in resp.groups {
+            if g.error_code != 0 {
+                return Err(KafkaError::broker(
+                    g.error_code,
+                    None,
+                    format!("committed offsets of `{group}`"),
+                ));
+            }
+            for t in g.topics {
+                for p in t.partitions {
+                    if p.error_code == 0 && p.committed_offset >= 0 {
+                        out.insert(
+                            (t.name.to_string(), p.partition_index),
+                            (p.committed_offset, p.committed_leader_epoch),
+                        );
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Partition leaders per topic (topics that do not exist are left out).
+    async fn leaders(
+        &mut self,
+        topics: &BTreeSet<String>,
+    ) -> KafkaResult<BTreeMap<String, BTreeMap<i32, i32>>> {
+        let mut out = BTreeMap::new();
+        if topics.is_empty() {
+            return Ok(out);
+        }
+        let any = self.any_broker().await?;
+        let req = MetadataRequest::default()
+            .with_topics(Some(
+                topics
+                    .iter()
+                    .map(|t| {
+                        MetadataRequestTopic::default()
+                            .with_name(Some(TopicName(StrBytes::from_string(t.clone()))))
+                    })
+                    .collect(),
+            ))
+            .with_allow_auto_topic_creation(false);
+        let conn = self.conn(any).await?;
+        let (_, md): (i16, MetadataResponse) = conn.negotiated(ApiKey::Metadata, 1, &req).await?;
+        for b in &md.brokers {
+            self.brokers.entry(b.node_id.0).or_insert(BrokerAddr {
+                host: s(&b.host),
+                port: b.port,
+            });
+        }
+        for t in md.topics {
+            let Some(name) = t.name else { continue };
+            if t.error_code != 0 {
+                continue;
+            }
+            let parts: BTreeMap<i32, i32> = t
+                .partitions
+                .iter()
+                .map(|p| (p.partition_index, p.leader_id.0))
+                .collect();
+            out.insert(name.to_string(), parts);
+        }
+        Ok(out)
+    }
+
+    /// ListOffsets at `timestamp` (-1 latest, -2 earliest), one request per leader.
+    async fn offsets_at(
+        &mut self,
+        parts: &BTreeMap<(String, i32), i32>,
+        timestamp: i64,
+        warnings: &mut Vec<String>,
+    ) -> KafkaResult<BTreeMap<(String, i32), i64>> {
+        let mut by_leader: BTreeMap<i32, BTreeMap<String, Vec<i32>>> = BTreeMap::new();
+        for ((t, p), leader) in parts {
+            by_leader
+                .entry(*leader)
+                .or_default()
+                .entry(t.clone())
+                .or_default()
+                .push(*p);
+        }
+        let mut out = BTreeMap::new();
+        for (leader, topics) in by_leader {
+            if leader < 0 {
+                warnings.push(format!(
+                    "no leader for partitions of {}; their end offsets are unknown",
+                    topics.keys().cloned().collect::<Vec<_>>().join(", ")
+                ));
+                continue;
+            }
+            let req = ListOffsetsRequest::default()
+                .with_replica_id(BrokerId(-1))
+                .with_isolation_level(0)
+                .with_timeout_ms(self.remaining().as_millis().min(i32::MAX as u128) as i32)
+                .with_topics(
+                    topics
+                        .iter()
+                        .map(|(t, ps)| {
+                            ListOffsetsTopic::default()
+                                .with_name(TopicName(StrBytes::from_string(t.clone())))
+                                .with_partitions(
+                                    ps.iter()
+                                        .map(|p| {
+                                            ListOffsetsPartition::default()
+                                                .with_partition_index(*p)
+                                                .with_current_leader_epoch(-1)
+                                                .with_timestamp(timestamp)
+                                        })
+                                        .collect(),
+                                )
+                        })
+                        .collect(),
+                );
+            let conn = self.conn(leader).await?;
+            let (_, resp): (i16, ListOffsetsResponse) =
+                conn.negotiated(ApiKey::ListOffsets, 1, &req).await?;
+            for t in resp.topics {
+                for p in t.partitions {
+                    if p.error_code == 0 {
+                        out.insert((t.name.to_string(), p.partition_index), p.offset);
+                    } else {
+                        warnings.push(format!(
+                            "offset of {}-{} not available: {}",
+                            t.name.as_str(),
+                            p.partition_index,
+                            crate::model::ErrorCode::from_code(p.error_code).name()
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Describe groups with committed offsets, end offsets and lag.
+    pub async fn describe(&mut self, groups: &[String]) -> KafkaResult<DescribeResult> {
+        let (raw, describe_version) = self.describe_raw(groups).await?;
+        let mut described: Vec<GroupDescription> = Vec::new();
+        let mut errors = Vec::new();
+        let mut warnings = Vec::new();
+        let mut committed_all: BTreeMap<String, Committed> = BTreeMap::new();
+        let mut seen = BTreeSet::new();
+        for g in groups {
+            if !seen.insert(g.clone()) {
+                continue;
+            }
+            if let Some(Ok((w, coord))) = raw.get(g) {
+                let mut d = w.to_model();
+                d.coordinator = Some(coord.clone());
+                let committed = self.committed(coord.id, g).await?;
+                committed_all.insert(g.clone(), committed);
+                described.push(d);
+            }
+        }
+        for (g, r) in raw {
+            if let Err(e) = r {
+                errors.push((g, e));
+            }
+        }
+        // Input topics per group.
+        let mut inputs: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        let mut all_topics = BTreeSet::new();
+        for d in &described {
+            let topics: BTreeSet<String> = match &d.topology.subtopologies {
+                Some(subs) => subs
+                    .iter()
+                    .flat_map(|s| s.input_topics().map(String::from).collect::<Vec<_>>())
+                    .collect(),
+                None => committed_all
+                    .get(&d.group_id)
+                    .map(|c| c.keys().map(|(t, _)| t.clone()).collect())
+                    .unwrap_or_default(),
+            };
+            all_topics.extend(topics.iter().cloned());
+            inputs.insert(d.group_id.clone(), topics);
+        }
+        let leaders = self.leaders(&all_topics).await?;
+        let mut parts: BTreeMap<(String, i32), i32> = BTreeMap::new();
+        for (t, ps) in &leaders {
+            for (p, l) in ps {
+                parts.insert((t.clone(), *p), *l);
+            }
+        }
+        let ends = self.offsets_at(&parts, -1, &mut warnings).await?;
+        // Earliest only where some group has no commit.
+        let mut need_earliest = BTreeMap::new();
+        for d in &described {
+            let committed = committed_all.get(&d.group_id);
+            for t in inputs.get(&d.group_id).into_iter().flatten() {
+                for (p, l) in leaders.get(t).into_iter().flatten() {
+                    let key = (t.clone(), *p);
+                    if committed.map_or(true, |c| !c.contains_key(&key)) {
+                        need_earliest.insert(key, *l);
+                    }
+                }
+            }
+        }
+        let earliest = if need_earliest.is_empty() {
+            BTreeMap::new()
+        } else {
+            self.offsets_at(&need_earliest, -2, &mut warnings).await?
+        };
+        for d in &mut described {
+            let committed = committed_all.remove(&d.group_id).unwrap_or_default();
+            let mut rows = Vec::new();
+            for t in inputs.get(&d.group_id).into_iter().flatten() {
+                match leaders.get(t) {
+                    Some(ps) => {
+                        for p in ps.keys() {
+                            let key = (t.clone(), *p);
+                            let c = committed.get(&key);
+                            let end = ends.get(&key).copied();
+                            rows.push(PartitionOffsets {
+                                topic: t.clone(),
+                                partition: *p,
+                                committed: c.map(|x| x.0),
+                                leader_epoch: c.map(|x| x.1).filter(|e| *e >= 0),
+                                end,
+                                lag: lag(c.map(|x| x.0), end, earliest.get(&key).copied()),
+                            });
+                        }
+                    }
+                    None => {
+                        warnings.push(format!(
+                            "group `{}`: topic `{t}` does not exist (or is not visible)",
+                            d.group_id
+                        ));
+                        for ((ct, cp), (off, ep)) in &committed {
+                            if ct == t {
+                                rows.push(PartitionOffsets {
+                                    topic: t.clone(),
+                                    partition: *cp,
+                                    committed: Some(*off),
+                                    leader_epoch: Some(*ep).filter(|e| *e >= 0),
+                                    end: None,
+                                    lag: None,
+                                });
+                            }
+                        }
+                    }
+                }
+            }
+            rows.sort_by(|a, b| (&a.topic, a.partition).cmp(&(&b.topic, b.partition)));
+            d.offsets = rows;
+        }
+        described.sort_by(|a, b| a.group_id.cmp(&b.group_id));
+        Ok(DescribeResult {
+            snapshot: Snapshot {
+                schema_version: SNAPSHOT_SCHEMA_VERSION,
+                groups: described,
+            },
+            errors,
+            describe_version,
+            warnings,
+        })
+    }
+}
+
+/// Run a future on a current-thread runtime (used by the commands).
+pub fn block_on<F: std::future::Future>(fut: F) -> std::io::Result<F::Output> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    Ok(rt.block_on(fut))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lag_rules() {
+        assert_eq!(lag(Some(5), Some(10), None), Some(5));
+        assert_eq!(lag(None, Some(10), Some(3)), Some(7));
+        assert_eq!(lag(None, Some(10), None), None);
+        assert_eq!(lag(Some(5), None, Some(0)), None);
+        assert_eq!(lag(Some(12), Some(10), None), Some(0));
+    }
+}

@@ -1,0 +1,267 @@
+use std::collections::BTreeSet;
+
+use proptest::prelude::*;
+
+use super::describe::*;
+use super::heartbeat::*;
+use super::samples;
+use crate::model::heartbeat::HeartbeatRequest;
+use crate::model::topology::{Subtopology, TopicInfo, Topology};
+
+#[test]
+fn describe_request_bytes_by_hand() {
+    let r = DescribeRequest {
+        group_ids: vec!["g".into()],
+        include_authorized_operations: false,
+        include_topology_description: true,
+    };
+    assert!(r.encode(0).is_err(), "v0 has no IncludeTopologyDescription");
+    // [array len 2][str len 2 'g'][false][true][no tags]
+    assert_eq!(r.encode(1).unwrap(), vec![2, 2, b'g', 0, 1, 0]);
+    let r0 = DescribeRequest {
+        include_topology_description: false,
+        ..r.clone()
+    };
+    assert_eq!(r0.encode(0).unwrap(), vec![2, 2, b'g', 0, 0]);
+    assert_eq!(
+        DescribeRequest::decode(&[2, 2, b'g', 0, 1, 0], 1).unwrap(),
+        r
+    );
+}
+
+#[test]
+fn describe_response_round_trips_v0_and_v1() {
+    for v in 0..=1 {
+        let resp = samples::describe_response(v);
+        let bytes = resp.encode(v).unwrap();
+        let back = DescribeResponse::decode(&bytes, v).unwrap();
+        assert_eq!(back, resp, "v{v}");
+        assert_eq!(back.encode(v).unwrap(), bytes);
+    }
+    // a v1 value cannot be written as v0 (TopologyDescription is not ignorable)
+    assert!(samples::describe_response(1).encode(0).is_err());
+}
+
+#[test]
+fn describe_response_empty_group_bytes_by_hand() {
+    let resp = DescribeResponse {
+        throttle_time_ms: 0,
+        groups: vec![WireDescribedGroup {
+            group_id: "a".into(),
+            group_state: "Empty".into(),
+            group_epoch: 1,
+            assignment_epoch: 1,
+            topology: Some(WireDescribedTopology {
+                epoch: 0,
+                subtopologies: None,
+            }),
+            ..WireDescribedGroup::default()
+        }],
+    };
+    let mut expected = vec![0, 0, 0, 0, 2]; // throttle, 1 group
+    expected.extend([0, 0, 0]); // error 0, null message
+    expected.extend([2, b'a', 6, b'E', b'm', b'p', b't', b'y']);
+    expected.extend([0, 0, 0, 1, 0, 0, 0, 1]); // epochs
+    expected.extend([1, 0, 0, 0, 0, 0, 0]); // topology present, epoch 0, null subtopologies, tags
+    expected.extend([1]); // no members
+    expected.extend([0x80, 0, 0, 0]); // authorized operations INT_MIN
+    expected.extend([0, 0]); // group tags, response tags
+    assert_eq!(resp.encode(0).unwrap(), expected);
+    let mut v1 = expected[..expected.len() - 2].to_vec();
+    v1.extend([0xff, 0, 0, 0, 0]); // null description, status 0, null assignor, tags, tags
+    assert_eq!(resp.encode(1).unwrap(), v1);
+    let model = DescribeResponse::decode(&expected, 0).unwrap().groups[0].to_model();
+    assert_eq!(model.state, "Empty");
+    assert_eq!(model.topology.subtopologies, None);
+}
+
+#[test]
+fn describe_to_model_keeps_tasks_and_offsets() {
+    let resp = samples::describe_response(1);
+    let g = resp.groups[0].to_model();
+    assert_eq!(g.members.len(), 3);
+    let m1 = g
+        .members
+        .iter()
+        .find(|m| m.member_id == "member-1")
+        .unwrap();
+    assert_eq!(m1.assignment.active.compact(), "0:[1]; 1:[1,3]");
+    assert_eq!(m1.assignment.warmup.compact(), "0:[2]");
+    assert!(!m1.is_reconciled());
+    assert_eq!(m1.task_end_offsets.len(), 2);
+    assert_eq!(m1.client_tags.get("zone").map(String::as_str), Some("z1"));
+    assert_eq!(g.assignor.as_deref(), Some("sticky"));
+    let subs = g.topology.subtopologies.unwrap();
+    assert_eq!(subs[1].repartition_source_topics[0].partitions, 3);
+    assert_eq!(
+        subs[1].state_changelog_topics[0]
+            .topic_configs
+            .get("cleanup.policy")
+            .map(String::as_str),
+        Some("compact")
+    );
+}
+
+#[test]
+fn heartbeat_round_trips_v0_and_v1() {
+    for v in 0..=1 {
+        let req = samples::heartbeat_request(v);
+        let bytes = req.encode(v).unwrap();
+        assert_eq!(WireHeartbeatRequest::decode(&bytes, v).unwrap(), req);
+        let resp = samples::heartbeat_response(v);
+        let bytes = resp.encode(v).unwrap();
+        let back = WireHeartbeatResponse::decode(&bytes, v).unwrap();
+        assert_eq!(back, resp, "v{v}");
+    }
+    // v1 and v0 responses differ only in the recovery-lag field and TopologyDescriptionRequired
+    let v0 = samples::heartbeat_response(0).encode(0).unwrap();
+    let mut r1 = samples::heartbeat_response(0);
+    r1.acceptable_recovery_lag_legacy = 0;
+    let v1 = r1.encode(1).unwrap();
+    assert_eq!(v1.len(), v0.len() - 4 + 8 + 1);
+}
+
+#[test]
+fn heartbeat_response_v0_layout_by_hand() {
+    let resp = WireHeartbeatResponse {
+        member_id: "m".into(),
+        member_epoch: 1,
+        heartbeat_interval_ms: 2,
+        acceptable_recovery_lag_legacy: 3,
+        task_offset_interval_ms: 4,
+        endpoint_information_epoch: 5,
+        ..WireHeartbeatResponse::default()
+    };
+    let expected = vec![
+        0, 0, 0, 0, // throttle
+        0, 0, // error
+        0, // null message
+        2, b'm', // member id
+        0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0,
+        4, // epoch, interval, lag32, offset interval
+        0, 0, 0, 0, // null status, active, standby, warmup
+        0, 0, 0, 5, // endpoint epoch
+        0, // null partitions by endpoint
+        0, // tags
+    ];
+    assert_eq!(resp.encode(0).unwrap(), expected);
+    let m = decode_response(&expected, 0).unwrap();
+    assert_eq!(m.acceptable_recovery_lag, 3);
+    assert_eq!(m.error, None);
+    assert_eq!(m.active_tasks, None);
+}
+
+#[test]
+fn copartition_groups_convert_between_names_and_indexes() {
+    let sub = Subtopology {
+        id: "1".into(),
+        source_topics: vec!["b".into(), "a".into()],
+        repartition_source_topics: vec![TopicInfo::named("r")],
+        copartition_groups: vec![BTreeSet::from(["a".to_string(), "r".to_string()])],
+        ..Subtopology::default()
+    };
+    let w = subtopology_to_wire(&sub).unwrap();
+    assert_eq!(w.copartition_groups[0].source_topics, vec![1]);
+    assert_eq!(w.copartition_groups[0].repartition_source_topics, vec![0]);
+    assert_eq!(subtopology_from_wire(&w).unwrap(), sub);
+    let bad = Subtopology {
+        copartition_groups: vec![BTreeSet::from(["nope".to_string()])],
+        ..sub.clone()
+    };
+    assert!(subtopology_to_wire(&bad).is_err());
+    let mut w2 = w.clone();
+    w2.copartition_groups[0].source_topics = vec![9];
+    assert!(subtopology_from_wire(&w2).is_err());
+}
+
+#[test]
+fn model_heartbeat_request_survives_the_wire() {
+    let req = HeartbeatRequest {
+        group_id: "g".into(),
+        member_id: "m".into(),
+        member_epoch: 0,
+        rebalance_timeout_ms: 1000,
+        topology: Some(Topology {
+            epoch: 2,
+            subtopologies: vec![Subtopology {
+                id: "0".into(),
+                source_topics: vec!["x".into(), "y".into()],
+                copartition_groups: vec![BTreeSet::from(["x".to_string(), "y".to_string()])],
+                ..Subtopology::default()
+            }],
+        }),
+        process_id: Some("p".into()),
+        ..HeartbeatRequest::default()
+    };
+    for v in 0..=1 {
+        let bytes = encode_request(&req, v).unwrap();
+        let back = WireHeartbeatRequest::decode(&bytes, v)
+            .unwrap()
+            .to_model()
+            .unwrap();
+        assert_eq!(back, req);
+    }
+}
+
+#[test]
+fn unknown_tagged_fields_are_skipped() {
+    let mut bytes = DescribeRequest {
+        group_ids: vec!["g".into()],
+        ..DescribeRequest::default()
+    }
+    .encode(0)
+    .unwrap();
+    // replace the final empty tag section with one unknown tag (7, 2 bytes)
+    bytes.pop();
+    bytes.extend([1, 7, 2, 0xab, 0xcd]);
+    assert_eq!(
+        DescribeRequest::decode(&bytes, 0).unwrap().group_ids,
+        vec!["g".to_string()]
+    );
+}
+
+#[test]
+fn every_truncation_of_every_sample_is_an_error_not_a_panic() {
+    for v in 0..=1 {
+        let all = [
+            samples::describe_response(v).encode(v).unwrap(),
+            samples::heartbeat_request(v).encode(v).unwrap(),
+            samples::heartbeat_response(v).encode(v).unwrap(),
+            samples::describe_request(v).encode(v).unwrap(),
+        ];
+        for (i, bytes) in all.iter().enumerate() {
+            for cut in 0..bytes.len() {
+                let b = &bytes[..cut];
+                let failed = match i {
+                    0 => DescribeResponse::decode(b, v).is_err(),
+                    1 => WireHeartbeatRequest::decode(b, v).is_err(),
+                    2 => WireHeartbeatResponse::decode(b, v).is_err(),
+                    _ => DescribeRequest::decode(b, v).is_err(),
+                };
+                assert!(failed, "sample {i} v{v} cut at {cut} decoded");
+            }
+        }
+    }
+}
+
+proptest! {
+    #[test]
+    fn garbage_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..256), v in 0i16..=1) {
+        let _ = DescribeResponse::decode(&bytes, v);
+        let _ = DescribeRequest::decode(&bytes, v);
+        let _ = WireHeartbeatRequest::decode(&bytes, v);
+        let _ = WireHeartbeatResponse::decode(&bytes, v);
+    }
+
+    #[test]
+    fn flipped_bytes_never_panic(idx in 0usize..2000, val in any::<u8>(), v in 0i16..=1) {
+        let mut bytes = samples::describe_response(v).encode(v).unwrap();
+        let i = idx % bytes.len();
+        bytes[i] = val;
+        let _ = DescribeResponse::decode(&bytes, v);
+        let mut hb = samples::heartbeat_response(v).encode(v).unwrap();
+        let j = idx % hb.len();
+        hb[j] = val;
+        let _ = WireHeartbeatResponse::decode(&hb, v);
+    }
+}

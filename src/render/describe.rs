@@ -1,0 +1,501 @@
+//! `describe` output: one table per view with ONE header for all groups, rows sorted by group
+//! then natural keys. `--output json` prints the `Snapshot` itself (see `commands::describe`).
+
+use std::collections::BTreeMap;
+
+use colored::Colorize;
+
+use crate::model::group::{GroupDescription, MemberDescription, Snapshot};
+use crate::model::task::TaskSet;
+
+use super::table;
+
+fn dash(s: &str) -> String {
+    if s.is_empty() {
+        "-".into()
+    } else {
+        s.to_string()
+    }
+}
+
+fn tasks(t: &TaskSet) -> String {
+    if t.is_empty() {
+        "-".into()
+    } else {
+        t.compact()
+    }
+}
+
+fn opt<T: ToString>(v: Option<T>) -> String {
+    v.map(|x| x.to_string()).unwrap_or_else(|| "-".into())
+}
+
+/// `--state`: GROUP COORDINATOR (ID) STATE GROUP-EPOCH TARGET-ASSIGNMENT-EPOCH #MEMBERS
+/// (+ TOPOLOGY-EPOCH and ASSIGNOR with --verbose).
+pub fn state_table(s: &Snapshot, verbose: bool) -> String {
+    let mut header = vec![
+        "GROUP",
+        "COORDINATOR (ID)",
+        "STATE",
+        "GROUP-EPOCH",
+        "TARGET-ASSIGNMENT-EPOCH",
+        "#MEMBERS",
+    ];
+    if verbose {
+        header.extend(["TOPOLOGY-EPOCH", "ASSIGNOR"]);
+    }
+    let mut t = table::new(&header);
+    for g in &s.groups {
+        let coord = g
+            .coordinator
+            .as_ref()
+            .map(|c| format!("{}:{} ({})", c.host, c.port, c.id))
+            .unwrap_or_else(|| "-".into());
+        let mut row = vec![
+            g.group_id.clone(),
+            coord,
+            g.state.clone(),
+            g.group_epoch.to_string(),
+            g.target_assignment_epoch.to_string(),
+            g.members.len().to_string(),
+        ];
+        if verbose {
+            row.push(g.topology.epoch.to_string());
+            row.push(opt(g.assignor.clone()));
+        }
+        t.add_row(row);
+    }
+    table::render(&t)
+}
+
+/// Why a member deserves attention: not reconciled, or running an older topology epoch.
+pub fn member_status(g: &GroupDescription, m: &MemberDescription) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    if !m.is_reconciled() {
+        out.push("reconciling");
+    }
+    if m.topology_epoch < g.topology.epoch {
+        out.push("stale-topology");
+    }
+    out
+}
+
+/// Restoration lag per task: end offset - offset, from taskOffsets/taskEndOffsets.
+pub fn task_lag(m: &MemberDescription) -> String {
+    let parts: Vec<String> = m
+        .task_end_offsets
+        .iter()
+        .map(|(task, end)| {
+            let lag = m.task_offsets.get(task).map(|o| (end - o).max(0));
+            format!("{task}={}", opt(lag))
+        })
+        .collect();
+    if parts.is_empty() {
+        "-".into()
+    } else {
+        parts.join("; ")
+    }
+}
+
+/// `--members`. The STATUS column (last) says `ok`, `reconciling` and/or `stale-topology`; it is
+/// coloured when colour is on.
+pub fn members_table(s: &Snapshot, verbose: bool) -> String {
+    let mut header = vec![
+        "GROUP",
+        "MEMBER",
+        "PROCESS",
+        "CLIENT-ID",
+        "TOPOLOGY-EPOCH",
+        "MEMBER-EPOCH",
+        "ACTIVE",
+        "STANDBY",
+        "WARMUP",
+    ];
+    if verbose {
+        header.extend([
+            "INSTANCE",
+            "RACK",
+            "HOST",
+            "TARGET-ACTIVE",
+            "TARGET-STANDBY",
+            "TARGET-WARMUP",
+            "TASK-LAG",
+        ]);
+    }
+    header.push("STATUS");
+    let mut t = table::new(&header);
+    for g in &s.groups {
+        let mut members: Vec<&MemberDescription> = g.members.iter().collect();
+        members.sort_by(|a, b| {
+            (&a.process_id, &a.client_id, &a.member_id).cmp(&(
+                &b.process_id,
+                &b.client_id,
+                &b.member_id,
+            ))
+        });
+        for m in members {
+            let mut row = vec![
+                g.group_id.clone(),
+                m.member_id.clone(),
+                dash(&m.process_id),
+                dash(&m.client_id),
+                m.topology_epoch.to_string(),
+                m.member_epoch.to_string(),
+                tasks(&m.assignment.active),
+                tasks(&m.assignment.standby),
+                tasks(&m.assignment.warmup),
+            ];
+            if verbose {
+                row.extend([
+                    opt(m.instance_id.clone()),
+                    opt(m.rack_id.clone()),
+                    dash(&m.client_host),
+                    tasks(&m.target_assignment.active),
+                    tasks(&m.target_assignment.standby),
+                    tasks(&m.target_assignment.warmup),
+                    task_lag(m),
+                ]);
+            }
+            let st = member_status(g, m);
+            let cell = if st.is_empty() {
+                "ok".normal().to_string()
+            } else if st.contains(&"stale-topology") {
+                st.join(",").red().bold().to_string()
+            } else {
+                st.join(",").yellow().to_string()
+            };
+            row.push(cell);
+            t.add_row(row);
+        }
+    }
+    table::render(&t)
+}
+
+/// `--offsets` (default): GROUP TOPIC PARTITION CURRENT-OFFSET LOG-END-OFFSET LAG, with a
+/// `TOTAL` row per topic (sum of end offsets and lags). `--verbose` adds LEADER-EPOCH.
+pub fn offsets_table(s: &Snapshot, verbose: bool) -> String {
+    let mut header = vec!["GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET"];
+    if verbose {
+        header.push("LEADER-EPOCH");
+    }
+    header.extend(["LOG-END-OFFSET", "LAG"]);
+    let mut t = table::new(&header);
+    for g in &s.groups {
+        let mut by_topic: BTreeMap<&str, Vec<_>> = BTreeMap::new();
+        for o in &g.offsets {
+            by_topic.entry(o.topic.as_str()).or_default().push(o);
+        }
+        for (topic, mut rows) in by_topic {
+            rows.sort_by_key(|o| o.partition);
+            let mut lag_sum: Option<i64> = Some(0);
+            let mut end_sum: Option<i64> = Some(0);
+            for o in &rows {
+                let mut row = vec![
+                    g.group_id.clone(),
+                    topic.to_string(),
+                    o.partition.to_string(),
+                    opt(o.committed),
+                ];
+                if verbose {
+                    row.push(opt(o.leader_epoch));
+                }
+                row.extend([opt(o.end), opt(o.lag)]);
+                t.add_row(row);
+                lag_sum = lag_sum.zip(o.lag).map(|(a, b)| a + b);
+                end_sum = end_sum.zip(o.end).map(|(a, b)| a + b);
+            }
+            let mut total = vec![
+                g.group_id.clone(),
+                topic.to_string(),
+                "TOTAL".into(),
+                "-".into(),
+            ];
+            if verbose {
+                total.push("-".into());
+            }
+            total.extend([opt(end_sum), opt(lag_sum)]);
+            t.add_row(total);
+        }
+    }
+    table::render(&t)
+}
+
+/// `--topology`: GROUP TOPOLOGY-EPOCH SUBTOPOLOGY KIND TOPIC PARTITIONS, KIND one of `source`,
+/// `repartition-source`, `repartition-sink`, `changelog`. Partition counts of source topics come
+/// from the offsets rows, of internal topics from the topology (`-` when unknown, 0 = not set).
+pub fn topology_table(s: &Snapshot) -> String {
+    let mut t = table::new(&[
+        "GROUP",
+        "TOPOLOGY-EPOCH",
+        "SUBTOPOLOGY",
+        "KIND",
+        "TOPIC",
+        "PARTITIONS",
+    ]);
+    for g in &s.groups {
+        let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+        for o in &g.offsets {
+            *counts.entry(o.topic.as_str()).or_default() += 1;
+        }
+        let Some(subs) = &g.topology.subtopologies else {
+            t.add_row(vec![
+                g.group_id.clone(),
+                g.topology.epoch.to_string(),
+                "-".into(),
+                "(not initialised)".into(),
+                "-".into(),
+                "-".into(),
+            ]);
+            continue;
+        };
+        let mut internal: BTreeMap<&str, i32> = BTreeMap::new();
+        for s in subs {
+            for ti in s
+                .repartition_source_topics
+                .iter()
+                .chain(&s.state_changelog_topics)
+            {
+                internal.insert(ti.name.as_str(), ti.partitions);
+            }
+        }
+        let mut subs: Vec<_> = subs.iter().collect();
+        subs.sort_by_key(|a| natural(&a.id));
+        for s in subs {
+            let mut push = |kind: &str, topic: &str, parts: String| {
+                t.add_row(vec![
+                    g.group_id.clone(),
+                    g.topology.epoch.to_string(),
+                    s.id.clone(),
+                    kind.to_string(),
+                    topic.to_string(),
+                    parts,
+                ]);
+            };
+            for x in &s.source_topics {
+                push("source", x, opt(counts.get(x.as_str())));
+            }
+            for x in &s.source_topic_regex {
+                push("source-regex", x, "-".into());
+            }
+            for x in &s.repartition_source_topics {
+                push("repartition-source", &x.name, x.partitions.to_string());
+            }
+            for x in &s.repartition_sink_topics {
+                push("repartition-sink", x, opt(internal.get(x.as_str())));
+            }
+            for x in &s.state_changelog_topics {
+                push("changelog", &x.name, x.partitions.to_string());
+            }
+        }
+    }
+    table::render(&t)
+}
+
+/// Sort key for ids like "0", "2", "10": numbers numerically, others after, by text.
+fn natural(id: &str) -> (u8, u64, String) {
+    match id.parse::<u64>() {
+        Ok(n) => (0, n, String::new()),
+        Err(_) => (1, 0, id.to_string()),
+    }
+}
+
+/// One-line warnings about what the user should know (printed to stderr).
+pub fn warnings(s: &Snapshot) -> Vec<String> {
+    let mut out = Vec::new();
+    for g in &s.groups {
+        for m in &g.members {
+            if m.topology_epoch < g.topology.epoch {
+                out.push(format!(
+                    "group `{}`: member {} (process {}) runs topology epoch {} but the group is at \
+                     epoch {}; KIP-1071 says it should be fenced (STREAMS_TOPOLOGY_FENCED), shipped \
+                     brokers (4.1-4.4) let it keep working with status STALE_TOPOLOGY",
+                    g.group_id, m.member_id, m.process_id, m.topology_epoch, g.topology.epoch
+                ));
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::group::{Coordinator, DescribedTopology, PartitionOffsets};
+    use crate::model::task::{Assignment, TaskId};
+    use crate::model::topology::{Subtopology, TopicInfo};
+
+    fn snapshot() -> Snapshot {
+        let ts = |v: &[(&str, i32)]| -> TaskSet { v.iter().copied().collect() };
+        let member = |id: &str, p: &str, te: i32, a: TaskSet, target: TaskSet| MemberDescription {
+            member_id: id.into(),
+            member_epoch: 5,
+            instance_id: None,
+            rack_id: None,
+            client_id: format!("{p}-client"),
+            client_host: "/10.0.0.1".into(),
+            topology_epoch: te,
+            process_id: p.into(),
+            user_endpoint: None,
+            client_tags: Default::default(),
+            task_offsets: [(TaskId::new("1", 0), 80)].into_iter().collect(),
+            task_end_offsets: [(TaskId::new("1", 0), 100)].into_iter().collect(),
+            assignment: Assignment {
+                active: a,
+                ..Assignment::default()
+            },
+            target_assignment: Assignment {
+                active: target,
+                ..Assignment::default()
+            },
+            is_classic: false,
+        };
+        let off = |t: &str, p: i32, c: Option<i64>, e: i64, l: i64| PartitionOffsets {
+            topic: t.into(),
+            partition: p,
+            committed: c,
+            leader_epoch: None,
+            end: Some(e),
+            lag: Some(l),
+        };
+        Snapshot {
+            schema_version: 1,
+            groups: vec![
+                GroupDescription {
+                    group_id: "app".into(),
+                    state: "Reconciling".into(),
+                    group_epoch: 4,
+                    target_assignment_epoch: 4,
+                    coordinator: Some(Coordinator {
+                        id: 1,
+                        host: "localhost".into(),
+                        port: 9092,
+                    }),
+                    topology: DescribedTopology {
+                        epoch: 1,
+                        subtopologies: Some(vec![Subtopology {
+                            id: "0".into(),
+                            source_topics: vec!["in".into()],
+                            state_changelog_topics: vec![TopicInfo {
+                                name: "app-store-changelog".into(),
+                                partitions: 2,
+                                ..TopicInfo::default()
+                            }],
+                            ..Subtopology::default()
+                        }]),
+                    },
+                    members: vec![
+                        member("m2", "p2", 0, ts(&[("0", 1)]), ts(&[("0", 1)])),
+                        member("m1", "p1", 1, ts(&[("0", 0)]), ts(&[("0", 0), ("0", 1)])),
+                    ],
+                    offsets: vec![off("in", 1, None, 7, 7), off("in", 0, Some(3), 10, 7)],
+                    assignor: None,
+                },
+                GroupDescription {
+                    group_id: "stopped".into(),
+                    state: "Empty".into(),
+                    group_epoch: 2,
+                    target_assignment_epoch: 2,
+                    coordinator: None,
+                    topology: DescribedTopology::default(),
+                    members: vec![],
+                    offsets: vec![off("x", 0, Some(1), 5, 4)],
+                    assignor: None,
+                },
+            ],
+        }
+    }
+
+    fn rows(out: &str) -> Vec<Vec<String>> {
+        out.lines()
+            .map(|l| l.split_whitespace().map(String::from).collect())
+            .collect()
+    }
+
+    #[test]
+    fn one_header_for_many_groups() {
+        colored::control::set_override(false);
+        let s = snapshot();
+        let st = rows(&state_table(&s, false));
+        assert_eq!(st.len(), 3);
+        assert_eq!(
+            st[1],
+            ["app", "localhost:9092", "(1)", "Reconciling", "4", "4", "2"]
+        );
+        assert_eq!(st[2], ["stopped", "-", "Empty", "2", "2", "0"]);
+        let off = rows(&offsets_table(&s, false));
+        assert_eq!(
+            off[0],
+            [
+                "GROUP",
+                "TOPIC",
+                "PARTITION",
+                "CURRENT-OFFSET",
+                "LOG-END-OFFSET",
+                "LAG"
+            ]
+        );
+        assert_eq!(off[1], ["app", "in", "0", "3", "10", "7"]);
+        assert_eq!(off[2], ["app", "in", "1", "-", "7", "7"]);
+        assert_eq!(off[3], ["app", "in", "TOTAL", "-", "17", "14"]);
+        assert_eq!(off[4], ["stopped", "x", "0", "1", "5", "4"]);
+        assert_eq!(off.iter().filter(|r| r[0] == "GROUP").count(), 1);
+    }
+
+    #[test]
+    fn members_are_sorted_and_marked() {
+        colored::control::set_override(false);
+        let s = snapshot();
+        let m = rows(&members_table(&s, false));
+        assert_eq!(
+            m[1],
+            [
+                "app",
+                "m1",
+                "p1",
+                "p1-client",
+                "1",
+                "5",
+                "0:[0]",
+                "-",
+                "-",
+                "reconciling"
+            ]
+        );
+        assert_eq!(
+            m[2],
+            [
+                "app",
+                "m2",
+                "p2",
+                "p2-client",
+                "0",
+                "5",
+                "0:[1]",
+                "-",
+                "-",
+                "stale-topology"
+            ]
+        );
+        let v = rows(&members_table(&s, true));
+        assert_eq!(v[1][v[1].len() - 2], "1_0=20");
+        assert_eq!(v[1][12], "0:[0,1]");
+        let w = warnings(&s);
+        assert_eq!(w.len(), 1);
+        assert!(w[0].contains("member m2"));
+    }
+
+    #[test]
+    fn topology_rows() {
+        let s = snapshot();
+        let t = rows(&topology_table(&s));
+        assert_eq!(t[1], ["app", "1", "0", "source", "in", "2"]);
+        assert_eq!(
+            t[2],
+            ["app", "1", "0", "changelog", "app-store-changelog", "2"]
+        );
+        assert_eq!(
+            t[3],
+            ["stopped", "0", "-", "(not", "initialised)", "-", "-"]
+        );
+    }
+}

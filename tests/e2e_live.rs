@@ -1,0 +1,432 @@
+//! End-to-end tests of `list` and `describe` against a real broker (tests/kafka/harness), and
+//! of the failure paths (nothing listening, garbage-speaking server, wrong password, untrusted
+//! CA). Needs Java 17+ and Maven for the broker tests (the harness fails loudly without them).
+
+mod support;
+
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+use std::net::TcpListener;
+use std::process::Output;
+use std::time::{Duration, Instant};
+
+use streams_group::model::group::Snapshot;
+
+use support::{stderr_of, stdout_of, streams_group, wait_for, Broker};
+
+fn sg(bootstrap: &str, args: &[&str]) -> Output {
+    let mut all = vec![
+        "--bootstrap-server",
+        bootstrap,
+        "--timeout",
+        "15000",
+        "--color",
+        "never",
+    ];
+    all.extend_from_slice(args);
+    streams_group(&all)
+}
+
+fn ok(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "streams-group failed ({}):\n{}\n{}",
+        out.status,
+        stdout_of(out),
+        stderr_of(out)
+    );
+    stdout_of(out)
+}
+
+fn snapshot(bootstrap: &str, group: &str) -> Snapshot {
+    let out = sg(
+        bootstrap,
+        &["describe", "--group", group, "--output", "json"],
+    );
+    serde_json::from_str(&ok(&out)).expect("describe --output json is a Snapshot")
+}
+
+/// Java tool rows (whitespace-split), without the header line(s) and blank lines.
+fn java_rows(out: &Output, header_first: &str) -> Vec<Vec<String>> {
+    stdout_of(out)
+        .lines()
+        .map(|l| l.split_whitespace().map(String::from).collect::<Vec<_>>())
+        .filter(|r| !r.is_empty() && r[0] != header_first)
+        .collect()
+}
+
+/// `ACTIVE: 0:[3]; 1:[3]; TARGET-ACTIVE: ...` → value of the `label:` section, as `0:[3]; 1:[3]`.
+fn java_tasks(tokens: &[String], label: &str) -> String {
+    let mut out = Vec::new();
+    let mut on = false;
+    for t in tokens {
+        if t.ends_with(':')
+            && t.chars()
+                .all(|c| c.is_ascii_uppercase() || c == '-' || c == ':')
+        {
+            on = t == &format!("{label}:");
+            continue;
+        }
+        if on {
+            out.push(t.trim_end_matches(';').to_string());
+        }
+    }
+    out.join("; ")
+}
+
+/// Compare our describe with `kafka-streams-groups.sh --describe` (members, tasks, epochs,
+/// offsets, lag); retried because a running app may still move offsets.
+fn agrees_with_java_tool(broker: &Broker, group: &str) -> Result<(), String> {
+    let snap = snapshot(&broker.bootstrap, group);
+    let g = snap.groups.first().ok_or("no group in our snapshot")?;
+    // --state --verbose: GROUP COORDINATOR (ID) STATE GROUP-EPOCH TARGET-ASSIGNMENT-EPOCH #MEMBERS
+    let st = java_rows(
+        &broker.tool(&["--describe", "--group", group, "--state", "--verbose"]),
+        "GROUP",
+    );
+    let row = st.first().ok_or("java --state printed no row")?;
+    let c = g.coordinator.as_ref().ok_or("no coordinator")?;
+    let ours = vec![
+        group.to_string(),
+        format!("{}:{}", c.host, c.port),
+        format!("({})", c.id),
+        g.state.clone(),
+        g.group_epoch.to_string(),
+        g.target_assignment_epoch.to_string(),
+        g.members.len().to_string(),
+    ];
+    if row[..7] != ours[..] {
+        return Err(format!("state: java {row:?} vs ours {ours:?}"));
+    }
+    // --members --verbose
+    let mm = java_rows(
+        &broker.tool(&["--describe", "--group", group, "--members", "--verbose"]),
+        "GROUP",
+    );
+    let mut java_members = BTreeMap::new();
+    for r in &mm {
+        // GROUP TARGET-ASSIGNMENT-EPOCH TOPOLOGY-EPOCH MEMBER MEMBER-PROTOCOL MEMBER-EPOCH PROCESS CLIENT-ID ASSIGNMENTS...
+        if r.len() < 8 {
+            return Err(format!("short java member row {r:?}"));
+        }
+        java_members.insert(
+            r[3].clone(),
+            (
+                r[5].clone(),
+                r[6].clone(),
+                r[7].clone(),
+                java_tasks(&r[8..], "ACTIVE"),
+                java_tasks(&r[8..], "TARGET-ACTIVE"),
+            ),
+        );
+    }
+    let our_members: BTreeMap<_, _> = g
+        .members
+        .iter()
+        .map(|m| {
+            (
+                m.member_id.clone(),
+                (
+                    m.member_epoch.to_string(),
+                    m.process_id.clone(),
+                    m.client_id.clone(),
+                    m.assignment.active.compact(),
+                    m.target_assignment.active.compact(),
+                ),
+            )
+        })
+        .collect();
+    if java_members != our_members {
+        return Err(format!(
+            "members: java {java_members:?}\nours {our_members:?}"
+        ));
+    }
+    // --offsets --verbose: GROUP TOPIC PARTITION CURRENT-OFFSET LEADER-EPOCH LOG-END-OFFSET OFFSET-LAG
+    let oo = java_rows(
+        &broker.tool(&["--describe", "--group", group, "--offsets", "--verbose"]),
+        "GROUP",
+    );
+    let java_offsets: BTreeMap<(String, i32), (String, String, String)> = oo
+        .iter()
+        .filter(|r| r.len() >= 7)
+        .map(|r| {
+            (
+                (r[1].clone(), r[2].parse().unwrap_or(-1)),
+                (r[3].clone(), r[5].clone(), r[6].clone()),
+            )
+        })
+        .collect();
+    let opt = |v: Option<i64>| v.map(|x| x.to_string()).unwrap_or_else(|| "-".into());
+    let our_offsets: BTreeMap<(String, i32), (String, String, String)> = g
+        .offsets
+        .iter()
+        .map(|o| {
+            (
+                (o.topic.clone(), o.partition),
+                (opt(o.committed), opt(o.end), opt(o.lag)),
+            )
+        })
+        .collect();
+    if java_offsets != our_offsets {
+        return Err(format!(
+            "offsets: java {java_offsets:?}\nours {our_offsets:?}"
+        ));
+    }
+    Ok(())
+}
+
+#[test]
+fn live_list_and_describe_agree_with_the_java_tool() {
+    let broker = Broker::start();
+    let b = broker.bootstrap.clone();
+    let mut app = broker.app("e2e-app", 2, 2);
+
+    // list: Stable
+    let out = ok(&sg(&b, &["list"]));
+    let row: Vec<&str> = out
+        .lines()
+        .find(|l| l.split_whitespace().next() == Some("e2e-app"))
+        .expect("list shows e2e-app")
+        .split_whitespace()
+        .collect();
+    assert_eq!(row, ["e2e-app", "Stable"], "{out}");
+    let json: serde_json::Value =
+        serde_json::from_str(&ok(&sg(&b, &["list", "-o", "json", "--state", "stable"]))).unwrap();
+    assert_eq!(json["groups"][0]["group_id"], "e2e-app");
+    assert_eq!(json["groups"][0]["state"], "Stable");
+
+    // describe agrees with kafka-streams-groups.sh (retry while offsets move)
+    let mut last = String::new();
+    let agreed = (0..6).any(|_| match agrees_with_java_tool(&broker, "e2e-app") {
+        Ok(()) => true,
+        Err(e) => {
+            last = e;
+            std::thread::sleep(Duration::from_secs(2));
+            false
+        }
+    });
+    assert!(agreed, "never agreed with the Java tool: {last}");
+
+    // every view runs, one header each
+    for view in ["--state", "--members", "--offsets", "--topology"] {
+        let out = ok(&sg(
+            &b,
+            &["describe", "--group", "e2e-app", "--group", "e2e-app", view],
+        ));
+        assert_eq!(
+            out.lines()
+                .filter(|l| l.trim_start().starts_with("GROUP"))
+                .count(),
+            1,
+            "{view}: {out}"
+        );
+    }
+    let topo = ok(&sg(&b, &["describe", "--group", "e2e-app", "--topology"]));
+    assert!(topo.contains("e2e-app-input"), "{topo}");
+    assert!(topo.contains("changelog"), "{topo}");
+
+    // stop one instance: the group reconciles to 2 members and describe shows it
+    app.stop_instance(1);
+    assert!(
+        broker.wait_stable("e2e-app", 2),
+        "group did not become Stable with 2 members"
+    );
+    let snap = snapshot(&b, "e2e-app");
+    let g = &snap.groups[0];
+    assert_eq!(g.members.len(), 2);
+    assert!(g.members.iter().all(|m| m.is_reconciled()));
+    let all_active: usize = g.members.iter().map(|m| m.assignment.active.len()).sum();
+    assert_eq!(
+        all_active, 8,
+        "4 partitions x 2 subtopologies are all assigned"
+    );
+    let members = ok(&sg(&b, &["describe", "--group", "e2e-app", "--members"]));
+    assert_eq!(members.lines().count(), 3, "{members}");
+
+    // stop all: Empty group, --offsets still shows lag; produce 100 more records → lag 100
+    app.stop_all();
+    wait_for("group Empty", Duration::from_secs(60), || {
+        let s = snapshot(&b, "e2e-app");
+        (s.groups[0].state == "Empty").then_some(())
+    });
+    broker.produce("e2e-app-input", 100);
+    let snap = snapshot(&b, "e2e-app");
+    let g = &snap.groups[0];
+    let input: Vec<_> = g
+        .offsets
+        .iter()
+        .filter(|o| o.topic == "e2e-app-input")
+        .collect();
+    assert_eq!(input.len(), 4, "{:?}", g.offsets);
+    assert!(input
+        .iter()
+        .all(|o| o.committed.is_some() && o.end.is_some()));
+    assert_eq!(input.iter().map(|o| o.lag.unwrap_or(0)).sum::<i64>(), 100);
+    let table = ok(&sg(&b, &["describe", "--group", "e2e-app"]));
+    let total: Vec<&str> = table
+        .lines()
+        .find(|l| l.contains("e2e-app-input") && l.contains("TOTAL"))
+        .expect("a TOTAL row")
+        .split_whitespace()
+        .collect();
+    assert_eq!(total.last(), Some(&"100"), "{table}");
+
+    // unknown group → exit 4, one clear line
+    let out = sg(&b, &["describe", "--group", "no-such-group"]);
+    assert_eq!(out.status.code(), Some(4), "{}", stderr_of(&out));
+    assert!(
+        stderr_of(&out).contains("GROUP_ID_NOT_FOUND"),
+        "{}",
+        stderr_of(&out)
+    );
+}
+
+#[test]
+fn live_sasl_ssl_good_and_bad_credentials() {
+    let broker = Broker::start_sasl_ssl();
+    let sb = broker
+        .sasl_ssl_bootstrap
+        .clone()
+        .expect("SASL_SSL listener");
+    let props = broker.client_properties();
+    let props_s = props.to_str().unwrap().to_string();
+    // SCRAM-SHA-512 (default file), SCRAM-SHA-256 and PLAIN
+    for file in [
+        props.clone(),
+        broker.dir.join("client-sasl-ssl-scram-sha-256.properties"),
+        broker.dir.join("client-sasl-ssl-plain.properties"),
+    ] {
+        let out = sg(&sb, &["list", "--command-config", file.to_str().unwrap()]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}: {}",
+            file.display(),
+            stderr_of(&out)
+        );
+    }
+    // describe over SASL_SSL reaches the broker (unknown group → exit 4, not 3)
+    let out = sg(
+        &sb,
+        &["describe", "--group", "nope", "--command-config", &props_s],
+    );
+    assert_eq!(out.status.code(), Some(4), "{}", stderr_of(&out));
+
+    let text = std::fs::read_to_string(&props).unwrap();
+    // wrong password → exit 3 with a clear line, and the password is not printed
+    let bad = broker.dir.join("bad-password.properties");
+    std::fs::write(&bad, text.replace("alice-secret", "not-the-password")).unwrap();
+    let out = sg(
+        &sb,
+        &[
+            "list",
+            "--command-config",
+            bad.to_str().unwrap(),
+            "--verbose",
+        ],
+    );
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(err.contains("wrong username or password"), "{err}");
+    assert!(!err.contains("not-the-password"), "{err}");
+    assert_eq!(
+        err.lines().filter(|l| l.starts_with("error:")).count(),
+        1,
+        "{err}"
+    );
+
+    // untrusted CA: use the client certificate (not a CA) as the truststore
+    let untrusted = broker.dir.join("untrusted.properties");
+    let (client_cert, _) = broker.client_cert_pem();
+    std::fs::write(
+        &untrusted,
+        text.lines()
+            .filter(|l| !l.starts_with("ssl.truststore.location"))
+            .chain([format!("ssl.truststore.location={}", client_cert.display()).as_str()])
+            .collect::<Vec<_>>()
+            .join("\n"),
+    )
+    .unwrap();
+    let out = sg(
+        &sb,
+        &["list", "--command-config", untrusted.to_str().unwrap()],
+    );
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(err.contains("ssl.truststore.location"), "{err}");
+}
+
+#[test]
+fn nothing_listening_fails_fast_with_exit_3() {
+    let port = {
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().port()
+    };
+    let t0 = Instant::now();
+    let out = streams_group(&[
+        "list",
+        "--bootstrap-server",
+        &format!("127.0.0.1:{port}"),
+        "--timeout",
+        "3000",
+    ]);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr_of(&out));
+    assert!(t0.elapsed() < Duration::from_secs(10));
+    assert!(
+        stderr_of(&out).contains("is the broker running"),
+        "{}",
+        stderr_of(&out)
+    );
+}
+
+fn fake_server(reply: &'static [u8], close: bool) -> String {
+    let l = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = l.local_addr().unwrap().to_string();
+    std::thread::spawn(move || {
+        for stream in l.incoming().take(4) {
+            let Ok(mut s) = stream else { continue };
+            let mut buf = [0u8; 512];
+            let _ = s.read(&mut buf);
+            let _ = s.write_all(reply);
+            if !close {
+                std::thread::sleep(Duration::from_secs(30));
+            }
+        }
+    });
+    addr
+}
+
+#[test]
+fn garbage_and_silent_servers_give_clean_errors() {
+    let cases: [(&[u8], bool); 4] = [
+        (b"HTTP/1.1 400 Bad Request\r\n\r\n", true),
+        (&[0, 0, 0, 6, 0, 0, 0, 1, 0xff, 0xff], true), // right correlation id, truncated body
+        (
+            &[0, 0, 0, 40, 0, 0, 0, 1, 0, 0, 0xff, 0xff, 0xff, 0x7f],
+            false,
+        ), // short frame, then silence
+        (b"", false),                                  // accepts, never answers
+    ];
+    for (reply, close) in cases {
+        let addr = fake_server(reply, close);
+        let t0 = Instant::now();
+        let out = streams_group(&[
+            "describe",
+            "--group",
+            "g",
+            "--bootstrap-server",
+            &addr,
+            "--timeout",
+            "2000",
+        ]);
+        let err = stderr_of(&out);
+        assert_eq!(out.status.code(), Some(3), "{reply:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+        assert!(err.starts_with("error:"), "{err}");
+        assert!(
+            t0.elapsed() < Duration::from_secs(12),
+            "{reply:?} took {:?}",
+            t0.elapsed()
+        );
+    }
+}
