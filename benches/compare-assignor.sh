@@ -14,7 +14,14 @@ if [[ -z "$CP" ]]; then
   echo "usage: $0 ORACLE_CLASSPATH (or set ORACLE_CP)" >&2
   exit 2
 fi
-if [[ -d "$CP" ]]; then CP="$CP:$CP/*"; fi
+# Each directory entry also contributes the jars inside it.
+IFS=':' read -r -a _parts <<< "$CP"
+CP=""
+for e in "${_parts[@]}"; do
+  [[ -z "$e" ]] && continue
+  if [[ -d "$e" ]]; then e="$e:$e/*"; fi
+  CP="${CP:+$CP:}$e"
+done
 SIZES="${SIZES:-100:1000 1000:10000 10000:100000}"
 PER_PROCESS="${PER_PROCESS:-1 4}"
 REPEAT="${REPEAT:-5}"

@@ -1,7 +1,7 @@
 //! Compares our sticky assignor with Apache Kafka's StickyTaskAssignor (4.3.1) as a black box.
 //!
-//! Runs only when `STREAMS_GROUP_ORACLE_CP` is set to a java classpath (a directory is expanded
-//! to `dir:dir/*`) holding kafka-group-coordinator 4.3.1 with its dependencies, jackson-databind
+//! Runs only when `STREAMS_GROUP_ORACLE_CP` is set to a java classpath (each directory entry is
+//! expanded to `dir:dir/*`) holding kafka-group-coordinator 4.3.1 with its dependencies, jackson-databind
 //! and the compiled `streamsgroup.AssignorOracle`. Assignments are not bit-identical (ties are
 //! broken differently); both must satisfy the same invariants and balance properties.
 
@@ -17,11 +17,19 @@ fn classpath() -> Option<String> {
     if cp.is_empty() {
         return None;
     }
-    if std::path::Path::new(&cp).is_dir() {
-        Some(format!("{cp}:{cp}/*"))
-    } else {
-        Some(cp)
-    }
+    // Each directory entry also contributes the jars inside it.
+    let parts: Vec<String> = cp
+        .split(':')
+        .filter(|e| !e.is_empty())
+        .map(|e| {
+            if std::path::Path::new(e).is_dir() {
+                format!("{e}:{e}/*")
+            } else {
+                e.to_string()
+            }
+        })
+        .collect();
+    Some(parts.join(":"))
 }
 
 fn apache(cp: &str, spec: &GroupSpec) -> GroupAssignment {
@@ -112,9 +120,11 @@ fn ours_and_apache_satisfy_the_same_invariants() {
         if name.starts_with("fresh") {
             assert!(mo.active_spread <= 1 && ma.active_spread <= 1, "{name}");
         }
-        // Movement: ours moves no more actives than Apache's plus a small slack for ties.
+        // Movement: when Apache reaches the same stateful balance (4.3.1 predates the
+        // stateful/stateless split, so it may leave stateful actives skewed and move less),
+        // ours moves no more actives than Apache's plus a small slack for ties.
         assert!(
-            mo.active_moved <= ma.active_moved + 2,
+            ma.stateful_active_spread > 1 || mo.active_moved <= ma.active_moved + 2,
             "{name}: ours moved {} vs apache {}",
             mo.active_moved,
             ma.active_moved
