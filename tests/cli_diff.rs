@@ -402,7 +402,7 @@ fn bad_assignment_inputs() {
         (vec!["diff", "assignment", "--simulate"], 2, "snapshot file"),
         (
             vec!["diff", "assignment", "--group", "g"],
-            3,
+            2,
             "--bootstrap-server",
         ),
         (

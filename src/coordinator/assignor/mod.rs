@@ -13,6 +13,7 @@ pub mod metrics;
 mod process_state;
 mod rack;
 mod sticky;
+pub mod synthetic;
 
 #[cfg(test)]
 mod tests;
@@ -26,6 +27,7 @@ use crate::model::{Assignment, TaskId, TaskSet};
 
 pub use metrics::{evaluate, AssignmentMetrics};
 pub use sticky::StickyAssignor;
+pub use synthetic::synthetic_spec;
 
 /// Assignment configs of the group (`streams.num.standby.replicas`,
 /// `streams.rack.aware.assignment.tags`).

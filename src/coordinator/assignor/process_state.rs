@@ -295,8 +295,12 @@ impl State {
             .map(|s| u64::from(sub_base[s + 1] - sub_base[s]))
             .sum();
         let all_tasks = u64::from(num_tasks);
-        let standby_total =
-            stateful_tasks.saturating_mul(u64::from(spec.configs.num_standby_replicas));
+        // Standbys that can actually be placed: at most one copy of a task per process.
+        let replicas = spec
+            .configs
+            .num_standby_replicas
+            .min(num_procs.saturating_sub(1));
+        let standby_total = stateful_tasks.saturating_mul(u64::from(replicas));
 
         Ok(State {
             sub_ids,

@@ -481,8 +481,8 @@ fn arb_case(with_current: bool) -> impl Strategy<Value = Case> {
     )
         .prop_map(move |(procs, per, subs, standbys, seed, current)| {
             let mut members = Vec::new();
-            for p in 0..procs {
-                for k in 0..per[p] {
+            for (p, &count) in per.iter().enumerate().take(procs) {
+                for k in 0..count {
                     members.push(member(&format!("m{p}-{k}"), &format!("p{p:02}")));
                 }
             }
@@ -564,7 +564,19 @@ proptest! {
         let first = StickyAssignor.assign(&case.spec).unwrap();
         let again_spec = with_current(case.spec.clone(), &first);
         let second = StickyAssignor.assign(&again_spec).unwrap();
-        prop_assert_eq!(&first, &second);
+        // Actives are always a fixed point.
+        for (m, a) in &first {
+            prop_assert_eq!(&a.active, &second[m].active, "member {}", m);
+        }
+        // Standbys are a fixed point unless the standby constraints (no two copies on one
+        // process) forced some member above the total quota in the first run: its sticky
+        // standbys are then over quota and some move to a less loaded member.
+        let copies: usize = first.values().map(|a| a.active.len() + a.standby.len()).sum();
+        let quota = copies.div_ceil(first.len().max(1));
+        let within = first.values().all(|a| a.active.len() + a.standby.len() <= quota);
+        if within {
+            prop_assert_eq!(&first, &second);
+        }
     }
 }
 
