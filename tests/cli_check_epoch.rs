@@ -469,15 +469,35 @@ fn live_group_needs_a_reachable_bootstrap_server() {
         "--topology-epoch",
         "3",
     ]);
-    assert_eq!(o.status.code(), Some(2), "a missing --bootstrap-server is a usage error");
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "a missing --bootstrap-server is a usage error"
+    );
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("--bootstrap-server"), "{err}");
     // With nothing listening, the cluster is unreachable: exit 3 within the timeout.
     let o = run(&[
-        "check-epoch", "--group", APP, "--topology", &t, "--application-id", APP,
-        "--topology-epoch", "3", "--bootstrap-server", "127.0.0.1:9", "--timeout", "2000",
+        "check-epoch",
+        "--group",
+        APP,
+        "--topology",
+        &t,
+        "--application-id",
+        APP,
+        "--topology-epoch",
+        "3",
+        "--bootstrap-server",
+        "127.0.0.1:9",
+        "--timeout",
+        "2000",
     ]);
-    assert_eq!(o.status.code(), Some(3), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
 }
 
 #[test]

@@ -208,7 +208,16 @@ fn bad_topology_inputs() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--bootstrap-server"), "{err}");
     // ...and with nothing listening there, the cluster is unreachable (exit 3, within the timeout).
-    let (code, _, err) = run(&["diff", "topology", "group:x", n.as_str(), "--bootstrap-server", "127.0.0.1:9", "--timeout", "2000"]);
+    let (code, _, err) = run(&[
+        "diff",
+        "topology",
+        "group:x",
+        n.as_str(),
+        "--bootstrap-server",
+        "127.0.0.1:9",
+        "--timeout",
+        "2000",
+    ]);
     assert_eq!(code, 3, "{err}");
 }
 
