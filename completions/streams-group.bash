@@ -40,6 +40,24 @@ _streams__group() {
             streams__group,topology)
                 cmd="streams__group__subcmd__topology"
                 ;;
+            streams__group__subcmd__diff,assignment)
+                cmd="streams__group__subcmd__diff__subcmd__assignment"
+                ;;
+            streams__group__subcmd__diff,help)
+                cmd="streams__group__subcmd__diff__subcmd__help"
+                ;;
+            streams__group__subcmd__diff,topology)
+                cmd="streams__group__subcmd__diff__subcmd__topology"
+                ;;
+            streams__group__subcmd__diff__subcmd__help,assignment)
+                cmd="streams__group__subcmd__diff__subcmd__help__subcmd__assignment"
+                ;;
+            streams__group__subcmd__diff__subcmd__help,help)
+                cmd="streams__group__subcmd__diff__subcmd__help__subcmd__help"
+                ;;
+            streams__group__subcmd__diff__subcmd__help,topology)
+                cmd="streams__group__subcmd__diff__subcmd__help__subcmd__topology"
+                ;;
             streams__group__subcmd__help,check-epoch)
                 cmd="streams__group__subcmd__help__subcmd__check__subcmd__epoch"
                 ;;
@@ -63,6 +81,12 @@ _streams__group() {
                 ;;
             streams__group__subcmd__help,topology)
                 cmd="streams__group__subcmd__help__subcmd__topology"
+                ;;
+            streams__group__subcmd__help__subcmd__diff,assignment)
+                cmd="streams__group__subcmd__help__subcmd__diff__subcmd__assignment"
+                ;;
+            streams__group__subcmd__help__subcmd__diff,topology)
+                cmd="streams__group__subcmd__help__subcmd__diff__subcmd__topology"
                 ;;
             *)
                 ;;
@@ -109,12 +133,44 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__check__subcmd__epoch)
-            opts="-o -v -h -V --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
+            opts="-o -v -h -V --topology --topology-epoch --group --snapshot --application-id --rules --partitions --topic-partitions --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --topology)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --topology-epoch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --snapshot)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --application-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rules)
+                    COMPREPLY=($(compgen -W "kip broker" -- "${cur}"))
+                    return 0
+                    ;;
+                --partitions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --topic-partitions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --bootstrap-server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -185,7 +241,53 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__describe)
-            opts="-o -v -h -V --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
+            opts="-g -o -v -h -V --group --all-groups --state --members --offsets --topology --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -g)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --bootstrap-server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --command-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        streams__subcmd__group__subcmd__diff)
+            opts="-o -v -h -V --bootstrap-server --command-config --timeout --output --color --verbose --help --version topology assignment help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -222,13 +324,127 @@ _streams__group() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        streams__subcmd__group__subcmd__diff)
-            opts="-o -v -h -V --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+        streams__subcmd__group__subcmd__diff__subcmd__assignment)
+            opts="-o -v -h -V --group --simulate --members --partitions --exit-code --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --members)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --partitions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --bootstrap-server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --command-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        streams__subcmd__group__subcmd__diff__subcmd__help)
+            opts="topology assignment help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        streams__subcmd__group__subcmd__diff__subcmd__help__subcmd__assignment)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        streams__subcmd__group__subcmd__diff__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        streams__subcmd__group__subcmd__diff__subcmd__help__subcmd__topology)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        streams__subcmd__group__subcmd__diff__subcmd__topology)
+            opts="-o -v -h -V --application-id --group --exit-code --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --application-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --bootstrap-server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -317,8 +533,36 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__help__subcmd__diff)
-            opts=""
+            opts="topology assignment"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        streams__subcmd__group__subcmd__help__subcmd__diff__subcmd__assignment)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        streams__subcmd__group__subcmd__help__subcmd__diff__subcmd__topology)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -387,12 +631,16 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__list)
-            opts="-o -v -h -V --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
+            opts="-o -v -h -V --state --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --state)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --bootstrap-server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -425,7 +673,7 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__simulate)
-            opts="-n -o -v -h -V --members --threads-per-process --processes --topology --application-id --partitions --topic-partitions --scenario --count --standby-replicas --session-timeout --heartbeat-interval --initial-rebalance-delay --release-delay --restart-delay --static --seed --max-time --trace --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
+            opts="-n -o -v -h -V --members --threads-per-process --processes --topology --application-id --partitions --topic-partitions --scenario --count --standby-replicas --session-timeout --heartbeat-interval --initial-rebalance-delay --release-delay --restart-delay --static --seed --max-time --trace --from-snapshot --from-group --group --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -500,6 +748,18 @@ _streams__group() {
                     return 0
                     ;;
                 --max-time)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --from-snapshot)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --from-group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --group)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -60,6 +60,9 @@ complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l restart-delay -d 'How long a restarting member stays away' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l seed -d 'Seed for start-up jitter; the same seed gives the same run' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l max-time -d 'Stop at this virtual time even if the group never settles' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l from-snapshot -d 'Start from a group in a `describe --output json` snapshot (its members, epochs, tasks)' -r -F
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l from-group -d 'Start from a live group (needs --bootstrap-server)' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l group -d 'The group to start from when the snapshot has several' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
@@ -73,6 +76,7 @@ complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -s v -l verbose -d 'More detail'
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -s V -l version -d 'Print version'
+complete -c streams-group -n "__fish_streams_group_using_subcommand list" -l state -d 'Only groups in these states (comma-separated): Empty, NotReady, Assigning, Reconciling, Stable, Dead' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand list" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand list" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
 complete -c streams-group -n "__fish_streams_group_using_subcommand list" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
@@ -84,6 +88,7 @@ never\t''"
 complete -c streams-group -n "__fish_streams_group_using_subcommand list" -s v -l verbose -d 'More detail'
 complete -c streams-group -n "__fish_streams_group_using_subcommand list" -s h -l help -d 'Print help'
 complete -c streams-group -n "__fish_streams_group_using_subcommand list" -s V -l version -d 'Print version'
+complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -s g -l group -d 'Group to describe (repeatable)' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
 complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
@@ -92,20 +97,70 @@ json\t''"
 complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l all-groups -d 'Describe every streams group of the cluster'
+complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l state -d 'Show group state, coordinator and epochs'
+complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l members -d 'Show members with their tasks (and, with --verbose, targets and task lag)'
+complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l offsets -d 'Show committed offsets, log-end offsets and lag per input partition (default)'
+complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l topology -d 'Show the subtopologies with their source, repartition and changelog topics'
 complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -s v -l verbose -d 'More detail'
 complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -s h -l help -d 'Print help'
 complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -s V -l version -d 'Print version'
-complete -c streams-group -n "__fish_streams_group_using_subcommand diff" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
-complete -c streams-group -n "__fish_streams_group_using_subcommand diff" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
-complete -c streams-group -n "__fish_streams_group_using_subcommand diff" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
-complete -c streams-group -n "__fish_streams_group_using_subcommand diff" -s o -l output -d 'Output format' -r -f -a "table\t''
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and not __fish_seen_subcommand_from topology assignment help" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and not __fish_seen_subcommand_from topology assignment help" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and not __fish_seen_subcommand_from topology assignment help" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and not __fish_seen_subcommand_from topology assignment help" -s o -l output -d 'Output format' -r -f -a "table\t''
 json\t''"
-complete -c streams-group -n "__fish_streams_group_using_subcommand diff" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and not __fish_seen_subcommand_from topology assignment help" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c streams-group -n "__fish_streams_group_using_subcommand diff" -s v -l verbose -d 'More detail'
-complete -c streams-group -n "__fish_streams_group_using_subcommand diff" -s h -l help -d 'Print help'
-complete -c streams-group -n "__fish_streams_group_using_subcommand diff" -s V -l version -d 'Print version'
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and not __fish_seen_subcommand_from topology assignment help" -s v -l verbose -d 'More detail'
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and not __fish_seen_subcommand_from topology assignment help" -s h -l help -d 'Print help'
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and not __fish_seen_subcommand_from topology assignment help" -s V -l version -d 'Print version'
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and not __fish_seen_subcommand_from topology assignment help" -f -a "topology" -d 'Compare two topologies: subtopologies, topics, copartition groups, and rollout hazards'
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and not __fish_seen_subcommand_from topology assignment help" -f -a "assignment" -d 'Compare assignments: current vs target, two snapshots, or a snapshot vs a simulation'
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and not __fish_seen_subcommand_from topology assignment help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from topology" -l application-id -d 'Application id (needed for Topology#describe() text)' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from topology" -l group -d 'The group to take from a snapshot with several groups' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from topology" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from topology" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from topology" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from topology" -s o -l output -d 'Output format' -r -f -a "table\t''
+json\t''"
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from topology" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from topology" -l exit-code -d 'Exit with status 1 when the topologies differ'
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from topology" -s v -l verbose -d 'More detail'
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from topology" -s h -l help -d 'Print help'
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from topology" -s V -l version -d 'Print version'
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l group -d 'The group: live with no snapshot file, or the group to take from the snapshots' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l members -d 'Members in the simulation (default: the snapshot\'s member count)' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l partitions -d 'Partitions of source topics whose count the snapshot does not show' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -s o -l output -d 'Output format' -r -f -a "table\t''
+json\t''"
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l simulate -d 'Compare the snapshot\'s current assignment with a simulated one (same topology)'
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l exit-code -d 'Exit with status 1 when the assignments differ'
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -s v -l verbose -d 'More detail'
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -s h -l help -d 'Print help'
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -s V -l version -d 'Print version'
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from help" -f -a "topology" -d 'Compare two topologies: subtopologies, topics, copartition groups, and rollout hazards'
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from help" -f -a "assignment" -d 'Compare assignments: current vs target, two snapshots, or a snapshot vs a simulation'
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l topology -d 'The new topology: FILE (JSON, describe text, snapshot) or group:ID' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l topology-epoch -d 'The topology epoch the new members will send' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l group -d 'The live group to check against (needs --bootstrap-server)' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l snapshot -d 'A snapshot of the group (`describe --output json`) to check against' -r -F
+complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l application-id -d 'Application id: names internal topics of describe text and picks the group in a snapshot' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l rules -d 'Which rules decide the exit status' -r -f -a "kip\t'KIP-1071\'s topology epoch rules'
+broker\t'What shipped Apache Kafka brokers (4.1 to 4.4) do'"
+complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l partitions -d 'Partitions of source topics whose count the group does not show' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l topic-partitions -d 'Partition count of one topic (repeatable, or comma-separated)' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
 complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
@@ -115,7 +170,7 @@ complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch"
 always\t''
 never\t''"
 complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -s v -l verbose -d 'More detail'
-complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -s h -l help -d 'Print help'
+complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -s V -l version -d 'Print version'
 complete -c streams-group -n "__fish_streams_group_using_subcommand topology" -l application-id -d 'Application id (needed for describe text: internal topic names start with it)' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand topology" -l partitions -d 'Partitions of every source topic not given with --topic-partitions' -r
@@ -150,3 +205,5 @@ complete -c streams-group -n "__fish_streams_group_using_subcommand help; and no
 complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch topology completions help" -f -a "topology" -d 'Parse a topology and show its tasks and internal topics'
 complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch topology completions help" -f -a "completions" -d 'Print a shell completion script'
 complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch topology completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and __fish_seen_subcommand_from diff" -f -a "topology" -d 'Compare two topologies: subtopologies, topics, copartition groups, and rollout hazards'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and __fish_seen_subcommand_from diff" -f -a "assignment" -d 'Compare assignments: current vs target, two snapshots, or a snapshot vs a simulation'

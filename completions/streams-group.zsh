@@ -56,6 +56,9 @@ _arguments "${_arguments_options[@]}" : \
 '--restart-delay=[How long a restarting member stays away]:MS:_default' \
 '--seed=[Seed for start-up jitter; the same seed gives the same run]:SEED:_default' \
 '--max-time=[Stop at this virtual time even if the group never settles]:MS:_default' \
+'(--topology --from-group)--from-snapshot=[Start from a group in a \`describe --output json\` snapshot (its members, epochs, tasks)]:FILE:_files' \
+'(--topology)--from-group=[Start from a live group (needs --bootstrap-server)]:GROUP:_default' \
+'--group=[The group to start from when the snapshot has several]:GROUP:_default' \
 '--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
 '--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
 '--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \
@@ -74,6 +77,7 @@ _arguments "${_arguments_options[@]}" : \
 ;;
 (list)
 _arguments "${_arguments_options[@]}" : \
+'*--state=[Only groups in these states (comma-separated)\: Empty, NotReady, Assigning, Reconciling, Stable, Dead]:STATE:_default' \
 '--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
 '--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
 '--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \
@@ -90,12 +94,19 @@ _arguments "${_arguments_options[@]}" : \
 ;;
 (describe)
 _arguments "${_arguments_options[@]}" : \
+'(--all-groups)*-g+[Group to describe (repeatable)]:GROUP:_default' \
+'(--all-groups)*--group=[Group to describe (repeatable)]:GROUP:_default' \
 '--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
 '--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
 '--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \
 '-o+[Output format]:OUTPUT:(table json)' \
 '--output=[Output format]:OUTPUT:(table json)' \
 '--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
+'--all-groups[Describe every streams group of the cluster]' \
+'--state[Show group state, coordinator and epochs]' \
+'--members[Show members with their tasks (and, with --verbose, targets and task lag)]' \
+'--offsets[Show committed offsets, log-end offsets and lag per input partition (default)]' \
+'--topology[Show the subtopologies with their source, repartition and changelog topics]' \
 '-v[More detail]' \
 '--verbose[More detail]' \
 '-h[Print help]' \
@@ -118,10 +129,102 @@ _arguments "${_arguments_options[@]}" : \
 '--help[Print help]' \
 '-V[Print version]' \
 '--version[Print version]' \
+":: :_streams-group__subcmd__diff_commands" \
+"*::: :->diff" \
 && ret=0
+
+    case $state in
+    (diff)
+        words=($line[1] "${words[@]}")
+        (( CURRENT += 1 ))
+        curcontext="${curcontext%:*:*}:streams-group-diff-command-$line[1]:"
+        case $line[1] in
+            (topology)
+_arguments "${_arguments_options[@]}" : \
+'--application-id=[Application id (needed for Topology#describe() text)]:ID:_default' \
+'--group=[The group to take from a snapshot with several groups]:GROUP:_default' \
+'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
+'--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
+'--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \
+'-o+[Output format]:OUTPUT:(table json)' \
+'--output=[Output format]:OUTPUT:(table json)' \
+'--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
+'--exit-code[Exit with status 1 when the topologies differ]' \
+'-v[More detail]' \
+'--verbose[More detail]' \
+'-h[Print help]' \
+'--help[Print help]' \
+'-V[Print version]' \
+'--version[Print version]' \
+':old -- The old topology\: FILE (JSON, describe text, snapshot) or group\:ID:_default' \
+':new -- The new topology\: FILE (JSON, describe text, snapshot) or group\:ID:_default' \
+&& ret=0
+;;
+(assignment)
+_arguments "${_arguments_options[@]}" : \
+'--group=[The group\: live with no snapshot file, or the group to take from the snapshots]:GROUP:_default' \
+'--members=[Members in the simulation (default\: the snapshot'\''s member count)]:N:_default' \
+'--partitions=[Partitions of source topics whose count the snapshot does not show]:N:_default' \
+'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
+'--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
+'--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \
+'-o+[Output format]:OUTPUT:(table json)' \
+'--output=[Output format]:OUTPUT:(table json)' \
+'--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
+'--simulate[Compare the snapshot'\''s current assignment with a simulated one (same topology)]' \
+'--exit-code[Exit with status 1 when the assignments differ]' \
+'-v[More detail]' \
+'--verbose[More detail]' \
+'-h[Print help]' \
+'--help[Print help]' \
+'-V[Print version]' \
+'--version[Print version]' \
+'*::snapshots -- Snapshot files\: one (current vs target, or vs --simulate) or two (old vs new):_files' \
+&& ret=0
+;;
+(help)
+_arguments "${_arguments_options[@]}" : \
+":: :_streams-group__subcmd__diff__subcmd__help_commands" \
+"*::: :->help" \
+&& ret=0
+
+    case $state in
+    (help)
+        words=($line[1] "${words[@]}")
+        (( CURRENT += 1 ))
+        curcontext="${curcontext%:*:*}:streams-group-diff-help-command-$line[1]:"
+        case $line[1] in
+            (topology)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(assignment)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(help)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+        esac
+    ;;
+esac
+;;
+        esac
+    ;;
+esac
 ;;
 (check-epoch)
 _arguments "${_arguments_options[@]}" : \
+'--topology=[The new topology\: FILE (JSON, describe text, snapshot) or group\:ID]:FILE|group:ID:_default' \
+'--topology-epoch=[The topology epoch the new members will send]:E:_default' \
+'--group=[The live group to check against (needs --bootstrap-server)]:GROUP:_default' \
+'--snapshot=[A snapshot of the group (\`describe --output json\`) to check against]:FILE:_files' \
+'--application-id=[Application id\: names internal topics of describe text and picks the group in a snapshot]:ID:_default' \
+'--rules=[Which rules decide the exit status]:RULES:((kip\:"KIP-1071'\''s topology epoch rules"
+broker\:"What shipped Apache Kafka brokers (4.1 to 4.4) do"))' \
+'--partitions=[Partitions of source topics whose count the group does not show]:N:_default' \
+'*--topic-partitions=[Partition count of one topic (repeatable, or comma-separated)]:TOPIC=N:_default' \
 '--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
 '--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
 '--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \
@@ -130,8 +233,8 @@ _arguments "${_arguments_options[@]}" : \
 '--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
 '-v[More detail]' \
 '--verbose[More detail]' \
-'-h[Print help]' \
-'--help[Print help]' \
+'-h[Print help (see more with '\''--help'\'')]' \
+'--help[Print help (see more with '\''--help'\'')]' \
 '-V[Print version]' \
 '--version[Print version]' \
 && ret=0
@@ -199,7 +302,27 @@ _arguments "${_arguments_options[@]}" : \
 ;;
 (diff)
 _arguments "${_arguments_options[@]}" : \
+":: :_streams-group__subcmd__help__subcmd__diff_commands" \
+"*::: :->diff" \
 && ret=0
+
+    case $state in
+    (diff)
+        words=($line[1] "${words[@]}")
+        (( CURRENT += 1 ))
+        curcontext="${curcontext%:*:*}:streams-group-help-diff-command-$line[1]:"
+        case $line[1] in
+            (topology)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(assignment)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+        esac
+    ;;
+esac
 ;;
 (check-epoch)
 _arguments "${_arguments_options[@]}" : \
@@ -257,8 +380,46 @@ _streams-group__subcmd__describe_commands() {
 }
 (( $+functions[_streams-group__subcmd__diff_commands] )) ||
 _streams-group__subcmd__diff_commands() {
-    local commands; commands=()
+    local commands; commands=(
+'topology:Compare two topologies\: subtopologies, topics, copartition groups, and rollout hazards' \
+'assignment:Compare assignments\: current vs target, two snapshots, or a snapshot vs a simulation' \
+'help:Print this message or the help of the given subcommand(s)' \
+    )
     _describe -t commands 'streams-group diff commands' commands "$@"
+}
+(( $+functions[_streams-group__subcmd__diff__subcmd__assignment_commands] )) ||
+_streams-group__subcmd__diff__subcmd__assignment_commands() {
+    local commands; commands=()
+    _describe -t commands 'streams-group diff assignment commands' commands "$@"
+}
+(( $+functions[_streams-group__subcmd__diff__subcmd__help_commands] )) ||
+_streams-group__subcmd__diff__subcmd__help_commands() {
+    local commands; commands=(
+'topology:Compare two topologies\: subtopologies, topics, copartition groups, and rollout hazards' \
+'assignment:Compare assignments\: current vs target, two snapshots, or a snapshot vs a simulation' \
+'help:Print this message or the help of the given subcommand(s)' \
+    )
+    _describe -t commands 'streams-group diff help commands' commands "$@"
+}
+(( $+functions[_streams-group__subcmd__diff__subcmd__help__subcmd__assignment_commands] )) ||
+_streams-group__subcmd__diff__subcmd__help__subcmd__assignment_commands() {
+    local commands; commands=()
+    _describe -t commands 'streams-group diff help assignment commands' commands "$@"
+}
+(( $+functions[_streams-group__subcmd__diff__subcmd__help__subcmd__help_commands] )) ||
+_streams-group__subcmd__diff__subcmd__help__subcmd__help_commands() {
+    local commands; commands=()
+    _describe -t commands 'streams-group diff help help commands' commands "$@"
+}
+(( $+functions[_streams-group__subcmd__diff__subcmd__help__subcmd__topology_commands] )) ||
+_streams-group__subcmd__diff__subcmd__help__subcmd__topology_commands() {
+    local commands; commands=()
+    _describe -t commands 'streams-group diff help topology commands' commands "$@"
+}
+(( $+functions[_streams-group__subcmd__diff__subcmd__topology_commands] )) ||
+_streams-group__subcmd__diff__subcmd__topology_commands() {
+    local commands; commands=()
+    _describe -t commands 'streams-group diff topology commands' commands "$@"
 }
 (( $+functions[_streams-group__subcmd__help_commands] )) ||
 _streams-group__subcmd__help_commands() {
@@ -291,8 +452,21 @@ _streams-group__subcmd__help__subcmd__describe_commands() {
 }
 (( $+functions[_streams-group__subcmd__help__subcmd__diff_commands] )) ||
 _streams-group__subcmd__help__subcmd__diff_commands() {
-    local commands; commands=()
+    local commands; commands=(
+'topology:Compare two topologies\: subtopologies, topics, copartition groups, and rollout hazards' \
+'assignment:Compare assignments\: current vs target, two snapshots, or a snapshot vs a simulation' \
+    )
     _describe -t commands 'streams-group help diff commands' commands "$@"
+}
+(( $+functions[_streams-group__subcmd__help__subcmd__diff__subcmd__assignment_commands] )) ||
+_streams-group__subcmd__help__subcmd__diff__subcmd__assignment_commands() {
+    local commands; commands=()
+    _describe -t commands 'streams-group help diff assignment commands' commands "$@"
+}
+(( $+functions[_streams-group__subcmd__help__subcmd__diff__subcmd__topology_commands] )) ||
+_streams-group__subcmd__help__subcmd__diff__subcmd__topology_commands() {
+    local commands; commands=()
+    _describe -t commands 'streams-group help diff topology commands' commands "$@"
 }
 (( $+functions[_streams-group__subcmd__help__subcmd__help_commands] )) ||
 _streams-group__subcmd__help__subcmd__help_commands() {

@@ -95,3 +95,14 @@ fn missing_snapshot_is_bad_input() {
     );
     assert!(err.contains("check-epoch: bad usage or input"), "{err}");
 }
+
+#[test]
+fn the_readme_carries_the_script_verbatim() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let script = std::fs::read_to_string(data("ci-example.sh")).unwrap();
+    assert!(
+        readme.contains(&format!("```sh\n{script}```")),
+        "README.md must include tests/data/ci-example.sh verbatim in a ```sh block"
+    );
+}
