@@ -595,7 +595,7 @@ impl StreamsGroup {
             self.ownership
                 .remove(&old.member_id, &old.pending_revocation);
             if !old.is_reconciled(epoch) {
-                self.unreconciled -= 1;
+                self.unreconciled = self.unreconciled.saturating_sub(1);
             }
         }
         self.ownership
@@ -620,7 +620,7 @@ impl StreamsGroup {
         self.ownership.remove(old_id, &m.assigned);
         self.ownership.remove(old_id, &m.pending_revocation);
         if !m.is_reconciled(self.target_assignment_epoch) {
-            self.unreconciled -= 1;
+            self.unreconciled = self.unreconciled.saturating_sub(1);
         }
         self.members.remove(old_id);
         if let Some(t) = self.target.remove(old_id) {
