@@ -33,7 +33,7 @@ fn topology(epoch: i32, variant: u8) -> Topology {
 fn tasks(bits: u16) -> TaskSet {
     (0..6)
         .filter(|i| bits & (1 << i) != 0)
-        .map(|i| ("0", i as i32 - 1))
+        .map(|i| ("0", i - 1))
         .chain(
             (0..4)
                 .filter(|i| bits & (1 << (i + 6)) != 0)
