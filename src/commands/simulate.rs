@@ -242,40 +242,20 @@ fn sim_config(args: &Args, initial: Option<GroupDescription>) -> anyhow::Result<
         })?;
         metadata.insert(topic.trim().to_string(), n);
     }
-    let group = GroupConfig {
-        session_timeout_ms: args.session_timeout,
-        heartbeat_interval_ms: args.heartbeat_interval,
-        num_standby_replicas: args.standby_replicas,
-        initial_rebalance_delay_ms: args.initial_rebalance_delay,
-        ..GroupConfig::default()
-    };
-    group
-        .validate()
-        .map_err(|e| Failure::usage(format!("invalid group configuration: {e}")))?;
-    if args.release_delay < 0 || args.restart_delay < 0 || args.max_time <= 0 {
-        return Err(Failure::usage(
-            "--release-delay and --restart-delay must not be negative, --max-time must be positive",
-        )
-        .into());
-    }
-    Ok(SimConfig {
-        group_id: args
-            .application_id
-            .clone()
-            .unwrap_or_else(|| example::APPLICATION_ID.to_string()),
-        members: args.members,
-        threads_per_process: threads,
+    let group_id = args
+        .application_id
+        .clone()
+        .unwrap_or_else(|| example::APPLICATION_ID.to_string());
+    finish(
+        args,
+        group_id,
+        args.members,
+        threads,
         topology,
         metadata,
-        group,
-        seed: args.seed,
-        release_delay_ms: args.release_delay,
-        restart_delay_ms: args.restart_delay,
-        static_members: args.static_members,
-        max_time_ms: args.max_time,
-        trace: args.trace,
-        initial: None,
-    })
+        args.standby_replicas,
+        None,
+    )
 }
 
 /// A run that starts from a described group: its topology, topics, members and assignments.
@@ -324,24 +304,56 @@ fn snapshot_sim_config(args: &Args, g: GroupDescription) -> anyhow::Result<SimCo
         .into_values()
         .max()
         .unwrap_or(0);
+    let standbys = if args.standby_replicas > 0 {
+        args.standby_replicas
+    } else {
+        standbys
+    };
+    let (id, members) = (g.group_id.clone(), g.members.len() as u32);
+    finish(
+        args,
+        id,
+        members,
+        threads.max(1),
+        topology,
+        metadata,
+        standbys,
+        Some(g),
+    )
+}
+
+/// The group configuration and run settings shared by both kinds of start, checked.
+#[allow(clippy::too_many_arguments)]
+fn finish(
+    args: &Args,
+    group_id: String,
+    members: u32,
+    threads_per_process: u32,
+    topology: Topology,
+    metadata: crate::topology::configure::TopicMetadata,
+    num_standby_replicas: u32,
+    initial: Option<GroupDescription>,
+) -> anyhow::Result<SimConfig> {
     let group = GroupConfig {
         session_timeout_ms: args.session_timeout,
         heartbeat_interval_ms: args.heartbeat_interval,
-        num_standby_replicas: if args.standby_replicas > 0 {
-            args.standby_replicas
-        } else {
-            standbys
-        },
+        num_standby_replicas,
         initial_rebalance_delay_ms: args.initial_rebalance_delay,
         ..GroupConfig::default()
     };
     group
         .validate()
         .map_err(|e| Failure::usage(format!("invalid group configuration: {e}")))?;
+    if args.release_delay < 0 || args.restart_delay < 0 || args.max_time <= 0 {
+        return Err(Failure::usage(
+            "--release-delay and --restart-delay must not be negative, --max-time must be positive",
+        )
+        .into());
+    }
     Ok(SimConfig {
-        group_id: g.group_id.clone(),
-        members: g.members.len() as u32,
-        threads_per_process: threads.max(1),
+        group_id,
+        members,
+        threads_per_process,
         topology,
         metadata,
         group,
@@ -351,7 +363,7 @@ fn snapshot_sim_config(args: &Args, g: GroupDescription) -> anyhow::Result<SimCo
         static_members: args.static_members,
         max_time_ms: args.max_time,
         trace: args.trace,
-        initial: Some(g),
+        initial,
     })
 }
 
