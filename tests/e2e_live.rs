@@ -225,6 +225,9 @@ fn live_list_and_describe_agree_with_the_java_tool() {
     assert!(topo.contains("e2e-app-input"), "{topo}");
     assert!(topo.contains("changelog"), "{topo}");
 
+    // the offline-first commands, online against the same live group
+    commands_against_a_live_group(&b, "e2e-app");
+
     // stop one instance: the group reconciles to 2 members and describe shows it
     app.stop_instance(1);
     assert!(
@@ -279,6 +282,103 @@ fn live_list_and_describe_agree_with_the_java_tool() {
         "{}",
         stderr_of(&out)
     );
+}
+
+/// `check-epoch --group` (each KIP row a live group can show: shipped clients send topology
+/// epoch 0, so "older" cannot happen online), `diff topology group:ID`, `diff assignment --group`
+/// and `simulate --from-group`, all against the live group.
+fn commands_against_a_live_group(b: &str, group: &str) {
+    let code = |out: &Output| out.status.code().unwrap_or(-1);
+    let live = format!("group:{group}");
+    let check = |topology: &str, epoch: &str, extra: &[&str]| {
+        let mut args = vec![
+            "check-epoch",
+            "--group",
+            group,
+            "--topology",
+            topology,
+            "--topology-epoch",
+            epoch,
+        ];
+        args.extend_from_slice(extra);
+        sg(b, &args)
+    };
+    // ER = EG, same topology: accepted.
+    let out = check(&live, "0", &[]);
+    assert_eq!(code(&out), 0, "{}{}", stdout_of(&out), stderr_of(&out));
+    assert!(
+        stdout_of(&out).starts_with("ACCEPTED"),
+        "{}",
+        stdout_of(&out)
+    );
+    // ER = EG + 1: the KIP updates; a shipped broker refuses.
+    let out = check(&live, "1", &[]);
+    assert_eq!(code(&out), 0, "{}{}", stdout_of(&out), stderr_of(&out));
+    let out = check(&live, "1", &["--rules", "broker"]);
+    assert_eq!(code(&out), 1, "{}{}", stdout_of(&out), stderr_of(&out));
+    assert!(
+        stdout_of(&out).contains("Topology updates are not supported yet"),
+        "{}",
+        stdout_of(&out)
+    );
+    // ER > EG + 1: STREAMS_INVALID_TOPOLOGY_EPOCH.
+    let out = check(&live, "2", &[]);
+    assert_eq!(code(&out), 1, "{}", stdout_of(&out));
+    assert!(
+        stdout_of(&out).contains("STREAMS_INVALID_TOPOLOGY_EPOCH"),
+        "{}",
+        stdout_of(&out)
+    );
+    // ER = EG with another topology: STREAMS_INVALID_TOPOLOGY_EPOCH.
+    let snap = snapshot(b, group);
+    let mut topology =
+        streams_group::snapshot::topology_of(&snap.groups[0]).expect("initialised topology");
+    topology
+        .subtopologies
+        .push(streams_group::model::Subtopology {
+            id: "9".into(),
+            source_topics: vec![format!("{group}-input")],
+            ..Default::default()
+        });
+    let dir = tempfile::tempdir().unwrap();
+    let other = dir.path().join("other.json");
+    std::fs::write(&other, serde_json::to_string(&topology).unwrap()).unwrap();
+    let other = other.to_str().unwrap();
+    let out = check(other, "0", &[]);
+    assert_eq!(code(&out), 1, "{}{}", stdout_of(&out), stderr_of(&out));
+    assert!(
+        stdout_of(&out).contains("STREAMS_INVALID_TOPOLOGY_EPOCH"),
+        "{}",
+        stdout_of(&out)
+    );
+    // diff topology: live group vs the same topology with a new subtopology.
+    let out = sg(b, &["diff", "topology", &live, other, "--exit-code"]);
+    assert_eq!(code(&out), 1, "{}{}", stdout_of(&out), stderr_of(&out));
+    // diff assignment of a Stable group: current = target.
+    let out = sg(b, &["diff", "assignment", "--group", group, "--exit-code"]);
+    assert_eq!(code(&out), 0, "{}{}", stdout_of(&out), stderr_of(&out));
+    // What if two more instances join? The simulation starts from the live group.
+    let out = sg(
+        b,
+        &[
+            "simulate",
+            "--from-group",
+            group,
+            "--scenario",
+            "scale-out",
+            "--count",
+            "2",
+            "--output",
+            "json",
+        ],
+    );
+    let v: serde_json::Value = serde_json::from_str(&ok(&out)).unwrap();
+    assert_eq!(v["final_state"], "Stable", "{v}");
+    assert_eq!(
+        v["members"].as_array().unwrap().len(),
+        snap.groups[0].members.len() + 2
+    );
+    assert_eq!(v["invariant_violations"].as_array().unwrap().len(), 0);
 }
 
 #[test]
@@ -429,4 +529,72 @@ fn garbage_and_silent_servers_give_clean_errors() {
             t0.elapsed()
         );
     }
+}
+
+/// The two ways a broker says "not here": a group id that belongs to a classic consumer group,
+/// and a broker whose `streams.version` feature is off. Both are Kafka errors: exit 4, one line
+/// that names the cause and the way out.
+#[test]
+fn classic_group_and_disabled_streams_groups_are_named() {
+    let broker = Broker::start();
+    let b = broker.bootstrap.clone();
+    broker.produce("plain-topic", 10);
+    // A classic consumer group with committed offsets, made by Apache's own tool.
+    let reset = broker.java(
+        "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand",
+        &[
+            "--bootstrap-server",
+            &b,
+            "--group",
+            "classic-group",
+            "--topic",
+            "plain-topic",
+            "--reset-offsets",
+            "--to-earliest",
+            "--execute",
+        ],
+        None,
+    );
+    assert!(
+        reset.status.success(),
+        "consumer group tool: {}",
+        stderr_of(&reset)
+    );
+    let out = sg(&b, &["describe", "--group", "classic-group"]);
+    assert_eq!(out.status.code(), Some(4), "{}", stderr_of(&out));
+    let err = stderr_of(&out);
+    assert!(err.contains("not a streams group"), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    // Turn streams groups off on the broker.
+    let down = broker.java(
+        "org.apache.kafka.tools.FeatureCommand",
+        &[
+            "--bootstrap-server",
+            &b,
+            "downgrade",
+            "--feature",
+            "streams.version=0",
+        ],
+        None,
+    );
+    assert!(
+        down.status.success(),
+        "feature tool: {}{}",
+        stdout_of(&down),
+        stderr_of(&down)
+    );
+    let out = wait_for(
+        "describe to see streams groups disabled",
+        Duration::from_secs(30),
+        || {
+            let out = sg(&b, &["describe", "--group", "any-app"]);
+            stderr_of(&out).contains("streams.version").then_some(out)
+        },
+    );
+    assert_eq!(out.status.code(), Some(4), "{}", stderr_of(&out));
+    assert!(
+        stderr_of(&out).contains("kafka-features"),
+        "{}",
+        stderr_of(&out)
+    );
 }

@@ -360,7 +360,8 @@ impl<'a> Engine<'a> {
             }
             Work::Action(Action::Wait { .. }) => {}
             Work::Action(Action::Restart { .. }) | Work::Action(Action::Deploy { .. }) => {
-                unreachable!("expanded before they run")
+                // Expanded into one `RestartOne` per member before the steps run.
+                return Err(SimError("internal: an unexpanded restart step".into()));
             }
             Work::RestartOne { member, topology } => {
                 let i = self.member_index(member)?;

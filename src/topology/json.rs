@@ -23,7 +23,8 @@ use super::{line_col, ParseError};
 /// Parse and check a JSON topology.
 ///
 /// Checks: subtopology ids are non-empty and unique; topic names and patterns are non-empty;
-/// `partitions` and `replication_factor` are not negative; changelog topics have
+/// `partitions` is not negative and `replication_factor` not below -1 (Kafka Streams clients send
+/// -1, their `replication.factor` default, for "the broker's default"); changelog topics have
 /// `partitions: 0` (the coordinator decides them); every topic of a copartition group is a
 /// source or repartition-source topic of its subtopology; the epoch is not negative.
 pub fn parse_json(text: &str) -> Result<Topology, ParseError> {
@@ -112,11 +113,11 @@ fn validate_subtopology(s: &Subtopology) -> Result<(), (Option<String>, String)>
                     ),
                 ));
             }
-            if info.replication_factor < 0 {
+            if info.replication_factor < -1 {
                 return Err((
                     at,
                     format!(
-                        "{what}: topic {} has negative replication_factor ({})",
+                        "{what}: topic {} has replication_factor {} (use a positive number, or 0 or -1 for the broker default)",
                         info.name, info.replication_factor
                     ),
                 ));
@@ -278,7 +279,7 @@ mod tests {
             "{\"subtopologies\": [{\"id\": \"0\", \"repartition_source_topics\": [{\"name\": \"r\", \"replication_factor\": -3}]}]}",
         )
         .unwrap_err();
-        assert!(e.message.contains("negative replication_factor"), "{e}");
+        assert!(e.message.contains("replication_factor -3"), "{e}");
         let e = parse_json(
             "{\"subtopologies\": [{\"id\": \"0\", \"source_topics\": [\"a\"], \"state_changelog_topics\": [{\"name\": \"c\", \"partitions\": 3}]}]}",
         )
@@ -306,5 +307,18 @@ mod tests {
     fn missing_subtopologies_field() {
         let e = parse_json("{\"epoch\": 1}").unwrap_err();
         assert!(e.message.contains("missing field `subtopologies`"), "{e}");
+    }
+
+    #[test]
+    fn replication_factor_minus_one_is_the_broker_default() {
+        // What real Kafka Streams clients send (found against a 4.3.1 broker's describe).
+        let t = parse_json(
+            "{\"subtopologies\": [{\"id\": \"0\", \"source_topics\": [\"in\"], \"repartition_source_topics\": [{\"name\": \"r\", \"replication_factor\": -1}]}]}",
+        )
+        .unwrap();
+        assert_eq!(
+            t.subtopologies[0].repartition_source_topics[0].replication_factor,
+            -1
+        );
     }
 }
