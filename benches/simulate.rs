@@ -43,6 +43,7 @@ fn config(members: u32, subtopologies: usize, partitions: i32) -> SimConfig {
         static_members: false,
         max_time_ms: 600_000,
         trace: false,
+        racks: 0,
         initial: None,
     }
 }

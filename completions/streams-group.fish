@@ -58,6 +58,7 @@ complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l initial-rebalance-delay -d 'streams.initial.rebalance.delay.ms' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l release-delay -d 'How long a client takes to release a revoked task' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l restart-delay -d 'How long a restarting member stays away' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l racks -d 'Spread processes over R racks: rack ids and a `rack` client tag, with rack-aware standby placement (`rack.aware.assignment.tags=rack`)' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l seed -d 'Seed for start-up jitter; the same seed gives the same run' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l max-time -d 'Stop at this virtual time even if the group never settles' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l from-snapshot -d 'Start from a group in a `describe --output json` snapshot (its members, epochs, tasks)' -r -F

@@ -54,6 +54,7 @@ _arguments "${_arguments_options[@]}" : \
 '--initial-rebalance-delay=[streams.initial.rebalance.delay.ms]:MS:_default' \
 '--release-delay=[How long a client takes to release a revoked task]:MS:_default' \
 '--restart-delay=[How long a restarting member stays away]:MS:_default' \
+'--racks=[Spread processes over R racks\: rack ids and a \`rack\` client tag, with rack-aware standby placement (\`rack.aware.assignment.tags=rack\`)]:R:_default' \
 '--seed=[Seed for start-up jitter; the same seed gives the same run]:SEED:_default' \
 '--max-time=[Stop at this virtual time even if the group never settles]:MS:_default' \
 '(--topology --from-group)--from-snapshot=[Start from a group in a \`describe --output json\` snapshot (its members, epochs, tasks)]:FILE:_files' \

@@ -224,3 +224,46 @@ fn bad_input_gets_one_line_and_exit_2() {
         assert!(err.contains(needle), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn racks_keep_a_tasks_copies_apart() {
+    let v = json(&[
+        "simulate",
+        "--members",
+        "6",
+        "--racks",
+        "3",
+        "--standby-replicas",
+        "1",
+    ]);
+    assert_eq!(v["final_state"], "Stable");
+    // Processes p1..p6 sit on racks r1, r2, r3, r1, r2, r3.
+    let rack = |p: &str| (p[1..].parse::<u32>().unwrap() - 1) % 3;
+    let mut copies: std::collections::BTreeMap<(String, i64), Vec<u32>> = Default::default();
+    for m in v["members"].as_array().unwrap() {
+        let r = rack(m["process_id"].as_str().unwrap());
+        for role in ["active", "standby"] {
+            for e in m["assignment"][role].as_array().unwrap() {
+                for p in e["partitions"].as_array().unwrap() {
+                    copies
+                        .entry((
+                            e["subtopology"].as_str().unwrap().into(),
+                            p.as_i64().unwrap(),
+                        ))
+                        .or_default()
+                        .push(r);
+                }
+            }
+        }
+    }
+    let standbys = copies.values().filter(|c| c.len() == 2).count();
+    assert!(standbys > 0, "stateful tasks have a standby");
+    for (task, racks) in &copies {
+        let distinct: std::collections::BTreeSet<_> = racks.iter().collect();
+        assert_eq!(
+            distinct.len(),
+            racks.len(),
+            "copies of {task:?} share a rack: {racks:?}"
+        );
+    }
+}

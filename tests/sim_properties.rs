@@ -57,6 +57,7 @@ fn config(
         static_members: false,
         max_time_ms: 900_000,
         trace: true,
+        racks: 0,
         initial: None,
     }
 }

@@ -609,6 +609,7 @@ fn vs_simulation(
         static_members: false,
         max_time_ms: 600_000,
         trace: false,
+        racks: 0,
         initial: None,
     };
     let scenario = Scenario {

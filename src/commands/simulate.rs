@@ -98,6 +98,11 @@ pub struct Args {
     #[arg(long, default_value_t = 3_000, value_name = "MS")]
     pub restart_delay: i64,
 
+    /// Spread processes over R racks: rack ids and a `rack` client tag, with rack-aware standby
+    /// placement (`rack.aware.assignment.tags=rack`)
+    #[arg(long, default_value_t = 0, value_name = "R")]
+    pub racks: u32,
+
     /// Give members instance ids (static membership)
     #[arg(long = "static")]
     pub static_members: bool,
@@ -339,6 +344,11 @@ fn finish(
         heartbeat_interval_ms: args.heartbeat_interval,
         num_standby_replicas,
         initial_rebalance_delay_ms: args.initial_rebalance_delay,
+        rack_aware_assignment_tags: if args.racks > 0 {
+            vec!["rack".into()]
+        } else {
+            vec![]
+        },
         ..GroupConfig::default()
     };
     group
@@ -363,6 +373,7 @@ fn finish(
         static_members: args.static_members,
         max_time_ms: args.max_time,
         trace: args.trace,
+        racks: args.racks,
         initial,
     })
 }

@@ -5,6 +5,8 @@
 //! while to release revoked tasks (and reports them as owned until then), rejoins when fenced,
 //! and goes silent when it crashes.
 
+use std::collections::BTreeMap;
+
 use crate::model::heartbeat::{
     HeartbeatRequest, HeartbeatResponse, LEAVE_EPOCH, STATIC_LEAVE_EPOCH,
 };
@@ -24,6 +26,8 @@ pub struct Client {
     pub process_id: String,
     pub instance_id: Option<String>,
     pub rack_id: Option<String>,
+    /// Client tags (`client.tag.*`), used by rack-aware standby placement.
+    pub client_tags: BTreeMap<String, String>,
     pub topology: Topology,
     pub liveness: Liveness,
     /// Member epoch as the client knows it (0 until it joined).
@@ -44,6 +48,7 @@ impl Client {
             process_id,
             instance_id: None,
             rack_id: None,
+            client_tags: BTreeMap::new(),
             topology,
             liveness: Liveness::Running,
             epoch: 0,
@@ -82,6 +87,7 @@ impl Client {
             standby_tasks: Some(owned.standby),
             warmup_tasks: Some(owned.warmup),
             process_id: Some(self.process_id.clone()),
+            client_tags: (!self.client_tags.is_empty()).then(|| self.client_tags.clone()),
             ..HeartbeatRequest::default()
         }
     }

@@ -47,6 +47,9 @@ pub struct SimConfig {
     /// The run stops at this virtual time even if the group never settles.
     pub max_time_ms: i64,
     pub trace: bool,
+    /// Spread processes over this many racks (`r1`, `r2`, ...): each member gets the rack id and
+    /// the client tag `rack`. 0: no racks.
+    pub racks: u32,
     /// Start from this group (a `describe` snapshot) instead of an empty one: its members are
     /// the initial clients, with their epochs and assignments, and `members` is ignored.
     pub initial: Option<GroupDescription>,
@@ -150,6 +153,13 @@ impl<'a> Engine<'a> {
             );
         }
         c.heartbeat_interval_ms = self.cfg.group.heartbeat_interval_ms;
+        if self.cfg.racks > 0 {
+            // Processes are numbered p1, p2, ...: neighbours land on different racks.
+            let n: u32 = c.process_id.trim_start_matches('p').parse().unwrap_or(1);
+            let rack = format!("r{}", (n.saturating_sub(1)) % self.cfg.racks + 1);
+            c.rack_id = Some(rack.clone());
+            c.client_tags.insert("rack".into(), rack);
+        }
         let idx = self.clients.len();
         self.clients.push(c);
         self.generation.push(0);
