@@ -76,9 +76,9 @@ pub struct MemberDescription {
     #[serde(default)]
     pub client_tags: BTreeMap<String, String>,
     /// Cumulative changelog offsets per task (Kafka 4.4+ fills them).
-    #[serde(default, with = "task_offsets_json")]
+    #[serde(default, with = "crate::model::task::task_offsets_json")]
     pub task_offsets: BTreeMap<TaskId, i64>,
-    #[serde(default, with = "task_offsets_json")]
+    #[serde(default, with = "crate::model::task::task_offsets_json")]
     pub task_end_offsets: BTreeMap<TaskId, i64>,
     pub assignment: Assignment,
     pub target_assignment: Assignment,
@@ -106,36 +106,4 @@ pub struct PartitionOffsets {
     pub end: Option<i64>,
     /// `end - committed`, or `end - earliest` when nothing is committed (as Kafka's tool does).
     pub lag: Option<i64>,
-}
-
-/// Task offsets in JSON: `[{"subtopology": "0", "partition": 1, "offset": 42}]`.
-mod task_offsets_json {
-    use super::*;
-    use serde::{Deserializer, Serializer};
-
-    #[derive(Serialize, Deserialize)]
-    struct Entry {
-        subtopology: String,
-        partition: i32,
-        offset: i64,
-    }
-
-    pub fn serialize<S: Serializer>(m: &BTreeMap<TaskId, i64>, s: S) -> Result<S::Ok, S::Error> {
-        let v: Vec<Entry> = m
-            .iter()
-            .map(|(t, o)| Entry {
-                subtopology: t.subtopology.clone(),
-                partition: t.partition,
-                offset: *o,
-            })
-            .collect();
-        v.serialize(s)
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<TaskId, i64>, D::Error> {
-        let v = Vec::<Entry>::deserialize(d)?;
-        Ok(v.into_iter()
-            .map(|e| (TaskId::new(e.subtopology, e.partition), e.offset))
-            .collect())
-    }
 }

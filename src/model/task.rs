@@ -301,6 +301,43 @@ impl Assignment {
     }
 }
 
+/// Serde for per-task offsets (`BTreeMap<TaskId, i64>`) as a JSON list of
+/// `{"subtopology": "0", "partition": 1, "offset": 42}`: JSON object keys must be strings, and
+/// this is also the protocol's `TaskOffset` shape.
+pub mod task_offsets_json {
+    use std::collections::BTreeMap;
+
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use super::TaskId;
+
+    #[derive(Serialize, Deserialize)]
+    struct Entry {
+        subtopology: String,
+        partition: i32,
+        offset: i64,
+    }
+
+    pub fn serialize<S: Serializer>(m: &BTreeMap<TaskId, i64>, s: S) -> Result<S::Ok, S::Error> {
+        let v: Vec<Entry> = m
+            .iter()
+            .map(|(t, o)| Entry {
+                subtopology: t.subtopology.clone(),
+                partition: t.partition,
+                offset: *o,
+            })
+            .collect();
+        v.serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<TaskId, i64>, D::Error> {
+        let v = Vec::<Entry>::deserialize(d)?;
+        Ok(v.into_iter()
+            .map(|e| (TaskId::new(e.subtopology, e.partition), e.offset))
+            .collect())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -21,7 +21,7 @@ mod tests;
 use std::collections::BTreeMap;
 use std::fmt;
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 
 use crate::model::{Assignment, TaskId, TaskSet};
 
@@ -66,10 +66,10 @@ pub struct MemberSpec {
     pub current: Assignment,
     /// Cumulative changelog offsets per task, as reported in the heartbeat.
     /// JSON: `[{"subtopology": "0", "partition": 1, "offset": 42}]`.
-    #[serde(default, with = "task_offsets_serde")]
+    #[serde(default, with = "crate::model::task::task_offsets_json")]
     pub task_offsets: BTreeMap<TaskId, i64>,
     /// Changelog end offsets per task (not used by the sticky assignor; kept for others).
-    #[serde(default, with = "task_offsets_serde")]
+    #[serde(default, with = "crate::model::task::task_offsets_json")]
     pub task_end_offsets: BTreeMap<TaskId, i64>,
 }
 
@@ -118,42 +118,4 @@ impl std::error::Error for AssignorError {}
 pub trait TaskAssignor {
     fn name(&self) -> &'static str;
     fn assign(&self, spec: &GroupSpec) -> Result<GroupAssignment, AssignorError>;
-}
-
-/// Serde for `BTreeMap<TaskId, i64>` as a JSON list of `{subtopology, partition, offset}`
-/// (JSON object keys must be strings, and this is also the heartbeat's shape).
-mod task_offsets_serde {
-    use super::*;
-
-    #[derive(Serialize, Deserialize)]
-    struct Entry {
-        subtopology: String,
-        partition: i32,
-        offset: i64,
-    }
-
-    pub fn serialize<S: Serializer>(
-        map: &BTreeMap<TaskId, i64>,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        let entries: Vec<Entry> = map
-            .iter()
-            .map(|(t, o)| Entry {
-                subtopology: t.subtopology.clone(),
-                partition: t.partition,
-                offset: *o,
-            })
-            .collect();
-        entries.serialize(serializer)
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<BTreeMap<TaskId, i64>, D::Error> {
-        let entries = Vec::<Entry>::deserialize(deserializer)?;
-        Ok(entries
-            .into_iter()
-            .map(|e| (TaskId::new(e.subtopology, e.partition), e.offset))
-            .collect())
-    }
 }
