@@ -5,6 +5,7 @@
 //! a virtual clock), `kafka` (the wire client), `render` (tables, JSON, colour), and `commands`
 //! (one module per subcommand, glue only).
 
+pub mod assignment_diff;
 pub mod cli;
 pub mod commands;
 pub mod coordinator;

@@ -558,23 +558,7 @@ fn render_table(r: &Report, trace: bool, verbose: bool) -> String {
         if verbose {
             for s in &r.steps {
                 out.push_str(&format!("\nAssignment changes in step \"{}\":\n", s.step));
-                let mut t = render::table::new(&[
-                    "MEMBER",
-                    "GAINED-ACTIVE",
-                    "LOST-ACTIVE",
-                    "GAINED-STANDBY",
-                    "LOST-STANDBY",
-                ]);
-                for d in &s.diff {
-                    t.add_row(vec![
-                        d.member_id.clone(),
-                        d.gained_active.compact().green().to_string(),
-                        d.lost_active.compact().red().to_string(),
-                        d.gained_standby.compact(),
-                        d.lost_standby.compact(),
-                    ]);
-                }
-                out.push_str(&render::table::render(&t));
+                out.push_str(&render::diff::moves_and_owners(&s.moves, &s.diff, "MEMBER"));
             }
         }
     }

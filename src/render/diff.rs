@@ -1,6 +1,7 @@
 //! Human output of `diff topology`, `diff assignment` and the diff part of `check-epoch`.
 //! Colour comes from `colored`, switched on or off globally by `render::color::init`.
 
+use crate::assignment_diff::{OwnerDiff, TaskMove};
 use std::fmt::Write;
 
 use colored::Colorize;
@@ -218,8 +219,21 @@ pub fn assignment_report(r: &AssignmentDiffReport) -> String {
         r.moved_standby.to_string().bold()
     );
     out.push('\n');
+    let owner = if r.compared_by == "process" {
+        "PROCESS"
+    } else {
+        "MEMBER"
+    };
+    out.push_str(&moves_and_owners(&r.moves, &r.owners, owner));
+    out
+}
+
+/// The task moves (TASK ROLE FROM TO) and the per-owner changes (OWNER BEFORE AFTER GAINED
+/// LOST) of an assignment diff.
+pub fn moves_and_owners(moves: &[TaskMove], owners: &[OwnerDiff], owner: &str) -> String {
+    let mut out = String::new();
     let mut t = super::table::new(&["TASK", "ROLE", "FROM", "TO"]);
-    for m in &r.moves {
+    for m in moves {
         let side = |v: &Vec<String>| {
             if v.is_empty() {
                 "-".to_string()
@@ -236,13 +250,8 @@ pub fn assignment_report(r: &AssignmentDiffReport) -> String {
     }
     out.push_str(&super::table::render(&t));
     out.push('\n');
-    let owner = if r.compared_by == "process" {
-        "PROCESS"
-    } else {
-        "MEMBER"
-    };
     let mut t = super::table::new(&[owner, "BEFORE", "AFTER", "GAINED", "LOST"]);
-    for o in &r.owners {
+    for o in owners {
         let roles = |sets: [(&str, &TaskSet); 3]| {
             let v: Vec<String> = sets
                 .iter()

@@ -654,7 +654,7 @@ pub fn run(
             virtual_time_to_stable_ms = Some(e.now);
         }
         let after = e.current_assignments();
-        let (diff, moved_active, moved_standby) = report::diff_assignments(&before, &after);
+        let d = crate::assignment_diff::diff_owners(&before, &after);
         steps.push(StepReport {
             step: label,
             started_at_ms: started,
@@ -665,10 +665,11 @@ pub fn run(
                 .coordinator
                 .group(&cfg.group_id)
                 .map_or(0, |g| g.group_epoch()),
-            moved_active,
-            moved_standby,
+            moved_active: d.moved_active,
+            moved_standby: d.moved_standby,
             statuses_seen: e.step_statuses.iter().cloned().collect(),
-            diff,
+            moves: d.moves,
+            diff: d.owners,
         });
         if !settled {
             break;

@@ -4,7 +4,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::model::{Assignment, TaskRole, TaskSet};
+use crate::assignment_diff::{OwnerDiff, TaskMove};
+use crate::model::{Assignment, TaskSet};
 
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
@@ -64,17 +65,10 @@ pub struct StepReport {
     pub moved_active: u64,
     pub moved_standby: u64,
     pub statuses_seen: Vec<String>,
-    pub diff: Vec<MemberDiff>,
-}
-
-/// How one member's assignment changed across a step.
-#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
-pub struct MemberDiff {
-    pub member_id: String,
-    pub gained_active: TaskSet,
-    pub lost_active: TaskSet,
-    pub gained_standby: TaskSet,
-    pub lost_standby: TaskSet,
+    /// Tasks that changed owner, with their old and new owners.
+    pub moves: Vec<TaskMove>,
+    /// Members whose tasks changed.
+    pub diff: Vec<OwnerDiff>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -92,51 +86,4 @@ pub struct TraceEntry {
     pub statuses: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
-}
-
-/// Per-member diff between two assignments (member id → assignment), and the number of moved
-/// active and standby tasks: a task counts as moved when it left one member and went to another.
-pub fn diff_assignments(
-    before: &BTreeMap<String, Assignment>,
-    after: &BTreeMap<String, Assignment>,
-) -> (Vec<MemberDiff>, u64, u64) {
-    let mut diffs = Vec::new();
-    let empty = Assignment::default();
-    let ids: std::collections::BTreeSet<&String> = before.keys().chain(after.keys()).collect();
-    for id in ids {
-        let b = before.get(id).unwrap_or(&empty);
-        let a = after.get(id).unwrap_or(&empty);
-        let d = MemberDiff {
-            member_id: id.clone(),
-            gained_active: a.active.difference(&b.active),
-            lost_active: b.active.difference(&a.active),
-            gained_standby: a.standby.difference(&b.standby),
-            lost_standby: b.standby.difference(&a.standby),
-        };
-        if !(d.gained_active.is_empty()
-            && d.lost_active.is_empty()
-            && d.gained_standby.is_empty()
-            && d.lost_standby.is_empty())
-        {
-            diffs.push(d);
-        }
-    }
-    let moved = |role: TaskRole| -> u64 {
-        // A gained task that another member had before is a move; a fresh task is not.
-        let mut had = TaskSet::new();
-        for a in before.values() {
-            had.extend(a.get(role));
-        }
-        diffs
-            .iter()
-            .map(|d| match role {
-                TaskRole::Active => &d.gained_active,
-                _ => &d.gained_standby,
-            })
-            .flat_map(|g| g.iter())
-            .filter(|(s, p)| had.contains(s, *p))
-            .count() as u64
-    };
-    let (a, s) = (moved(TaskRole::Active), moved(TaskRole::Standby));
-    (diffs, a, s)
 }

@@ -1,0 +1,155 @@
+//! Assignment diffs: which tasks changed owner between two assignments, in which role, from
+//! whom to whom. Used by `diff assignment` and by the simulator's per-step report.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+
+use crate::model::{Assignment, TaskRole, TaskSet};
+
+/// One task whose owners changed in one role.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TaskMove {
+    /// `<subtopology>_<partition>`.
+    pub task: String,
+    pub role: TaskRole,
+    /// Owners that lost it.
+    pub from: Vec<String>,
+    /// Owners that gained it.
+    pub to: Vec<String>,
+}
+
+/// How one owner's (member's or process's) tasks changed.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct OwnerDiff {
+    pub owner: String,
+    pub tasks_before: usize,
+    pub tasks_after: usize,
+    pub gained_active: TaskSet,
+    pub lost_active: TaskSet,
+    pub gained_standby: TaskSet,
+    pub lost_standby: TaskSet,
+    pub gained_warmup: TaskSet,
+    pub lost_warmup: TaskSet,
+}
+
+impl OwnerDiff {
+    pub fn is_empty(&self) -> bool {
+        [
+            &self.gained_active,
+            &self.lost_active,
+            &self.gained_standby,
+            &self.lost_standby,
+            &self.gained_warmup,
+            &self.lost_warmup,
+        ]
+        .iter()
+        .all(|s| s.is_empty())
+    }
+}
+
+/// What changed between two assignments keyed by owner (member or process id).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct AssignmentDiff {
+    pub moves: Vec<TaskMove>,
+    pub owners: Vec<OwnerDiff>,
+    /// Active tasks that went from one owner to another.
+    pub moved_active: u64,
+    /// Standby replicas that went from one owner to another.
+    pub moved_standby: u64,
+}
+
+impl AssignmentDiff {
+    pub fn is_empty(&self) -> bool {
+        self.owners.is_empty()
+    }
+}
+
+/// Compare two assignments keyed by owner. A task counts as moved when one owner lost it and
+/// another gained it in the same role (for standbys, each such pair counts once).
+pub fn diff_owners(
+    before: &BTreeMap<String, Assignment>,
+    after: &BTreeMap<String, Assignment>,
+) -> AssignmentDiff {
+    let empty = Assignment::default();
+    let ids: BTreeSet<&String> = before.keys().chain(after.keys()).collect();
+    let mut owners = Vec::new();
+    for id in ids {
+        let b = before.get(id).unwrap_or(&empty);
+        let a = after.get(id).unwrap_or(&empty);
+        let d = OwnerDiff {
+            owner: id.clone(),
+            tasks_before: b.len(),
+            tasks_after: a.len(),
+            gained_active: a.active.difference(&b.active),
+            lost_active: b.active.difference(&a.active),
+            gained_standby: a.standby.difference(&b.standby),
+            lost_standby: b.standby.difference(&a.standby),
+            gained_warmup: a.warmup.difference(&b.warmup),
+            lost_warmup: b.warmup.difference(&a.warmup),
+        };
+        if !d.is_empty() {
+            owners.push(d);
+        }
+    }
+    // Per role and task: who lost it, who gained it.
+    let mut changes: BTreeMap<(TaskRole, crate::model::TaskId), (Vec<String>, Vec<String>)> =
+        BTreeMap::new();
+    for d in &owners {
+        for (role, gained, lost) in [
+            (TaskRole::Active, &d.gained_active, &d.lost_active),
+            (TaskRole::Standby, &d.gained_standby, &d.lost_standby),
+            (TaskRole::Warmup, &d.gained_warmup, &d.lost_warmup),
+        ] {
+            for t in lost.tasks() {
+                changes
+                    .entry((role, t))
+                    .or_default()
+                    .0
+                    .push(d.owner.clone());
+            }
+            for t in gained.tasks() {
+                changes
+                    .entry((role, t))
+                    .or_default()
+                    .1
+                    .push(d.owner.clone());
+            }
+        }
+    }
+    let (mut moved_active, mut moved_standby) = (0u64, 0u64);
+    let mut moves = Vec::new();
+    for ((role, task), (from, to)) in changes {
+        let n = from.len().min(to.len()) as u64;
+        match role {
+            TaskRole::Active => moved_active += n,
+            TaskRole::Standby => moved_standby += n,
+            TaskRole::Warmup => {}
+        }
+        moves.push(TaskMove {
+            task: task.to_string(),
+            role,
+            from,
+            to,
+        });
+    }
+    // Tasks in numeric order, then role.
+    moves.sort_by(|a, b| {
+        task_key(&a.task)
+            .cmp(&task_key(&b.task))
+            .then(a.role.cmp(&b.role))
+    });
+    AssignmentDiff {
+        moves,
+        owners,
+        moved_active,
+        moved_standby,
+    }
+}
+
+fn task_key(t: &str) -> (String, i64) {
+    match t.rsplit_once('_') {
+        Some((s, p)) => (s.to_string(), p.parse().unwrap_or(-1)),
+        None => (t.to_string(), -1),
+    }
+}
