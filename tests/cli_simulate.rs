@@ -267,3 +267,15 @@ fn racks_keep_a_tasks_copies_apart() {
         );
     }
 }
+
+#[test]
+fn the_readme_shows_the_current_default_output() {
+    let (code, out, _) = run(&["simulate", "--members", "6"]);
+    assert_eq!(code, 0);
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    assert!(
+        readme.contains(&format!("```text\n{out}```")),
+        "update the README's example output of `simulate --members 6`:\n{out}"
+    );
+}

@@ -451,6 +451,14 @@ fn state_colored(state: &str) -> String {
     }
 }
 
+fn plural(n: u64, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
 fn ms(v: Option<i64>) -> String {
     v.map_or("never".into(), |v| format!("{:.1} s", v as f64 / 1000.0))
 }
@@ -501,11 +509,14 @@ fn render_table(r: &Report, trace: bool, verbose: bool) -> String {
         r.topology_epoch
     ));
     out.push_str(&format!(
-        "Stable after {} of virtual time; {} heartbeats, {} rebalances, {} tasks moved; ended at {}\n",
-        ms(r.virtual_time_to_stable_ms),
-        r.heartbeats,
-        r.rebalances,
-        r.tasks_moved,
+        "{}; {}, {}, {} moved; ended at {}\n",
+        match r.virtual_time_to_stable_ms {
+            Some(t) => format!("Stable after {} of virtual time", ms(Some(t))),
+            None => "Never Stable".to_string(),
+        },
+        plural(r.heartbeats, "heartbeat"),
+        plural(r.rebalances, "rebalance"),
+        plural(r.tasks_moved, "task"),
         ms(Some(r.virtual_time_end_ms)),
     ));
     out.push_str(&format!(
