@@ -5,9 +5,9 @@
 //! 1. Java encodes a realistic message → we decode → we encode → identical bytes.
 //! 2. We encode our own realistic message → Java parses and re-encodes → identical bytes.
 //!
-//! Versions the harness's kafka-clients does not have (v1 needs Kafka 4.4:
-//! `STREAMS_GROUP_KAFKA_VERSION=4.4.0`) are reported and skipped. Without Java/Maven the test
-//! fails when `CI=true` and prints a skip note otherwise.
+//! v0 is checked against the harness's default kafka-clients (4.3.1); v0 and v1 against 4.4.0,
+//! the first release with v1. Without Java/Maven the tests fail when `CI=true` and print a skip
+//! note otherwise.
 
 mod support;
 
@@ -56,8 +56,8 @@ enum Oracle {
     Unsupported(String),
 }
 
-fn oracle(args: &[&str], stdin: Option<&[u8]>) -> Oracle {
-    let out = support::java_standalone("streamsgroup.CodecOracle", args, stdin);
+fn oracle(version: &str, args: &[&str], stdin: Option<&[u8]>) -> Oracle {
+    let out = support::java_standalone_with(version, "streamsgroup.CodecOracle", args, stdin);
     let stdout = String::from_utf8_lossy(&out.stdout).trim().to_string();
     if out.status.code() == Some(3) && stdout.starts_with("UNSUPPORTED") {
         return Oracle::Unsupported(stdout);
@@ -114,15 +114,35 @@ fn api_kind(case: &str) -> (&'static str, &'static str) {
 
 #[test]
 fn codecs_match_kafka_clients_byte_for_byte() {
+    let version = support::kafka_version();
+    let checked = compare_with(&version);
+    assert!(
+        checked >= 8,
+        "only {checked} comparisons ran (v0 must always run)"
+    );
+}
+
+/// Kafka 4.4 has version 1 of both APIs: all 16 comparisons must run.
+#[test]
+fn version_1_codecs_match_kafka_clients_4_4() {
+    let checked = compare_with("4.4.0");
+    assert!(
+        checked == 0 || checked == 16,
+        "{checked} comparisons ran against 4.4.0, expected 16"
+    );
+}
+
+/// Run every comparison the given kafka-clients version supports; returns how many ran.
+fn compare_with(version: &str) -> usize {
     if !java_available() {
-        return;
+        return 0;
     }
     let mut checked = 0;
     for v in 0..=1i16 {
         let vs = v.to_string();
         for case in CASES {
             // 1. Java → ours → bytes
-            match oracle(&["encode", case, &vs], None) {
+            match oracle(version, &["encode", case, &vs], None) {
                 Oracle::Unsupported(why) => {
                     eprintln!("skip {case} v{v}: {why}");
                     continue;
@@ -141,7 +161,11 @@ fn codecs_match_kafka_clients_byte_for_byte() {
             let ours = ours_sample(case, v);
             let (api, kind) = api_kind(case);
             let hex = to_hex(&ours);
-            match oracle(&["roundtrip", api, kind, &vs], Some(hex.as_bytes())) {
+            match oracle(
+                version,
+                &["roundtrip", api, kind, &vs],
+                Some(hex.as_bytes()),
+            ) {
                 Oracle::Unsupported(why) => eprintln!("skip roundtrip {case} v{v}: {why}"),
                 Oracle::Hex(java) => {
                     assert_eq!(
@@ -154,12 +178,6 @@ fn codecs_match_kafka_clients_byte_for_byte() {
             }
         }
     }
-    assert!(
-        checked >= 8,
-        "only {checked} comparisons ran (v0 must always run)"
-    );
-    eprintln!(
-        "{checked} codec comparisons with kafka-clients {} passed",
-        support::kafka_version()
-    );
+    eprintln!("{checked} codec comparisons with kafka-clients {version} passed");
+    checked
 }

@@ -374,7 +374,7 @@ impl Broker {
     /// Run a main class from the harness classpath (e.g. `streamsgroup.AssignorOracle`), with
     /// `stdin` fed to it when given.
     pub fn java(&self, class: &str, args: &[&str], stdin: Option<&[u8]>) -> Output {
-        java_in(&self.dir, class, args, stdin)
+        java_in(&self.dir, &self.version, class, args, stdin)
     }
 
     /// Stop the broker (and its apps) now and remove its run directory.
@@ -412,12 +412,23 @@ impl Drop for Broker {
 /// Run a main class from the harness classpath without a broker (version from the env).
 pub fn java_standalone(class: &str, args: &[&str], stdin: Option<&[u8]>) -> Output {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("kafka-runs-none");
-    java_in(&dir, class, args, stdin)
+    java_in(&dir, &kafka_version(), class, args, stdin)
 }
 
-fn java_in(dir: &Path, class: &str, args: &[&str], stdin: Option<&[u8]>) -> Output {
+/// Like `java_standalone`, with the classpath of a given Kafka version.
+pub fn java_standalone_with(
+    version: &str,
+    class: &str,
+    args: &[&str],
+    stdin: Option<&[u8]>,
+) -> Output {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("kafka-runs-none");
+    java_in(&dir, version, class, args, stdin)
+}
+
+fn java_in(dir: &Path, version: &str, class: &str, args: &[&str], stdin: Option<&[u8]>) -> Output {
     let mut cmd = harness_cmd(dir);
-    cmd.env("STREAMS_GROUP_KAFKA_VERSION", kafka_version())
+    cmd.env("STREAMS_GROUP_KAFKA_VERSION", version)
         .args(["java", class])
         .args(args)
         .stdin(if stdin.is_some() {
