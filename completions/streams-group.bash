@@ -31,6 +31,9 @@ _streams__group() {
             streams__group,help)
                 cmd="streams__group__subcmd__help"
                 ;;
+            streams__group,lag)
+                cmd="streams__group__subcmd__lag"
+                ;;
             streams__group,list)
                 cmd="streams__group__subcmd__list"
                 ;;
@@ -73,6 +76,9 @@ _streams__group() {
             streams__group__subcmd__help,help)
                 cmd="streams__group__subcmd__help__subcmd__help"
                 ;;
+            streams__group__subcmd__help,lag)
+                cmd="streams__group__subcmd__help__subcmd__lag"
+                ;;
             streams__group__subcmd__help,list)
                 cmd="streams__group__subcmd__help__subcmd__list"
                 ;;
@@ -95,7 +101,7 @@ _streams__group() {
 
     case "${cmd}" in
         streams__group)
-            opts="-o -v -h -V --bootstrap-server --command-config --timeout --output --color --verbose --help --version simulate list describe diff check-epoch topology completions help"
+            opts="-o -v -h -V --bootstrap-server --command-config --timeout --output --color --verbose --help --version simulate list describe diff check-epoch lag topology completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -477,7 +483,7 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__help)
-            opts="simulate list describe diff check-epoch topology completions help"
+            opts="simulate list describe diff check-epoch lag topology completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -588,6 +594,20 @@ _streams__group() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        streams__subcmd__group__subcmd__help__subcmd__lag)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         streams__subcmd__group__subcmd__help__subcmd__list)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -623,6 +643,56 @@ _streams__group() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        streams__subcmd__group__subcmd__lag)
+            opts="-o -v -h -V --group --snapshot --acceptable-recovery-lag --exit-code --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --snapshot)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --acceptable-recovery-lag)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --bootstrap-server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --command-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

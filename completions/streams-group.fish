@@ -40,6 +40,7 @@ complete -c streams-group -n "__fish_streams_group_needs_command" -f -a "list" -
 complete -c streams-group -n "__fish_streams_group_needs_command" -f -a "describe" -d 'Describe streams groups: state, members, offsets and lag, topology'
 complete -c streams-group -n "__fish_streams_group_needs_command" -f -a "diff" -d 'Compare two topologies or two assignments'
 complete -c streams-group -n "__fish_streams_group_needs_command" -f -a "check-epoch" -d 'Dry-run a topology epoch bump: would the coordinator accept this topology?'
+complete -c streams-group -n "__fish_streams_group_needs_command" -f -a "lag" -d 'Warm-up and restoration lag per task, against acceptable.recovery.lag'
 complete -c streams-group -n "__fish_streams_group_needs_command" -f -a "topology" -d 'Parse a topology and show its tasks and internal topics'
 complete -c streams-group -n "__fish_streams_group_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c streams-group -n "__fish_streams_group_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -173,6 +174,21 @@ never\t''"
 complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -s v -l verbose -d 'More detail'
 complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -s V -l version -d 'Print version'
+complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -l group -d 'The group: live (with --bootstrap-server), or the group to pick in --snapshot' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -l snapshot -d 'Read the group from a `describe --output json` snapshot instead of the cluster' -r -F
+complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -l acceptable-recovery-lag -d 'The lag at which a task counts as caught up (streams.acceptable.recovery.lag)' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
+complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -s o -l output -d 'Output format' -r -f -a "table\t''
+json\t''"
+complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -l exit-code -d 'Exit 1 when any task is lagging beyond the acceptable lag'
+complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -s v -l verbose -d 'More detail'
+complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -s h -l help -d 'Print help'
+complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -s V -l version -d 'Print version'
 complete -c streams-group -n "__fish_streams_group_using_subcommand topology" -l application-id -d 'Application id (needed for describe text: internal topic names start with it)' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand topology" -l partitions -d 'Partitions of every source topic not given with --topic-partitions' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand topology" -l topic-partitions -d 'Partition count of one topic (repeatable, or comma-separated); 0 = the topic is missing' -r
@@ -198,13 +214,14 @@ never\t''"
 complete -c streams-group -n "__fish_streams_group_using_subcommand completions" -s v -l verbose -d 'More detail'
 complete -c streams-group -n "__fish_streams_group_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c streams-group -n "__fish_streams_group_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch topology completions help" -f -a "simulate" -d 'Simulate Streams clients against the local coordinator on a virtual clock'
-complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch topology completions help" -f -a "list" -d 'List the streams groups of a cluster'
-complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch topology completions help" -f -a "describe" -d 'Describe streams groups: state, members, offsets and lag, topology'
-complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch topology completions help" -f -a "diff" -d 'Compare two topologies or two assignments'
-complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch topology completions help" -f -a "check-epoch" -d 'Dry-run a topology epoch bump: would the coordinator accept this topology?'
-complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch topology completions help" -f -a "topology" -d 'Parse a topology and show its tasks and internal topics'
-complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch topology completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch topology completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology completions help" -f -a "simulate" -d 'Simulate Streams clients against the local coordinator on a virtual clock'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology completions help" -f -a "list" -d 'List the streams groups of a cluster'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology completions help" -f -a "describe" -d 'Describe streams groups: state, members, offsets and lag, topology'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology completions help" -f -a "diff" -d 'Compare two topologies or two assignments'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology completions help" -f -a "check-epoch" -d 'Dry-run a topology epoch bump: would the coordinator accept this topology?'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology completions help" -f -a "lag" -d 'Warm-up and restoration lag per task, against acceptable.recovery.lag'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology completions help" -f -a "topology" -d 'Parse a topology and show its tasks and internal topics'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c streams-group -n "__fish_streams_group_using_subcommand help; and __fish_seen_subcommand_from diff" -f -a "topology" -d 'Compare two topologies: subtopologies, topics, copartition groups, and rollout hazards'
 complete -c streams-group -n "__fish_streams_group_using_subcommand help; and __fish_seen_subcommand_from diff" -f -a "assignment" -d 'Compare assignments: current vs target, two snapshots, or a snapshot vs a simulation'

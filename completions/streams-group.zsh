@@ -240,6 +240,26 @@ broker\:"What shipped Apache Kafka brokers (4.1 to 4.4) do"))' \
 '--version[Print version]' \
 && ret=0
 ;;
+(lag)
+_arguments "${_arguments_options[@]}" : \
+'--group=[The group\: live (with --bootstrap-server), or the group to pick in --snapshot]:GROUP:_default' \
+'--snapshot=[Read the group from a \`describe --output json\` snapshot instead of the cluster]:FILE:_files' \
+'--acceptable-recovery-lag=[The lag at which a task counts as caught up (streams.acceptable.recovery.lag)]:N:_default' \
+'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
+'--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
+'--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \
+'-o+[Output format]:OUTPUT:(table json)' \
+'--output=[Output format]:OUTPUT:(table json)' \
+'--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
+'--exit-code[Exit 1 when any task is lagging beyond the acceptable lag]' \
+'-v[More detail]' \
+'--verbose[More detail]' \
+'-h[Print help]' \
+'--help[Print help]' \
+'-V[Print version]' \
+'--version[Print version]' \
+&& ret=0
+;;
 (topology)
 _arguments "${_arguments_options[@]}" : \
 '--application-id=[Application id (needed for describe text\: internal topic names start with it)]:ID:_default' \
@@ -329,6 +349,10 @@ esac
 _arguments "${_arguments_options[@]}" : \
 && ret=0
 ;;
+(lag)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
 (topology)
 _arguments "${_arguments_options[@]}" : \
 && ret=0
@@ -358,6 +382,7 @@ _streams-group_commands() {
 'describe:Describe streams groups\: state, members, offsets and lag, topology' \
 'diff:Compare two topologies or two assignments' \
 'check-epoch:Dry-run a topology epoch bump\: would the coordinator accept this topology?' \
+'lag:Warm-up and restoration lag per task, against acceptable.recovery.lag' \
 'topology:Parse a topology and show its tasks and internal topics' \
 'completions:Print a shell completion script' \
 'help:Print this message or the help of the given subcommand(s)' \
@@ -430,6 +455,7 @@ _streams-group__subcmd__help_commands() {
 'describe:Describe streams groups\: state, members, offsets and lag, topology' \
 'diff:Compare two topologies or two assignments' \
 'check-epoch:Dry-run a topology epoch bump\: would the coordinator accept this topology?' \
+'lag:Warm-up and restoration lag per task, against acceptable.recovery.lag' \
 'topology:Parse a topology and show its tasks and internal topics' \
 'completions:Print a shell completion script' \
 'help:Print this message or the help of the given subcommand(s)' \
@@ -474,6 +500,11 @@ _streams-group__subcmd__help__subcmd__help_commands() {
     local commands; commands=()
     _describe -t commands 'streams-group help help commands' commands "$@"
 }
+(( $+functions[_streams-group__subcmd__help__subcmd__lag_commands] )) ||
+_streams-group__subcmd__help__subcmd__lag_commands() {
+    local commands; commands=()
+    _describe -t commands 'streams-group help lag commands' commands "$@"
+}
 (( $+functions[_streams-group__subcmd__help__subcmd__list_commands] )) ||
 _streams-group__subcmd__help__subcmd__list_commands() {
     local commands; commands=()
@@ -488,6 +519,11 @@ _streams-group__subcmd__help__subcmd__simulate_commands() {
 _streams-group__subcmd__help__subcmd__topology_commands() {
     local commands; commands=()
     _describe -t commands 'streams-group help topology commands' commands "$@"
+}
+(( $+functions[_streams-group__subcmd__lag_commands] )) ||
+_streams-group__subcmd__lag_commands() {
+    local commands; commands=()
+    _describe -t commands 'streams-group lag commands' commands "$@"
 }
 (( $+functions[_streams-group__subcmd__list_commands] )) ||
 _streams-group__subcmd__list_commands() {

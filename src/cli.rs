@@ -14,8 +14,9 @@ const LONG_ABOUT: &str = "\
 Inspect, simulate and check Apache Kafka streams groups: the broker-side Streams rebalance
 protocol of KIP-1071 (Kafka 4.1 and later).
 
-Offline commands (simulate, diff, check-epoch --snapshot, topology) need no broker. Live
-commands (list, describe, check-epoch --group) talk to a cluster with --bootstrap-server.";
+Offline commands (simulate, topology, diff and check-epoch and lag with --snapshot) need no
+broker. Live commands (list, describe, and the others with a live group) talk to a cluster with
+--bootstrap-server.";
 
 const AFTER_HELP: &str = "\
 Examples:
@@ -24,6 +25,7 @@ Examples:
   streams-group list --bootstrap-server localhost:9092
   streams-group describe --bootstrap-server localhost:9092 --group my-app --members
   streams-group check-epoch --snapshot group.json --topology new.txt --application-id my-app --topology-epoch 1
+  streams-group lag --snapshot group.json --exit-code
 
 Exit codes: 0 ok, 1 negative answer (differences, rejected), 2 usage or input error,
 3 cluster unreachable, 4 the cluster answered with an error.";
@@ -97,6 +99,8 @@ pub enum Command {
     Diff(commands::diff::Args),
     /// Dry-run a topology epoch bump: would the coordinator accept this topology?
     CheckEpoch(commands::check_epoch::Args),
+    /// Warm-up and restoration lag per task, against acceptable.recovery.lag
+    Lag(commands::lag::Args),
     /// Parse a topology and show its tasks and internal topics
     Topology(commands::topology::Args),
     /// Print a shell completion script

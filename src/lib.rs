@@ -12,6 +12,7 @@ pub mod coordinator;
 pub mod error;
 pub mod exit;
 pub mod kafka;
+pub mod lag;
 pub mod model;
 pub mod render;
 pub mod sim;

@@ -15,10 +15,17 @@ fn main() -> ExitCode {
             }
             // Usage errors: one line, with the way out.
             let text = e.render().to_string();
-            let first = text
-                .lines()
-                .find(|l| !l.trim().is_empty())
-                .unwrap_or("error: bad usage");
+            // The message, with any indented continuation (e.g. the missing arguments) folded in.
+            let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+            let mut first = lines
+                .next()
+                .unwrap_or("error: bad usage")
+                .trim_end()
+                .to_string();
+            for l in lines.take_while(|l| l.starts_with(' ') && !l.trim().starts_with("tip:")) {
+                first.push(' ');
+                first.push_str(l.trim());
+            }
             let tip = text
                 .lines()
                 .find_map(|l| l.trim().strip_prefix("tip: "))

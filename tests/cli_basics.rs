@@ -42,7 +42,10 @@ fn committed_completion_scripts_are_up_to_date() {
         let (code, out, _) = run(&["completions", shell], &[]);
         assert_eq!(code, 0);
         let file = std::fs::read_to_string(format!("completions/streams-group.{shell}")).unwrap();
-        assert_eq!(out, file, "regenerate completions/streams-group.{shell}");
+        assert!(
+            out == file,
+            "regenerate completions/streams-group.{shell} (streams-group completions {shell})"
+        );
     }
 }
 

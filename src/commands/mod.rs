@@ -5,6 +5,7 @@ pub mod check_epoch;
 pub mod completions;
 pub mod describe;
 pub mod diff;
+pub mod lag;
 pub mod list;
 pub mod live;
 pub mod simulate;
@@ -21,6 +22,7 @@ pub fn dispatch(cli: &Cli) -> anyhow::Result<i32> {
         Command::Describe(a) => describe::run(g, a),
         Command::Diff(a) => diff::run(g, a),
         Command::CheckEpoch(a) => check_epoch::run(g, a),
+        Command::Lag(a) => lag::run(g, a),
         Command::Topology(a) => topology::run(g, a),
         Command::Completions(a) => completions::run(g, a),
     }

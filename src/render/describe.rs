@@ -82,14 +82,12 @@ pub fn member_status(g: &GroupDescription, m: &MemberDescription) -> Vec<&'stati
 
 /// Restoration lag per task: end offset - offset, from taskOffsets/taskEndOffsets.
 pub fn task_lag(m: &MemberDescription) -> String {
-    let parts: Vec<String> = m
-        .task_end_offsets
-        .iter()
-        .map(|(task, end)| {
-            let lag = m.task_offsets.get(task).map(|o| (end - o).max(0));
-            format!("{task}={}", opt(lag))
-        })
-        .collect();
+    let parts: Vec<String> =
+        crate::lag::member_task_lags("", m, crate::lag::DEFAULT_ACCEPTABLE_RECOVERY_LAG)
+            .iter()
+            .filter(|t| t.end_offset.is_some())
+            .map(|t| format!("{}={}", t.task, opt(t.lag)))
+            .collect();
     if parts.is_empty() {
         "-".into()
     } else {
