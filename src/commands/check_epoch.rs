@@ -9,17 +9,17 @@ use colored::Colorize;
 use serde::Serialize;
 
 use crate::cli::{GlobalArgs, OutputFormat};
+use crate::coordinator::dry_run;
 use crate::coordinator::topology_epoch::{
     broker_verdict, kip_verdict, BrokerVerdict, TopologyVerdict,
 };
-use crate::coordinator::{Coordinator, GroupConfig, RequestContext};
 use crate::error::Failure;
 use crate::exit;
 use crate::model::group::GroupDescription;
-use crate::model::{ErrorCode, HeartbeatRequest, TaskSet, Topology};
+use crate::model::Topology;
 use crate::render;
 use crate::snapshot;
-use crate::topology::configure::{configure, CreatableTopic, TopicMetadata, TopicProblem};
+use crate::topology::configure::{topics_to_create, CreatableTopic, TopicMetadata, TopicProblem};
 use crate::topology::diff::{diff_with_metadata, Hazard, TopologyDiff};
 
 const AFTER_HELP: &str = "\
@@ -212,9 +212,16 @@ pub fn check(global: &GlobalArgs, args: &Args) -> anyhow::Result<CheckReport> {
     metadata.extend(overrides);
 
     let (error, message) =
-        coordinator_answer(&group.group_id, group_topology.as_ref(), &new, &metadata)?;
+        dry_run::join_with(&group.group_id, group_topology.as_ref(), &new, &metadata)
+            .map_err(|e| Failure::usage(e.to_string()))?;
     let kip = kip_verdict(group_topology.as_ref(), &new);
-    cross_check(&kip, error)?;
+    if !dry_run::agrees(&kip, error) {
+        return Err(anyhow::anyhow!(
+            "internal error: the local coordinator ({}) and the topology epoch rules ({kip:?}) \
+             disagree; please report this bug",
+            error.map_or("accepted".to_string(), |e| e.name())
+        ));
+    }
     let kip_accepted = error.is_none();
     let broker = broker_report(
         &group.group_id,
@@ -225,7 +232,7 @@ pub fn check(global: &GlobalArgs, args: &Args) -> anyhow::Result<CheckReport> {
         .as_ref()
         .map(|old| diff_with_metadata(old, &new, &metadata));
     let hazards = diff.as_ref().map(|d| d.hazards.clone()).unwrap_or_default();
-    let (internal_topics_to_create, topic_problem) = topics_to_create(&new, &metadata)?;
+    let (internal_topics_to_create, topic_problem) = topics_to_create(&new, &metadata);
 
     let (verdict_accepted, error_code, error_message) = match args.rules {
         Rules::Kip => (kip_accepted, error.map(|e| e.name()), message),
@@ -297,81 +304,6 @@ fn parse_topic_partitions(specs: &[String]) -> anyhow::Result<TopicMetadata> {
     Ok(out)
 }
 
-fn join_request(group_id: &str, member_id: &str, topology: &Topology) -> HeartbeatRequest {
-    HeartbeatRequest {
-        group_id: group_id.to_string(),
-        member_id: member_id.to_string(),
-        member_epoch: 0,
-        rebalance_timeout_ms: 300_000,
-        topology: Some(topology.clone()),
-        active_tasks: Some(TaskSet::new()),
-        standby_tasks: Some(TaskSet::new()),
-        warmup_tasks: Some(TaskSet::new()),
-        process_id: Some(format!("{member_id}-process")),
-        ..HeartbeatRequest::default()
-    }
-}
-
-/// Seed a local coordinator with the group's topology, then join a member with the new one.
-/// Returns the join's error code and message (`None` = accepted).
-fn coordinator_answer(
-    group_id: &str,
-    group_topology: Option<&Topology>,
-    new: &Topology,
-    metadata: &TopicMetadata,
-) -> anyhow::Result<(Option<ErrorCode>, Option<String>)> {
-    let mut c = Coordinator::new(GroupConfig::default());
-    let ctx = RequestContext {
-        now_ms: 0,
-        client_id: "streams-group-check-epoch".into(),
-        client_host: "/127.0.0.1".into(),
-    };
-    if let Some(t) = group_topology {
-        let seed = c.heartbeat(
-            &join_request(group_id, "existing-member", t),
-            &ctx,
-            metadata,
-        );
-        if let Some(e) = seed.response.error {
-            return Err(Failure::usage(format!(
-                "the group's own topology is not accepted by the local coordinator: {}: {}",
-                e.name(),
-                seed.response.error_message.unwrap_or_default()
-            ))
-            .into());
-        }
-    }
-    let out = c.heartbeat(&join_request(group_id, "new-member", new), &ctx, metadata);
-    Ok((out.response.error, out.response.error_message))
-}
-
-/// The coordinator and `kip_verdict` must agree on the topology epoch rules.
-fn cross_check(kip: &TopologyVerdict, error: Option<ErrorCode>) -> anyhow::Result<()> {
-    let epoch_code = |e: ErrorCode| {
-        matches!(
-            e,
-            ErrorCode::StreamsTopologyFenced | ErrorCode::StreamsInvalidTopologyEpoch
-        )
-    };
-    let agree = match (kip, error) {
-        (TopologyVerdict::Reject { error: k, .. }, Some(e)) => *k == e,
-        (TopologyVerdict::Reject { .. }, None) => false,
-        // Accepted by the epoch rules; the coordinator may still refuse the topology itself
-        // (STREAMS_INVALID_TOPOLOGY, INVALID_REQUEST), but never on epoch grounds.
-        (_, Some(e)) => !epoch_code(e),
-        (_, None) => true,
-    };
-    if agree {
-        Ok(())
-    } else {
-        Err(anyhow::anyhow!(
-            "internal error: the local coordinator ({}) and the topology epoch rules ({kip:?}) \
-             disagree; please report this bug",
-            error.map_or("accepted".to_string(), |e| e.name())
-        ))
-    }
-}
-
 fn broker_report(group_id: &str, verdict: BrokerVerdict) -> BrokerReport {
     let (status, advice) = match &verdict {
         BrokerVerdict::AcceptedStale => (
@@ -400,36 +332,6 @@ fn broker_report(group_id: &str, verdict: BrokerVerdict) -> BrokerReport {
         status,
         advice,
     }
-}
-
-/// Internal topics of the new topology that do not exist yet, and any topic problem.
-fn topics_to_create(
-    new: &Topology,
-    metadata: &TopicMetadata,
-) -> anyhow::Result<(Vec<CreatableTopic>, Option<TopicProblem>)> {
-    let c = match configure(new, metadata) {
-        Ok(c) => c,
-        // Invalid topologies are reported by the coordinator's answer.
-        Err(_) => return Ok((Vec::new(), None)),
-    };
-    let mut create: Vec<CreatableTopic> = c
-        .internal_topics
-        .iter()
-        .filter(|t| !metadata.get(&t.name).is_some_and(|n| *n > 0))
-        .cloned()
-        .collect();
-    if let Some(TopicProblem::MissingInternalTopics { to_create, .. }) = &c.problem {
-        for t in to_create {
-            if !create.iter().any(|x| x.name == t.name) {
-                create.push(t.clone());
-            }
-        }
-    }
-    create.sort_by(|a, b| a.name.cmp(&b.name));
-    let problem = c
-        .problem
-        .filter(|p| !matches!(p, TopicProblem::MissingInternalTopics { .. }));
-    Ok((create, problem))
 }
 
 fn verdict_line(r: &CheckReport) -> String {

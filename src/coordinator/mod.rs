@@ -9,6 +9,7 @@
 
 pub mod assignor;
 pub mod config;
+pub mod dry_run;
 pub mod group;
 pub mod member;
 pub mod ownership;

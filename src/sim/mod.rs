@@ -238,13 +238,18 @@ impl<'a> Engine<'a> {
                 error: resp.error.map(|e| e.name()),
             });
         }
+        self.count_rebalance();
+        resp
+    }
+
+    /// A new target assignment epoch is one more rebalance.
+    fn count_rebalance(&mut self) {
         if let Some(g) = self.coordinator.group(&self.cfg.group_id) {
             if g.target_assignment_epoch() != self.last_target_epoch {
                 self.last_target_epoch = g.target_assignment_epoch();
                 self.rebalances += 1;
             }
         }
-        resp
     }
 
     fn heartbeat(&mut self, idx: usize) {
@@ -461,12 +466,7 @@ impl<'a> Engine<'a> {
                         };
                         *self.errors_seen.entry(why.to_string()).or_default() += 1;
                     }
-                    if let Some(g) = self.coordinator.group(&self.cfg.group_id) {
-                        if g.target_assignment_epoch() != self.last_target_epoch {
-                            self.last_target_epoch = g.target_assignment_epoch();
-                            self.rebalances += 1;
-                        }
-                    }
+                    self.count_rebalance();
                     self.schedule(self.now + TICK_MS, Event::Tick);
                 }
             }

@@ -580,6 +580,36 @@ fn map_text<'a>(entries: impl Iterator<Item = (&'a str, i32)>) -> String {
     format!("{{{}}}", parts.join(", "))
 }
 
+/// The internal topics a coordinator would create for `topology` on a cluster with `metadata`
+/// (sorted by name), and any other topic problem it has. An invalid topology has neither: its
+/// error is what the coordinator answers.
+pub fn topics_to_create(
+    topology: &Topology,
+    metadata: &TopicMetadata,
+) -> (Vec<CreatableTopic>, Option<TopicProblem>) {
+    let Ok(c) = configure(topology, metadata) else {
+        return (Vec::new(), None);
+    };
+    let mut create: Vec<CreatableTopic> = c
+        .internal_topics
+        .iter()
+        .filter(|t| !metadata.get(&t.name).is_some_and(|n| *n > 0))
+        .cloned()
+        .collect();
+    if let Some(TopicProblem::MissingInternalTopics { to_create, .. }) = &c.problem {
+        for t in to_create {
+            if !create.iter().any(|x| x.name == t.name) {
+                create.push(t.clone());
+            }
+        }
+    }
+    create.sort_by(|a, b| a.name.cmp(&b.name));
+    let problem = c
+        .problem
+        .filter(|p| !matches!(p, TopicProblem::MissingInternalTopics { .. }));
+    (create, problem)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
