@@ -139,7 +139,7 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__check__subcmd__epoch)
-            opts="-o -v -h -V --topology --topology-epoch --group --snapshot --application-id --rules --partitions --topic-partitions --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
+            opts="-o -v -h -V --topology --topology-epoch --group --snapshot --application-id --kafka-version --rules --partitions --topic-partitions --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -162,6 +162,10 @@ _streams__group() {
                     return 0
                     ;;
                 --application-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kafka-version)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -331,7 +335,7 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__diff__subcmd__assignment)
-            opts="-o -v -h -V --group --simulate --members --partitions --exit-code --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
+            opts="-o -v -h -V --group --simulate --members --kafka-version --partitions --exit-code --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -342,6 +346,10 @@ _streams__group() {
                     return 0
                     ;;
                 --members)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kafka-version)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -743,7 +751,7 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__simulate)
-            opts="-n -o -v -h -V --members --threads-per-process --processes --topology --application-id --partitions --topic-partitions --scenario --count --standby-replicas --session-timeout --heartbeat-interval --initial-rebalance-delay --release-delay --restart-delay --racks --static --seed --max-time --trace --from-snapshot --from-group --group --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
+            opts="-n -o -v -h -V --members --threads-per-process --processes --topology --application-id --partitions --topic-partitions --scenario --count --standby-replicas --session-timeout --heartbeat-interval --initial-rebalance-delay --release-delay --restart-delay --racks --static --seed --max-time --trace --kafka-version --from-snapshot --from-group --group --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -822,6 +830,10 @@ _streams__group() {
                     return 0
                     ;;
                 --max-time)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kafka-version)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

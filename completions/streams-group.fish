@@ -62,6 +62,7 @@ complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l racks -d 'Spread processes over R racks: rack ids and a `rack` client tag, with rack-aware standby placement (`rack.aware.assignment.tags=rack`)' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l seed -d 'Seed for start-up jitter; the same seed gives the same run' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l max-time -d 'Stop at this virtual time even if the group never settles' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l kafka-version -d 'Kafka release whose group coordinator runs: 4.2, 4.3, 4.4 or kip (the KIP-1071 text, with topology epoch updates). Default: the snapshot\'s or live broker\'s version, else 4.4' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l from-snapshot -d 'Start from a group in a `describe --output json` snapshot (its members, epochs, tasks)' -r -F
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l from-group -d 'Start from a live group (needs --bootstrap-server)' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l group -d 'The group to start from when the snapshot has several' -r
@@ -137,6 +138,7 @@ complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from topology" -s V -l version -d 'Print version'
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l group -d 'The group: live with no snapshot file, or the group to take from the snapshots' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l members -d 'Members in the simulation (default: the snapshot\'s member count)' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l kafka-version -d 'With --simulate: the Kafka release whose coordinator simulates (4.2, 4.3, 4.4, kip). Default: the version the snapshot records, else 4.4' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l partitions -d 'Partitions of source topics whose count the snapshot does not show' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
@@ -159,7 +161,8 @@ complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch"
 complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l group -d 'The live group to check against (needs --bootstrap-server)' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l snapshot -d 'A snapshot of the group (`describe --output json`) to check against' -r -F
 complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l application-id -d 'Application id: names internal topics of describe text and picks the group in a snapshot' -r
-complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l rules -d 'Which rules decide the exit status' -r -f -a "kip\t'KIP-1071\'s topology epoch rules'
+complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l kafka-version -d 'The Kafka release whose coordinator decides: 4.2, 4.3, 4.4 or kip (KIP-1071\'s epoch rules). Default: the snapshot\'s or live broker\'s version, else 4.4' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l rules -d 'Alias: `kip` for --kafka-version kip; `broker` for the group\'s release (the default)' -r -f -a "kip\t'KIP-1071\'s topology epoch rules'
 broker\t'What shipped Apache Kafka brokers (4.1 to 4.4) do'"
 complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l partitions -d 'Partitions of source topics whose count the group does not show' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l topic-partitions -d 'Partition count of one topic (repeatable, or comma-separated)' -r

@@ -57,6 +57,7 @@ _arguments "${_arguments_options[@]}" : \
 '--racks=[Spread processes over R racks\: rack ids and a \`rack\` client tag, with rack-aware standby placement (\`rack.aware.assignment.tags=rack\`)]:R:_default' \
 '--seed=[Seed for start-up jitter; the same seed gives the same run]:SEED:_default' \
 '--max-time=[Stop at this virtual time even if the group never settles]:MS:_default' \
+'--kafka-version=[Kafka release whose group coordinator runs\: 4.2, 4.3, 4.4 or kip (the KIP-1071 text, with topology epoch updates). Default\: the snapshot'\''s or live broker'\''s version, else 4.4]:VERSION:_default' \
 '(--topology --from-group)--from-snapshot=[Start from a group in a \`describe --output json\` snapshot (its members, epochs, tasks)]:FILE:_files' \
 '(--topology)--from-group=[Start from a live group (needs --bootstrap-server)]:GROUP:_default' \
 '--group=[The group to start from when the snapshot has several]:GROUP:_default' \
@@ -165,6 +166,7 @@ _arguments "${_arguments_options[@]}" : \
 _arguments "${_arguments_options[@]}" : \
 '--group=[The group\: live with no snapshot file, or the group to take from the snapshots]:GROUP:_default' \
 '--members=[Members in the simulation (default\: the snapshot'\''s member count)]:N:_default' \
+'--kafka-version=[With --simulate\: the Kafka release whose coordinator simulates (4.2, 4.3, 4.4, kip). Default\: the version the snapshot records, else 4.4]:VERSION:_default' \
 '--partitions=[Partitions of source topics whose count the snapshot does not show]:N:_default' \
 '--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
 '--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
@@ -222,7 +224,8 @@ _arguments "${_arguments_options[@]}" : \
 '--group=[The live group to check against (needs --bootstrap-server)]:GROUP:_default' \
 '--snapshot=[A snapshot of the group (\`describe --output json\`) to check against]:FILE:_files' \
 '--application-id=[Application id\: names internal topics of describe text and picks the group in a snapshot]:ID:_default' \
-'--rules=[Which rules decide the exit status]:RULES:((kip\:"KIP-1071'\''s topology epoch rules"
+'--kafka-version=[The Kafka release whose coordinator decides\: 4.2, 4.3, 4.4 or kip (KIP-1071'\''s epoch rules). Default\: the snapshot'\''s or live broker'\''s version, else 4.4]:VERSION:_default' \
+'(--kafka-version)--rules=[Alias\: \`kip\` for --kafka-version kip; \`broker\` for the group'\''s release (the default)]:RULES:((kip\:"KIP-1071'\''s topology epoch rules"
 broker\:"What shipped Apache Kafka brokers (4.1 to 4.4) do"))' \
 '--partitions=[Partitions of source topics whose count the group does not show]:N:_default' \
 '*--topic-partitions=[Partition count of one topic (repeatable, or comma-separated)]:TOPIC=N:_default' \

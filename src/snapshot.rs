@@ -295,6 +295,7 @@ mod tests {
 
     fn snap(groups: Vec<GroupDescription>) -> Snapshot {
         Snapshot {
+            kafka_version: None,
             schema_version: SNAPSHOT_SCHEMA_VERSION,
             groups,
         }

@@ -38,18 +38,25 @@ fn workspace(topology: &str, epoch: &str, with_snapshot: bool) -> tempfile::Temp
 }
 
 fn run(dir: &Path) -> (i32, String, String) {
+    run_with(dir, None)
+}
+
+fn run_with(dir: &Path, kafka_version: Option<&str>) -> (i32, String, String) {
     let path = format!(
         "{}:{}",
         dir.join("bin").display(),
         std::env::var("PATH").unwrap_or_default()
     );
-    let o = Command::new("sh")
-        .arg("ci-example.sh")
+    let mut cmd = Command::new("sh");
+    cmd.arg("ci-example.sh")
         .current_dir(dir)
         .env("PATH", path)
         .env("NO_COLOR", "1")
-        .output()
-        .expect("sh runs");
+        .env_remove("KAFKA_VERSION");
+    if let Some(v) = kafka_version {
+        cmd.env("KAFKA_VERSION", v);
+    }
+    let o = cmd.output().expect("sh runs");
     (
         o.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&o.stdout).into_owned(),
@@ -58,9 +65,41 @@ fn run(dir: &Path) -> (i32, String, String) {
 }
 
 #[test]
-fn bumped_epoch_passes() {
+fn the_same_topology_passes_on_the_recorded_broker() {
+    let dir = workspace("wordcount-named-store.txt", "3", true);
+    let (code, out, err) = run(dir.path());
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.starts_with("ACCEPTED (same topology at topology epoch 3)"),
+        "{out}"
+    );
+    assert!(out.ends_with("ok: topology epoch 3 is accepted\n"), "{out}");
+}
+
+#[test]
+fn a_changed_topology_is_blocked_on_a_4_4_broker_with_the_way_to_deploy_it() {
     let dir = workspace("wordcount-renamed-store.txt", "4", true);
     let (code, out, err) = run(dir.path());
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.starts_with("REJECTED: INVALID_REQUEST — Topology updates are not supported yet."),
+        "{out}"
+    );
+    assert!(out.contains("new application.id"), "{out}");
+    assert!(
+        out.contains("Exit status decided by: the Kafka 4.4 coordinator"),
+        "{out}"
+    );
+    assert!(
+        err.contains("blocked: the coordinator would reject topology epoch 4"),
+        "{err}"
+    );
+}
+
+#[test]
+fn under_the_kip_rules_a_bumped_epoch_passes() {
+    let dir = workspace("wordcount-renamed-store.txt", "4", true);
+    let (code, out, err) = run_with(dir.path(), Some("kip"));
     assert_eq!(code, 0, "{out}{err}");
     assert!(
         out.starts_with("ACCEPTED (update to topology epoch 4)"),
@@ -70,9 +109,9 @@ fn bumped_epoch_passes() {
 }
 
 #[test]
-fn forgotten_bump_fails_the_job() {
+fn under_the_kip_rules_a_forgotten_bump_fails_the_job() {
     let dir = workspace("wordcount-renamed-store.txt", "3", true);
-    let (code, out, err) = run(dir.path());
+    let (code, out, err) = run_with(dir.path(), Some("kip"));
     assert_eq!(code, 1, "{out}{err}");
     assert!(
         out.starts_with("REJECTED: STREAMS_INVALID_TOPOLOGY_EPOCH"),

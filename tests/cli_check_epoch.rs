@@ -11,7 +11,7 @@ use std::process::{Command, Output};
 
 use streams_group::coordinator::{Coordinator, GroupConfig, RequestContext};
 use streams_group::model::group::{PartitionOffsets, Snapshot, SNAPSHOT_SCHEMA_VERSION};
-use streams_group::model::{HeartbeatRequest, TaskSet};
+use streams_group::model::{HeartbeatRequest, KafkaVersion, TaskSet};
 use streams_group::topology::load_topology_file;
 
 const APP: &str = "wordcount";
@@ -95,6 +95,7 @@ fn build_snapshot() -> Snapshot {
         .collect();
     Snapshot {
         schema_version: SNAPSHOT_SCHEMA_VERSION,
+        kafka_version: Some(KafkaVersion::V4_4),
         groups: vec![g],
     }
 }
@@ -199,8 +200,12 @@ fn reordered_topology_at_same_epoch_is_accepted() {
 }
 
 #[test]
-fn same_epoch_different_topology_is_invalid_epoch() {
-    let (code, out, _) = check("wordcount-renamed-store.txt", "3", &[]);
+fn kip_same_epoch_different_topology_is_invalid_epoch() {
+    let (code, out, _) = check(
+        "wordcount-renamed-store.txt",
+        "3",
+        &["--kafka-version", "kip"],
+    );
     assert_eq!(code, 1, "{out}");
     assert!(
         first_line(&out).starts_with("REJECTED: STREAMS_INVALID_TOPOLOGY_EPOCH — "),
@@ -213,8 +218,12 @@ fn same_epoch_different_topology_is_invalid_epoch() {
 }
 
 #[test]
-fn lower_epoch_is_fenced() {
-    let (code, out, _) = check("wordcount-named-store.txt", "2", &[]);
+fn kip_lower_epoch_is_fenced() {
+    let (code, out, _) = check(
+        "wordcount-named-store.txt",
+        "2",
+        &["--kafka-version", "kip"],
+    );
     assert_eq!(code, 1, "{out}");
     assert_eq!(
         first_line(&out),
@@ -223,8 +232,12 @@ fn lower_epoch_is_fenced() {
 }
 
 #[test]
-fn next_epoch_is_an_update() {
-    let (code, out, _) = check("wordcount-renamed-store.txt", "4", &[]);
+fn kip_next_epoch_is_an_update() {
+    let (code, out, _) = check(
+        "wordcount-renamed-store.txt",
+        "4",
+        &["--kafka-version", "kip"],
+    );
     assert_eq!(code, 0, "{out}");
     assert_eq!(first_line(&out), "ACCEPTED (update to topology epoch 4)");
     assert!(out.contains("store_renamed"), "{out}");
@@ -236,14 +249,83 @@ fn next_epoch_is_an_update() {
 }
 
 #[test]
-fn epoch_jump_is_invalid_epoch() {
-    let (code, out, _) = check("wordcount-renamed-store.txt", "5", &[]);
+fn kip_epoch_jump_is_invalid_epoch() {
+    let (code, out, _) = check(
+        "wordcount-renamed-store.txt",
+        "5",
+        &["--kafka-version", "kip"],
+    );
     assert_eq!(code, 1, "{out}");
     assert!(
         first_line(&out).starts_with("REJECTED: STREAMS_INVALID_TOPOLOGY_EPOCH — "),
         "{out}"
     );
     assert!(first_line(&out).contains("only 4 is accepted"), "{out}");
+}
+
+#[test]
+fn every_release_rejects_a_changed_topology_by_default_or_by_name() {
+    // The snapshot records Kafka 4.4: no flag means its coordinator decides.
+    for extra in [
+        &[][..],
+        &["--kafka-version", "4.3"],
+        &["--kafka-version", "4.2.2"],
+    ] {
+        let (code, out, _) = check("wordcount-renamed-store.txt", "4", extra);
+        assert_eq!(code, 1, "{extra:?}: {out}");
+        assert_eq!(
+            first_line(&out),
+            "REJECTED: INVALID_REQUEST — Topology updates are not supported yet."
+        );
+        assert!(out.contains("new application.id"), "{out}");
+    }
+    let (code, out, _) = check("wordcount-renamed-store.txt", "4", &["--output", "json"]);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["kafka_version"], "4.4");
+    assert_eq!(v["rules"], "broker");
+    assert_eq!(v["kip"]["verdict"], "update");
+}
+
+#[test]
+fn an_unknown_kafka_version_lists_the_valid_ones() {
+    let (code, _, err) = check(
+        "wordcount-named-store.txt",
+        "3",
+        &["--kafka-version", "4.1"],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("4.4, 4.3, 4.2, kip"), "{err}");
+}
+
+#[test]
+fn a_snapshot_without_the_version_falls_back_to_4_4_with_a_note() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(snapshot_path()).unwrap()).unwrap();
+    v.as_object_mut().unwrap().remove("kafka_version");
+    let p = dir.path().join("old.json");
+    std::fs::write(&p, v.to_string()).unwrap();
+    let ps = p.display().to_string();
+    let t = topo("wordcount-renamed-store.txt");
+    let o = run(&[
+        "check-epoch",
+        "--snapshot",
+        &ps,
+        "--topology",
+        &t,
+        "--application-id",
+        APP,
+        "--topology-epoch",
+        "4",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("does not record the broker's Kafka version"),
+        "{err}"
+    );
+    assert!(err.contains("modelling Kafka 4.4"), "{err}");
 }
 
 #[test]
@@ -292,10 +374,15 @@ fn the_snapshot_itself_is_a_topology_source() {
 
 #[test]
 fn json_output_has_the_contract_fields() {
-    let (code, out, _) = check("wordcount-histogram.txt", "4", &["--output", "json"]);
+    let (code, out, _) = check(
+        "wordcount-histogram.txt",
+        "4",
+        &["--output", "json", "--kafka-version", "kip"],
+    );
     assert_eq!(code, 0, "{out}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["verdict"], "accepted");
+    assert_eq!(v["kafka_version"], "kip");
     assert_eq!(v["error_code"], serde_json::Value::Null);
     assert_eq!(v["kip"]["verdict"], "update");
     assert_eq!(v["broker"]["verdict"], "rejected");
@@ -316,7 +403,11 @@ fn json_output_has_the_contract_fields() {
     );
     assert_eq!(v["hazards"][0]["kind"], "repartition_topic_added");
 
-    let (code, out, _) = check("wordcount-named-store.txt", "1", &["--output", "json"]);
+    let (code, out, _) = check(
+        "wordcount-named-store.txt",
+        "1",
+        &["--output", "json", "--rules", "kip"],
+    );
     assert_eq!(code, 1);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["verdict"], "rejected");

@@ -46,16 +46,23 @@ fn default_run_reaches_stable_with_every_task_once() {
 }
 
 #[test]
-fn every_built_in_scenario_ends_stable_without_violations() {
-    for s in [
-        "start",
-        "scale-out",
-        "scale-in",
-        "crash",
-        "rolling-bounce",
-        "deploy",
-        "create-topics",
-    ] {
+fn every_built_in_scenario_ends_stable_without_violations_on_every_profile() {
+    for (version, s) in ["4.2", "4.3", "4.4", "kip"]
+        .into_iter()
+        .flat_map(|v| {
+            [
+                "start",
+                "scale-out",
+                "scale-in",
+                "crash",
+                "rolling-bounce",
+                "create-topics",
+            ]
+            .into_iter()
+            .map(move |s| (v, s))
+        })
+        .chain([("kip", "deploy")])
+    {
         let v = json(&[
             "simulate",
             "--members",
@@ -67,8 +74,11 @@ fn every_built_in_scenario_ends_stable_without_violations() {
             "--scenario",
             s,
             "--trace",
+            "--kafka-version",
+            version,
         ]);
-        assert_eq!(v["final_state"], "Stable", "scenario {s}");
+        assert_eq!(v["kafka_version"], version);
+        assert_eq!(v["final_state"], "Stable", "scenario {s} on {version}");
         assert_eq!(
             v["invariant_violations"].as_array().unwrap().len(),
             0,
@@ -82,8 +92,105 @@ fn every_built_in_scenario_ends_stable_without_violations() {
 }
 
 #[test]
+fn deploy_on_a_release_kills_the_first_restarted_instance_and_says_how_to_deploy() {
+    for version in ["4.2", "4.3", "4.4"] {
+        let (code, out, err) = run(&[
+            "simulate",
+            "--members",
+            "4",
+            "--scenario",
+            "deploy",
+            "--kafka-version",
+            version,
+            "--output",
+            "json",
+        ]);
+        assert_eq!(code, 1, "{version}: {err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let failed = v["failed_members"].as_array().unwrap();
+        assert_eq!(failed.len(), 1, "{version}: {failed:?}");
+        assert_eq!(failed[0]["error"], "INVALID_REQUEST");
+        assert_eq!(
+            failed[0]["message"],
+            "Topology updates are not supported yet."
+        );
+        assert!(v["advice"].as_str().unwrap().contains("new application.id"));
+        // The group carries on without it, on the old topology.
+        assert_eq!(v["topology_epoch"], 0);
+        assert_eq!(v["final_state"], "Stable");
+    }
+    // The default profile is the newest release.
+    let (code, out, _) = run(&["simulate", "--members", "4", "--scenario", "deploy"]);
+    assert_eq!(code, 1);
+    assert!(out.contains("MEMBER DIED: p1-t1-r1"), "{out}");
+    assert!(out.starts_with("Kafka 4.4 coordinator"), "{out}");
+}
+
+#[test]
+fn a_source_topic_that_grows_gets_its_new_tasks_assigned_on_every_profile() {
+    let dir = tempfile::tempdir().unwrap();
+    let topology = dir.path().join("t.json");
+    std::fs::write(
+        &topology,
+        r#"{"epoch": 0, "subtopologies": [{"id": "0", "source_topics": ["events"]}]}"#,
+    )
+    .unwrap();
+    let scenario = dir.path().join("grow.json");
+    std::fs::write(
+        &scenario,
+        r#"{"steps": [{"action": "create_topics", "topics": {"events": 12}}]}"#,
+    )
+    .unwrap();
+    for version in ["4.2", "4.3", "4.4", "kip"] {
+        let v = json(&[
+            "simulate",
+            "--members",
+            "3",
+            "--topology",
+            topology.to_str().unwrap(),
+            "--partitions",
+            "8",
+            "--scenario",
+            scenario.to_str().unwrap(),
+            "--kafka-version",
+            version,
+        ]);
+        assert_eq!(v["total_tasks"], 12, "{version}");
+        let assigned: usize = v["members"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|m| m["assignment"]["active"].as_array().unwrap())
+            .map(|e| e["partitions"].as_array().unwrap().len())
+            .sum();
+        assert_eq!(
+            assigned, 12,
+            "{version}: every task of the grown topic is assigned"
+        );
+    }
+}
+
+#[test]
+fn standby_replicas_beyond_the_broker_bound_are_refused() {
+    let (code, _, err) = run(&["simulate", "--standby-replicas", "3"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("group.streams.max.standby.replicas"), "{err}");
+    let (code, _, err) = run(&["simulate", "--kafka-version", "5.0"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("4.4, 4.3, 4.2, kip"), "{err}");
+}
+
+#[test]
 fn deploy_shows_stale_members_on_the_way_and_ends_on_the_new_epoch() {
-    let v = json(&["simulate", "--members", "3", "--scenario", "deploy"]);
+    let v = json(&[
+        "simulate",
+        "--members",
+        "3",
+        "--scenario",
+        "deploy",
+        "--kafka-version",
+        "kip",
+    ]);
     assert_eq!(v["topology_epoch"], 1);
     let step = &v["steps"][0];
     assert!(step["statuses_seen"]

@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use proptest::prelude::*;
-use streams_group::coordinator::GroupConfig;
+use streams_group::coordinator::{GroupConfig, KafkaVersion};
 use streams_group::model::{Subtopology, TopicInfo, Topology};
 use streams_group::sim::scenario::{self, BuiltInContext};
 use streams_group::sim::{self, report::Report, SimConfig};
@@ -42,6 +42,7 @@ fn config(
         .map(|n| (n, partitions))
         .collect();
     SimConfig {
+        kafka_version: KafkaVersion::NEWEST,
         group_id: "app".into(),
         members,
         threads_per_process: threads,
@@ -201,9 +202,13 @@ proptest! {
         standby in 0u32..3,
         seed in 0u64..1000,
         which in 0usize..6,
+        version in 0usize..4,
     ) {
         let name = ["start", "scale-out", "scale-in", "crash", "rolling-bounce", "deploy"][which];
-        let cfg = config(members, threads, topology(subtopologies, stateful_mask), partitions, standby, seed);
+        let cfg = SimConfig {
+            kafka_version: KafkaVersion::ALL[version],
+            ..config(members, threads, topology(subtopologies, stateful_mask), partitions, standby, seed)
+        };
         let r = run(&cfg, name);
         check(&r, &cfg);
     }

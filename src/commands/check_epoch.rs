@@ -8,11 +8,13 @@ use std::path::PathBuf;
 use colored::Colorize;
 use serde::Serialize;
 
+use super::profile::GroupOrigin;
 use crate::cli::{GlobalArgs, OutputFormat};
 use crate::coordinator::dry_run;
 use crate::coordinator::topology_epoch::{
     broker_verdict, kip_verdict, BrokerVerdict, TopologyVerdict,
 };
+use crate::coordinator::KafkaVersion;
 use crate::error::Failure;
 use crate::exit;
 use crate::model::group::GroupDescription;
@@ -31,7 +33,10 @@ Examples:
 
 --topology takes a topology file (JSON or Topology#describe() text), a snapshot, or group:ID.
 Exit status: 0 accepted, 1 rejected, 2 bad usage or input, 3 cluster unreachable.
---rules chooses which verdict decides it: kip (KIP-1071, default) or broker (Apache Kafka 4.1-4.4).";
+The verdict is what the group's broker does: the Kafka version recorded in the snapshot or
+detected live (else 4.4), or --kafka-version. Every release refuses topology changes;
+--kafka-version kip (or --rules kip) applies the KIP-1071 epoch rules instead. A group the
+cluster does not have yet is accepted: its first member initialises it.";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -65,9 +70,14 @@ pub struct Args {
     #[arg(long, value_name = "ID")]
     pub application_id: Option<String>,
 
-    /// Which rules decide the exit status
-    #[arg(long, value_enum, default_value_t = Rules::Kip)]
-    pub rules: Rules,
+    /// The Kafka release whose coordinator decides: 4.2, 4.3, 4.4 or kip (KIP-1071's epoch
+    /// rules). Default: the snapshot's or live broker's version, else 4.4
+    #[arg(long, value_name = "VERSION", value_parser = super::profile::parse)]
+    pub kafka_version: Option<KafkaVersion>,
+
+    /// Alias: `kip` for --kafka-version kip; `broker` for the group's release (the default)
+    #[arg(long, value_enum, conflicts_with = "kafka_version")]
+    pub rules: Option<Rules>,
 
     /// Partitions of source topics whose count the group does not show
     #[arg(long, value_name = "N", default_value_t = 8)]
@@ -105,8 +115,11 @@ pub struct BrokerReport {
 /// The `check-epoch` report.
 #[derive(Clone, Debug, Serialize)]
 pub struct CheckReport {
-    /// `accepted` or `rejected`, by the rules chosen with --rules.
+    /// `accepted` or `rejected`, by the coordinator profile that ran.
     pub verdict: &'static str,
+    /// The coordinator profile that decided: "4.2", "4.3", "4.4" or "kip".
+    pub kafka_version: KafkaVersion,
+    /// `kip` when the KIP-1071 rules decided, `broker` when a release did.
     pub rules: Rules,
     /// The error name when rejected (e.g. `STREAMS_TOPOLOGY_FENCED`).
     pub error_code: Option<String>,
@@ -162,7 +175,7 @@ pub fn check(global: &GlobalArgs, args: &Args) -> anyhow::Result<CheckReport> {
     }
     let overrides = parse_topic_partitions(&args.topic_partitions)?;
     let app = args.application_id.as_deref();
-    let (group, source) = match (&args.group, &args.snapshot) {
+    let (group, source, version) = match (&args.group, &args.snapshot) {
         (Some(_), Some(_)) => {
             return Err(
                 Failure::usage("give either --group (live) or --snapshot FILE, not both").into(),
@@ -174,15 +187,25 @@ pub fn check(global: &GlobalArgs, args: &Args) -> anyhow::Result<CheckReport> {
             )
             .into())
         }
-        (Some(id), None) => (
-            super::live::describe_group(global, id)?,
-            format!("group:{id}"),
-        ),
+        (Some(id), None) => {
+            let (g, detected) = super::live::describe_group_if_exists(global, id)?;
+            let g = g.unwrap_or_else(|| absent_group(id));
+            let v = chosen_version(args, &GroupOrigin::Live { detected });
+            (g, format!("group:{id}"), v)
+        }
         (None, Some(path)) => {
             let s = snapshot::load_snapshot(path).map_err(|e| Failure::usage(e.to_string()))?;
             let g = snapshot::find_group(&s, app)
                 .map_err(|e| Failure::usage(format!("{}: {e}", path.display())))?;
-            (g.clone(), path.display().to_string())
+            let file = path.display().to_string();
+            let v = chosen_version(
+                args,
+                &GroupOrigin::Snapshot {
+                    file: &file,
+                    recorded: s.kafka_version,
+                },
+            );
+            (g.clone(), file, v)
         }
     };
     if let (Some(app), Some(_)) = (app, &args.group) {
@@ -211,18 +234,35 @@ pub fn check(global: &GlobalArgs, args: &Args) -> anyhow::Result<CheckReport> {
     }
     metadata.extend(overrides);
 
-    let (error, message) =
-        dry_run::join_with(&group.group_id, group_topology.as_ref(), &new, &metadata)
-            .map_err(|e| Failure::usage(e.to_string()))?;
+    // The KIP's verdict is always computed, as information; the profile's run decides.
+    let (kip_error, kip_message) = dry_run::join_with(
+        KafkaVersion::Kip,
+        &group.group_id,
+        group_topology.as_ref(),
+        &new,
+        &metadata,
+    )
+    .map_err(|e| Failure::usage(e.to_string()))?;
     let kip = kip_verdict(group_topology.as_ref(), &new);
-    if !dry_run::agrees(&kip, error) {
+    if !dry_run::agrees(&kip, kip_error) {
         return Err(anyhow::anyhow!(
             "internal error: the local coordinator ({}) and the topology epoch rules ({kip:?}) \
              disagree; please report this bug",
-            error.map_or("accepted".to_string(), |e| e.name())
+            kip_error.map_or("accepted".to_string(), |e| e.name())
         ));
     }
-    let kip_accepted = error.is_none();
+    let (error, message) = if version == KafkaVersion::Kip {
+        (kip_error, kip_message)
+    } else {
+        dry_run::join_with(
+            version,
+            &group.group_id,
+            group_topology.as_ref(),
+            &new,
+            &metadata,
+        )
+        .map_err(|e| Failure::usage(e.to_string()))?
+    };
     let broker = broker_report(
         &group.group_id,
         broker_verdict(group_topology.as_ref(), &new),
@@ -234,22 +274,20 @@ pub fn check(global: &GlobalArgs, args: &Args) -> anyhow::Result<CheckReport> {
     let hazards = diff.as_ref().map(|d| d.hazards.clone()).unwrap_or_default();
     let (internal_topics_to_create, topic_problem) = topics_to_create(&new, &metadata);
 
-    let (verdict_accepted, error_code, error_message) = match args.rules {
-        Rules::Kip => (kip_accepted, error.map(|e| e.name()), message),
-        Rules::Broker => match &broker.verdict {
-            BrokerVerdict::Rejected { error, message } => {
-                (false, Some(error.name()), Some(message.clone()))
-            }
-            _ => (true, None, None),
-        },
-    };
+    let verdict_accepted = error.is_none();
+    let (error_code, error_message) = (error.map(|e| e.name()), message);
     Ok(CheckReport {
         verdict: if verdict_accepted {
             "accepted"
         } else {
             "rejected"
         },
-        rules: args.rules,
+        kafka_version: version,
+        rules: if version == KafkaVersion::Kip {
+            Rules::Kip
+        } else {
+            Rules::Broker
+        },
         error_code,
         error_message,
         group: GroupSummary {
@@ -269,6 +307,40 @@ pub fn check(global: &GlobalArgs, args: &Args) -> anyhow::Result<CheckReport> {
         topic_problem,
         topologies: group_topology.map(|g| (g, new)),
     })
+}
+
+/// `--rules` is an alias of `--kafka-version`: `kip` for the KIP's rules, `broker` for the
+/// group's release.
+fn chosen_version(args: &Args, origin: &GroupOrigin<'_>) -> KafkaVersion {
+    let flag = match (args.kafka_version, args.rules) {
+        (Some(v), _) => Some(v),
+        (None, Some(Rules::Kip)) => Some(KafkaVersion::Kip),
+        _ => None,
+    };
+    let v = super::profile::choose(flag, origin);
+    if args.rules == Some(Rules::Broker) && v == KafkaVersion::Kip {
+        KafkaVersion::NEWEST
+    } else {
+        v
+    }
+}
+
+/// A group the cluster does not have: the first member to join creates it.
+fn absent_group(id: &str) -> GroupDescription {
+    GroupDescription {
+        group_id: id.to_string(),
+        state: "absent".into(),
+        group_epoch: 0,
+        target_assignment_epoch: 0,
+        coordinator: None,
+        topology: crate::model::group::DescribedTopology {
+            epoch: -1,
+            subtopologies: None,
+        },
+        members: Vec::new(),
+        offsets: Vec::new(),
+        assignor: None,
+    }
 }
 
 /// The group's topology as its members sent it, or `None` when it has none.
@@ -343,6 +415,12 @@ fn verdict_line(r: &CheckReport) -> String {
             msg
         )
     };
+    if r.verdict == "rejected" {
+        return rejected(
+            r.error_code.as_deref().unwrap_or("?"),
+            r.error_message.as_deref().unwrap_or(""),
+        );
+    }
     match r.rules {
         Rules::Kip => match &r.kip {
             TopologyVerdict::Initialize => format!(
@@ -378,8 +456,9 @@ fn verdict_line(r: &CheckReport) -> String {
                 r.topology_epoch
             ),
             BrokerVerdict::Initialize => format!(
-                "{} (the group has no topology yet: initialised)",
-                "ACCEPTED".green().bold()
+                "{} (the group has no topology yet: initialised at topology epoch {})",
+                "ACCEPTED".green().bold(),
+                r.topology_epoch
             ),
         },
     }
@@ -434,10 +513,10 @@ pub fn render_text(r: &CheckReport, verbose: bool) -> String {
     }
     let _ = writeln!(
         out,
-        "Exit status decided by: {} rules",
+        "Exit status decided by: {}",
         match r.rules {
-            Rules::Kip => "KIP-1071",
-            Rules::Broker => "Apache Kafka 4.1-4.4",
+            Rules::Kip => "the KIP-1071 rules (--kafka-version kip)".to_string(),
+            Rules::Broker => format!("the Kafka {} coordinator", r.kafka_version),
         }
     );
     if let Some(d) = &r.diff {

@@ -83,6 +83,7 @@ pub fn run(global: &GlobalArgs, args: &Args) -> anyhow::Result<i32> {
             OutputFormat::Json => print!(
                 "{}",
                 json::to_string(&crate::model::group::Snapshot {
+                    kafka_version: None,
                     schema_version: crate::model::group::SNAPSHOT_SCHEMA_VERSION,
                     groups: vec![],
                 })

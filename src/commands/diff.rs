@@ -16,7 +16,7 @@ use crate::coordinator::GroupConfig;
 use crate::error::Failure;
 use crate::exit;
 use crate::model::group::GroupDescription;
-use crate::model::{Assignment, TaskRole, Topology};
+use crate::model::{Assignment, KafkaVersion, TaskRole, Topology};
 use crate::render;
 use crate::sim::{self, scenario::Scenario, SimConfig};
 use crate::snapshot;
@@ -92,6 +92,11 @@ pub struct AssignmentArgs {
     /// Members in the simulation (default: the snapshot's member count)
     #[arg(long, value_name = "N", requires = "simulate")]
     pub members: Option<u32>,
+
+    /// With --simulate: the Kafka release whose coordinator simulates (4.2, 4.3, 4.4, kip).
+    /// Default: the version the snapshot records, else 4.4
+    #[arg(long, value_name = "VERSION", requires = "simulate", value_parser = super::profile::parse)]
+    pub kafka_version: Option<KafkaVersion>,
 
     /// Partitions of source topics whose count the snapshot does not show
     #[arg(long, value_name = "N", default_value_t = 8)]
@@ -282,10 +287,17 @@ fn by_process(members: impl Iterator<Item = (String, Assignment)>) -> BTreeMap<S
 }
 
 fn load_group(path: &Path, group: Option<&str>) -> anyhow::Result<GroupDescription> {
+    Ok(load_group_versioned(path, group)?.0)
+}
+
+fn load_group_versioned(
+    path: &Path,
+    group: Option<&str>,
+) -> anyhow::Result<(GroupDescription, Option<KafkaVersion>)> {
     let s = snapshot::load_snapshot(path).map_err(|e| Failure::usage(e.to_string()))?;
     let g = snapshot::find_group(&s, group)
         .map_err(|e| Failure::usage(format!("{}: {e}", path.display())))?;
-    Ok(g.clone())
+    Ok((g.clone(), s.kafka_version))
 }
 
 fn run_assignment(global: &GlobalArgs, args: &AssignmentArgs) -> anyhow::Result<i32> {
@@ -309,8 +321,16 @@ fn run_assignment(global: &GlobalArgs, args: &AssignmentArgs) -> anyhow::Result<
             current_vs_target(&g, &one.display().to_string())
         }
         ([one], true) => {
-            let g = load_group(one, group)?;
-            vs_simulation(&g, &one.display().to_string(), args)?
+            let (g, recorded) = load_group_versioned(one, group)?;
+            let file = one.display().to_string();
+            let version = super::profile::choose(
+                args.kafka_version,
+                &super::profile::GroupOrigin::Snapshot {
+                    file: &file,
+                    recorded,
+                },
+            );
+            vs_simulation(&g, &file, args, version)?
         }
         ([a, b], false) => {
             let ga = load_group(a, group)?;
@@ -432,6 +452,7 @@ fn vs_simulation(
     g: &GroupDescription,
     label: &str,
     args: &AssignmentArgs,
+    version: KafkaVersion,
 ) -> anyhow::Result<AssignmentDiffReport> {
     if args.partitions <= 0 {
         return Err(Failure::usage(format!(
@@ -475,6 +496,7 @@ fn vs_simulation(
         }
     }
     let cfg = SimConfig {
+        kafka_version: version,
         group_id: g.group_id.clone(),
         members,
         threads_per_process: threads,

@@ -8,6 +8,7 @@ pub mod diff;
 pub mod lag;
 pub mod list;
 pub mod live;
+pub mod profile;
 pub mod simulate;
 pub mod topology;
 

@@ -7,8 +7,10 @@ use std::path::PathBuf;
 use anyhow::Context;
 use colored::Colorize;
 
+use super::profile::{self, GroupOrigin};
 use crate::cli::{GlobalArgs, OutputFormat};
-use crate::coordinator::GroupConfig;
+use crate::coordinator::config::BrokerBounds;
+use crate::coordinator::{GroupConfig, KafkaVersion};
 use crate::error::Failure;
 use crate::model::group::GroupDescription;
 use crate::model::Topology;
@@ -33,7 +35,8 @@ Built-in scenarios: start (default), scale-out, scale-in, crash, rolling-bounce,
 create-topics. A scenario file is JSON: {\"steps\": [{\"action\": \"add_members\", \"count\": 2}]}
 (see the README for every action).
 
-Exit status: 0 when the group ends Stable, 1 when it does not, 2 on bad input.";
+Exit status: 0 when the group ends Stable with no member dead, 1 when it does not, 2 on bad
+input.";
 
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = EXAMPLES)]
@@ -119,6 +122,11 @@ pub struct Args {
     #[arg(long)]
     pub trace: bool,
 
+    /// Kafka release whose group coordinator runs: 4.2, 4.3, 4.4 or kip (the KIP-1071 text, with
+    /// topology epoch updates). Default: the snapshot's or live broker's version, else 4.4
+    #[arg(long, value_name = "VERSION", value_parser = super::profile::parse)]
+    pub kafka_version: Option<KafkaVersion>,
+
     /// Start from a group in a `describe --output json` snapshot (its members, epochs, tasks)
     #[arg(long, value_name = "FILE", conflicts_with_all = ["topology", "from_group"])]
     pub from_snapshot: Option<PathBuf>,
@@ -136,8 +144,8 @@ pub struct Args {
 const MAX_MEMBERS: u32 = 100_000;
 
 pub fn run(global: &GlobalArgs, args: &Args) -> anyhow::Result<i32> {
-    let initial = initial_group(global, args)?;
-    let mut cfg = sim_config(args, initial)?;
+    let (initial, version) = initial_group(global, args)?;
+    let mut cfg = sim_config(args, initial, version)?;
     let scenario = load_scenario(args, &mut cfg)?;
     let show_progress = std::io::stderr().is_terminal() && args.members >= 500;
     let bar = show_progress.then(|| {
@@ -168,25 +176,45 @@ pub fn run(global: &GlobalArgs, args: &Args) -> anyhow::Result<i32> {
         OutputFormat::Json => print!("{}", render::json::to_string(&report)),
         OutputFormat::Table => print!("{}", render_table(&report, args.trace, global.verbose)),
     }
-    Ok(if report.final_state == "Stable" {
-        crate::exit::SUCCESS
-    } else {
-        crate::exit::NEGATIVE
-    })
+    Ok(
+        if report.final_state == "Stable" && report.failed_members.is_empty() {
+            crate::exit::SUCCESS
+        } else {
+            crate::exit::NEGATIVE
+        },
+    )
 }
 
-/// The group to start from, if the run starts from a snapshot or a live group.
-fn initial_group(global: &GlobalArgs, args: &Args) -> anyhow::Result<Option<GroupDescription>> {
+/// The group to start from, if the run starts from a snapshot or a live group, and the
+/// coordinator profile to run.
+fn initial_group(
+    global: &GlobalArgs,
+    args: &Args,
+) -> anyhow::Result<(Option<GroupDescription>, KafkaVersion)> {
     let g = if let Some(path) = &args.from_snapshot {
         let snap = snapshot::load_snapshot(path).map_err(|e| Failure::usage(e.to_string()))?;
-        snapshot::find_group(&snap, args.group.as_deref())
+        let g = snapshot::find_group(&snap, args.group.as_deref())
             .map_err(|e| Failure::usage(e.to_string()))?
-            .clone()
+            .clone();
+        let file = path.display().to_string();
+        let origin = GroupOrigin::Snapshot {
+            file: &file,
+            recorded: snap.kafka_version,
+        };
+        (g, profile::choose(args.kafka_version, &origin))
     } else if let Some(group) = &args.from_group {
-        crate::commands::live::describe_group(global, group)?
+        let (g, detected) = crate::commands::live::describe_group_versioned(global, group)?;
+        (
+            g,
+            profile::choose(args.kafka_version, &GroupOrigin::Live { detected }),
+        )
     } else {
-        return Ok(None);
+        return Ok((
+            None,
+            profile::choose(args.kafka_version, &GroupOrigin::None),
+        ));
     };
+    let (g, version) = g;
     if g.members.is_empty() {
         return Err(Failure::usage(format!(
             "group {} has no members to start from (it is {}); use --topology with --members instead",
@@ -201,12 +229,16 @@ fn initial_group(global: &GlobalArgs, args: &Args) -> anyhow::Result<Option<Grou
         ))
         .into());
     }
-    Ok(Some(g))
+    Ok((Some(g), version))
 }
 
-fn sim_config(args: &Args, initial: Option<GroupDescription>) -> anyhow::Result<SimConfig> {
+fn sim_config(
+    args: &Args,
+    initial: Option<GroupDescription>,
+    version: KafkaVersion,
+) -> anyhow::Result<SimConfig> {
     if let Some(g) = initial {
-        return snapshot_sim_config(args, g);
+        return snapshot_sim_config(args, g, version);
     }
     if args.members == 0 || args.members > MAX_MEMBERS {
         return Err(Failure::usage(format!(
@@ -253,6 +285,7 @@ fn sim_config(args: &Args, initial: Option<GroupDescription>) -> anyhow::Result<
         .unwrap_or_else(|| example::APPLICATION_ID.to_string());
     finish(
         args,
+        version,
         group_id,
         args.members,
         threads,
@@ -264,7 +297,11 @@ fn sim_config(args: &Args, initial: Option<GroupDescription>) -> anyhow::Result<
 }
 
 /// A run that starts from a described group: its topology, topics, members and assignments.
-fn snapshot_sim_config(args: &Args, g: GroupDescription) -> anyhow::Result<SimConfig> {
+fn snapshot_sim_config(
+    args: &Args,
+    g: GroupDescription,
+    version: KafkaVersion,
+) -> anyhow::Result<SimConfig> {
     let topology = snapshot::topology_of(&g).expect("checked by initial_group");
     let mut metadata = snapshot::topic_metadata(&g, args.partitions);
     for s in &topology.subtopologies {
@@ -317,6 +354,7 @@ fn snapshot_sim_config(args: &Args, g: GroupDescription) -> anyhow::Result<SimCo
     let (id, members) = (g.group_id.clone(), g.members.len() as u32);
     finish(
         args,
+        version,
         id,
         members,
         threads.max(1),
@@ -331,6 +369,7 @@ fn snapshot_sim_config(args: &Args, g: GroupDescription) -> anyhow::Result<SimCo
 #[allow(clippy::too_many_arguments)]
 fn finish(
     args: &Args,
+    kafka_version: KafkaVersion,
     group_id: String,
     members: u32,
     threads_per_process: u32,
@@ -352,7 +391,7 @@ fn finish(
         ..GroupConfig::default()
     };
     group
-        .validate()
+        .validate_bounds(&BrokerBounds::default())
         .map_err(|e| Failure::usage(format!("invalid group configuration: {e}")))?;
     if args.release_delay < 0 || args.restart_delay < 0 || args.max_time <= 0 {
         return Err(Failure::usage(
@@ -361,6 +400,7 @@ fn finish(
         .into());
     }
     Ok(SimConfig {
+        kafka_version,
         group_id,
         members,
         threads_per_process,
@@ -500,7 +540,9 @@ fn render_table(r: &Report, trace: bool, verbose: bool) -> String {
         out.push('\n');
     }
     out.push_str(&format!(
-        "Scenario {} (seed {}): group {} at group epoch {}, target assignment epoch {}, topology epoch {}\n",
+        "Kafka {} coordinator, {} assignor. Scenario {} (seed {}): group {} at group epoch {}, target assignment epoch {}, topology epoch {}\n",
+        r.kafka_version,
+        r.assignor,
         r.scenario,
         r.seed,
         state_colored(&r.final_state),
@@ -539,6 +581,19 @@ fn render_table(r: &Report, trace: bool, verbose: bool) -> String {
             .map(|(k, v)| format!("{k} x{v}"))
             .collect();
         out.push_str(&format!("Errors and removals: {}\n", e.join(", ")));
+    }
+    for f in &r.failed_members {
+        out.push_str(&format!(
+            "{} {} at {}: {} \"{}\" (fatal for a Kafka Streams client)\n",
+            "MEMBER DIED:".red().bold(),
+            f.member_id,
+            ms(Some(f.time_ms)),
+            f.error,
+            f.message
+        ));
+    }
+    if let Some(a) = &r.advice {
+        out.push_str(&format!("{} {a}\n", "Advice:".bold()));
     }
     for v in &r.invariant_violations {
         out.push_str(&format!("{} {v}\n", "INVARIANT VIOLATED:".red().bold()));

@@ -14,6 +14,10 @@ pub struct GroupConfig {
     pub num_standby_replicas: u32,
     /// `streams.initial.rebalance.delay.ms` (default 3000).
     pub initial_rebalance_delay_ms: i64,
+    /// `streams.assignment.interval.ms` (default 1000, Kafka 4.3 and later): a new target
+    /// assignment is computed at most this often.
+    #[serde(default = "default_assignment_interval_ms")]
+    pub assignment_interval_ms: i64,
     /// `streams.num.warmup.replicas` (default 2). Sent to clients; warm-up placement is a
     /// separate step of the target assignment (see `target`).
     pub num_warmup_replicas: u32,
@@ -34,11 +38,42 @@ impl Default for GroupConfig {
             heartbeat_interval_ms: 5_000,
             num_standby_replicas: 0,
             initial_rebalance_delay_ms: 3_000,
+            assignment_interval_ms: default_assignment_interval_ms(),
             num_warmup_replicas: 2,
             acceptable_recovery_lag: 10_000,
             task_offset_interval_ms: 60_000,
             max_size: u32::MAX,
             rack_aware_assignment_tags: Vec::new(),
+        }
+    }
+}
+
+fn default_assignment_interval_ms() -> i64 {
+    1_000
+}
+
+/// The broker's bounds on group configs (`group.streams.min/max.*`), with their defaults.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BrokerBounds {
+    pub min_session_timeout_ms: i64,
+    pub max_session_timeout_ms: i64,
+    pub min_heartbeat_interval_ms: i64,
+    pub max_heartbeat_interval_ms: i64,
+    pub max_standby_replicas: u32,
+    pub min_assignment_interval_ms: i64,
+    pub max_assignment_interval_ms: i64,
+}
+
+impl Default for BrokerBounds {
+    fn default() -> Self {
+        BrokerBounds {
+            min_session_timeout_ms: 45_000,
+            max_session_timeout_ms: 60_000,
+            min_heartbeat_interval_ms: 5_000,
+            max_heartbeat_interval_ms: 15_000,
+            max_standby_replicas: 2,
+            min_assignment_interval_ms: 0,
+            max_assignment_interval_ms: 15_000,
         }
     }
 }
@@ -75,6 +110,11 @@ impl GroupConfig {
                 "initial rebalance delay must not be negative".into(),
             ));
         }
+        if self.assignment_interval_ms < 0 {
+            return Err(ConfigError(
+                "assignment interval must not be negative".into(),
+            ));
+        }
         if self.acceptable_recovery_lag < 0 {
             return Err(ConfigError(
                 "acceptable recovery lag must not be negative".into(),
@@ -84,6 +124,80 @@ impl GroupConfig {
             return Err(ConfigError("group max size must be at least 1".into()));
         }
         Ok(())
+    }
+
+    /// Checks the group configs against a broker's bounds, as `kafka-configs.sh --alter` on a
+    /// group is checked (`GroupConfig.validate`): the message names the bound and the broker
+    /// setting that moves it.
+    pub fn validate_bounds(&self, bounds: &BrokerBounds) -> Result<(), ConfigError> {
+        self.validate()?;
+        let check = |ok: bool, what: &str, value: i64, rel: &str, bound: i64, setting: &str| {
+            if ok {
+                Ok(())
+            } else {
+                Err(ConfigError(format!(
+                    "{what} is {value}, but a broker requires it to be {rel} {bound} \
+                     (broker setting {setting})"
+                )))
+            }
+        };
+        let b = bounds;
+        check(
+            self.heartbeat_interval_ms >= b.min_heartbeat_interval_ms,
+            "streams.heartbeat.interval.ms",
+            self.heartbeat_interval_ms,
+            "at least",
+            b.min_heartbeat_interval_ms,
+            "group.streams.min.heartbeat.interval.ms",
+        )?;
+        check(
+            self.heartbeat_interval_ms <= b.max_heartbeat_interval_ms,
+            "streams.heartbeat.interval.ms",
+            self.heartbeat_interval_ms,
+            "at most",
+            b.max_heartbeat_interval_ms,
+            "group.streams.max.heartbeat.interval.ms",
+        )?;
+        check(
+            self.session_timeout_ms >= b.min_session_timeout_ms,
+            "streams.session.timeout.ms",
+            self.session_timeout_ms,
+            "at least",
+            b.min_session_timeout_ms,
+            "group.streams.min.session.timeout.ms",
+        )?;
+        check(
+            self.session_timeout_ms <= b.max_session_timeout_ms,
+            "streams.session.timeout.ms",
+            self.session_timeout_ms,
+            "at most",
+            b.max_session_timeout_ms,
+            "group.streams.max.session.timeout.ms",
+        )?;
+        check(
+            self.num_standby_replicas <= b.max_standby_replicas,
+            "streams.num.standby.replicas",
+            i64::from(self.num_standby_replicas),
+            "at most",
+            i64::from(b.max_standby_replicas),
+            "group.streams.max.standby.replicas",
+        )?;
+        check(
+            self.assignment_interval_ms >= b.min_assignment_interval_ms,
+            "streams.assignment.interval.ms",
+            self.assignment_interval_ms,
+            "at least",
+            b.min_assignment_interval_ms,
+            "group.streams.min.assignment.interval.ms",
+        )?;
+        check(
+            self.assignment_interval_ms <= b.max_assignment_interval_ms,
+            "streams.assignment.interval.ms",
+            self.assignment_interval_ms,
+            "at most",
+            b.max_assignment_interval_ms,
+            "group.streams.max.assignment.interval.ms",
+        )
     }
 }
 
@@ -100,5 +214,27 @@ mod tests {
             ..GroupConfig::default()
         };
         assert!(c.validate().unwrap_err().0.contains("session timeout"));
+    }
+
+    #[test]
+    fn broker_bounds_name_the_setting_that_moves_them() {
+        let b = BrokerBounds::default();
+        assert!(GroupConfig::default().validate_bounds(&b).is_ok());
+        let c = GroupConfig {
+            num_standby_replicas: 3,
+            ..GroupConfig::default()
+        };
+        let e = c.validate_bounds(&b).unwrap_err().0;
+        assert!(e.contains("at most 2"), "{e}");
+        assert!(e.contains("group.streams.max.standby.replicas"), "{e}");
+        let c = GroupConfig {
+            heartbeat_interval_ms: 1_000,
+            ..GroupConfig::default()
+        };
+        assert!(c
+            .validate_bounds(&b)
+            .unwrap_err()
+            .0
+            .contains("group.streams.min.heartbeat.interval.ms"));
     }
 }

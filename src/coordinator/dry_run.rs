@@ -6,7 +6,7 @@ use crate::model::{ErrorCode, HeartbeatRequest, TaskSet, Topology};
 use crate::topology::configure::TopicMetadata;
 
 use super::topology_epoch::TopologyVerdict;
-use super::{Coordinator, GroupConfig, RequestContext};
+use super::{Coordinator, GroupConfig, KafkaVersion, RequestContext};
 
 /// The group's own topology was refused by the coordinator, so nothing can be checked.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,15 +43,16 @@ fn join_request(group_id: &str, member_id: &str, topology: &Topology) -> Heartbe
     }
 }
 
-/// Seed a coordinator with a group whose topology is `group_topology` (none: a new group), then
+/// Seed a coordinator of `version` with a group whose topology is `group_topology` (none: a new group), then
 /// join a member with `new`. Returns the join's error code and message (`None`: accepted).
 pub fn join_with(
+    version: KafkaVersion,
     group_id: &str,
     group_topology: Option<&Topology>,
     new: &Topology,
     metadata: &TopicMetadata,
 ) -> Result<(Option<ErrorCode>, Option<String>), SeedRejected> {
-    let mut c = Coordinator::new(GroupConfig::default());
+    let mut c = Coordinator::for_version(version, GroupConfig::default());
     let ctx = RequestContext {
         now_ms: 0,
         client_id: "streams-group-check-epoch".into(),
@@ -121,12 +122,17 @@ mod tests {
             (topo(4, "b"), None),
             (topo(5, "b"), Some(ErrorCode::StreamsInvalidTopologyEpoch)),
         ] {
-            let (error, _) = join_with("g", Some(&group), &new, &md).unwrap();
+            let (error, _) = join_with(KafkaVersion::Kip, "g", Some(&group), &new, &md).unwrap();
             assert_eq!(error, want, "epoch {}", new.epoch);
             assert!(agrees(&kip_verdict(Some(&group), &new), error));
         }
         // A new group takes any topology.
-        assert_eq!(join_with("g", None, &topo(7, "b"), &md).unwrap().0, None);
+        assert_eq!(
+            join_with(KafkaVersion::Kip, "g", None, &topo(7, "b"), &md)
+                .unwrap()
+                .0,
+            None
+        );
     }
 
     #[test]

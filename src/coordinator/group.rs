@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::model::group::{DescribedTopology, GroupDescription, MemberDescription};
-use crate::model::heartbeat::{Status, LEAVE_EPOCH, STATIC_LEAVE_EPOCH};
+use crate::model::heartbeat::{Status, STATIC_LEAVE_EPOCH};
 use crate::model::{
     Assignment, ErrorCode, HeartbeatRequest, HeartbeatResponse, StatusCode, Subtopology, TaskRole,
     Topology,
@@ -17,9 +17,10 @@ use super::assignor::TaskAssignor;
 use super::config::GroupConfig;
 use super::member::{Member, MemberState};
 use super::ownership::Ownership;
-use super::reconcile::reconcile;
+use super::profile::{KafkaVersion, TopologyRules};
+use super::reconcile::{reconcile, RoleChanges};
 use super::target::{self, TargetAssignment, WarmupRefiner};
-use super::topology_epoch::{kip_verdict, TopologyVerdict};
+use super::topology_epoch::{broker_verdict, kip_verdict, BrokerVerdict, TopologyVerdict};
 
 /// Group states, named as Kafka names them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -72,30 +73,57 @@ pub enum Removal {
     RebalanceTimeout { member_id: String },
 }
 
-/// A rejected heartbeat. `fence` removes the member (KIP-1071: a fenced member epoch).
+/// A rejected heartbeat. `fence` removes the member (the KIP text on a fenced member epoch).
 struct Rejection {
     error: ErrorCode,
-    message: String,
+    message: Option<String>,
     fence: bool,
 }
 
 fn reject(error: ErrorCode, message: impl Into<String>) -> Rejection {
     Rejection {
         error,
-        message: message.into(),
+        message: Some(message.into()),
         fence: false,
     }
 }
 
+/// Apache answers an unexpected exception with UNKNOWN_SERVER_ERROR and no message.
+fn server_error() -> Rejection {
+    Rejection {
+        error: ErrorCode::UnknownServerError,
+        message: None,
+        fence: false,
+    }
+}
+
+fn error_response(error: ErrorCode, message: Option<String>) -> HeartbeatResponse {
+    HeartbeatResponse {
+        error: Some(error),
+        error_message: message,
+        ..HeartbeatResponse::default()
+    }
+}
+
+/// What the target assignment step decided for the member at hand.
+struct TargetForMember {
+    epoch: i32,
+    tasks: Assignment,
+}
+
 pub struct StreamsGroup {
     pub group_id: String,
+    version: KafkaVersion,
     config: GroupConfig,
     group_epoch: i32,
     target_assignment_epoch: i32,
+    /// When the current target was computed (0: unknown, so the next one may come at once).
+    target_assignment_timestamp_ms: i64,
     topology: Option<Topology>,
     /// The topology configured against the topic metadata last seen (soft state).
     configuration: Option<Configuration>,
-    /// Partition counts of the topology's required topics when `configuration` was computed.
+    /// Partition counts of the topology's required topics when `configuration` was computed:
+    /// the local stand-in for Apache's metadata hash.
     metadata_seen: BTreeMap<String, Option<i32>>,
     /// The topology epoch for which the configuration was ready, or -1.
     validated_topology_epoch: i32,
@@ -108,12 +136,24 @@ pub struct StreamsGroup {
     unreconciled: usize,
     shutdown_requested_by: Option<String>,
     initial_delay_deadline: Option<i64>,
+    endpoint_information_epoch: i32,
+    /// False until the first successful heartbeat has created the group.
+    persisted: bool,
 }
 
 impl StreamsGroup {
     pub fn new(group_id: &str, config: GroupConfig) -> StreamsGroup {
+        StreamsGroup::with_version(group_id, config, KafkaVersion::NEWEST)
+    }
+
+    pub fn with_version(
+        group_id: &str,
+        config: GroupConfig,
+        version: KafkaVersion,
+    ) -> StreamsGroup {
         StreamsGroup {
             group_id: group_id.to_string(),
+            version,
             last_assignment_configs: (
                 config.num_standby_replicas,
                 config.rack_aware_assignment_tags.clone(),
@@ -121,6 +161,7 @@ impl StreamsGroup {
             config,
             group_epoch: 0,
             target_assignment_epoch: 0,
+            target_assignment_timestamp_ms: 0,
             topology: None,
             configuration: None,
             metadata_seen: BTreeMap::new(),
@@ -132,6 +173,8 @@ impl StreamsGroup {
             unreconciled: 0,
             shutdown_requested_by: None,
             initial_delay_deadline: None,
+            endpoint_information_epoch: 0,
+            persisted: false,
         }
     }
 
@@ -145,7 +188,26 @@ impl StreamsGroup {
         metadata: &TopicMetadata,
         now_ms: i64,
     ) -> StreamsGroup {
-        let mut g = StreamsGroup::new(&desc.group_id, config);
+        StreamsGroup::restore_as(
+            desc,
+            topology,
+            config,
+            metadata,
+            now_ms,
+            KafkaVersion::NEWEST,
+        )
+    }
+
+    pub fn restore_as(
+        desc: &GroupDescription,
+        topology: Topology,
+        config: GroupConfig,
+        metadata: &TopicMetadata,
+        now_ms: i64,
+        version: KafkaVersion,
+    ) -> StreamsGroup {
+        let mut g = StreamsGroup::with_version(&desc.group_id, config, version);
+        g.persisted = true;
         g.group_epoch = desc.group_epoch;
         g.target_assignment_epoch = desc.target_assignment_epoch;
         g.metadata_seen = g.required_metadata(&topology, metadata);
@@ -180,6 +242,10 @@ impl StreamsGroup {
             g.put_member(m);
         }
         g
+    }
+
+    pub fn version(&self) -> KafkaVersion {
+        self.version
     }
 
     pub fn config(&self) -> &GroupConfig {
@@ -239,8 +305,21 @@ impl StreamsGroup {
         self.initial_delay_deadline.is_some()
     }
 
-    fn bump_epoch(&mut self) {
-        self.group_epoch += 1;
+    /// The assignment interval in force: the group config from 4.3 on, none before.
+    fn assignment_interval_ms(&self) -> i64 {
+        if self.version.has_assignment_interval() {
+            self.config.assignment_interval_ms
+        } else {
+            0
+        }
+    }
+
+    fn next_group_epoch(&self) -> i32 {
+        if self.group_epoch == 0 && self.version.first_bump_skips_epoch_one() {
+            2
+        } else {
+            self.group_epoch + 1
+        }
     }
 
     fn recount_unreconciled(&mut self) {
@@ -250,6 +329,17 @@ impl StreamsGroup {
             .values()
             .filter(|m| !m.is_reconciled(epoch))
             .count();
+    }
+
+    /// The assignment configs that trigger a new target when they change: the standby count,
+    /// and from 4.4 on the rack-aware assignment tags.
+    fn assignment_configs(&self) -> (u32, Vec<String>) {
+        let tags = if self.version >= KafkaVersion::V4_4 {
+            self.config.rack_aware_assignment_tags.clone()
+        } else {
+            Vec::new()
+        };
+        (self.config.num_standby_replicas, tags)
     }
 
     /// Remove a member: its tasks are free, the group epoch goes up.
@@ -268,11 +358,18 @@ impl StreamsGroup {
         if !m.is_reconciled(self.target_assignment_epoch) {
             self.unreconciled = self.unreconciled.saturating_sub(1);
         }
-        self.bump_epoch();
+        self.group_epoch += 1;
         if self.members.is_empty() {
-            self.target_assignment_epoch = self.group_epoch;
+            // 4.4 writes a target at the new epoch with timestamp 0, as for a new group, so the
+            // interval does not hold back the next computation. 4.2 and 4.3 leave it alone.
+            if self.version.resets_target_epoch_when_empty() {
+                self.target_assignment_epoch = self.group_epoch;
+                self.target_assignment_timestamp_ms = 0;
+            }
             self.shutdown_requested_by = None;
-            self.initial_delay_deadline = None;
+            if self.version == KafkaVersion::Kip {
+                self.initial_delay_deadline = None;
+            }
         }
     }
 
@@ -285,7 +382,7 @@ impl StreamsGroup {
             .required_topics()
             .into_iter()
             .map(|t| {
-                let n = metadata.get(&t).copied();
+                let n = metadata.get(&t).copied().filter(|n| *n > 0);
                 (t, n)
             })
             .collect()
@@ -307,11 +404,108 @@ impl StreamsGroup {
                     self.fence(&req.member_id);
                 }
                 HeartbeatOutcome {
-                    response: HeartbeatResponse::error(&req.member_id, r.error, r.message),
+                    response: error_response(r.error, r.message),
                     topics_to_create: Vec::new(),
                 }
             }
         }
+    }
+
+    /// Find or create the member the request speaks for (Apache's
+    /// `getOrMaybeCreate{Dynamic,Static}StreamsGroupMember`), without changing the group.
+    /// Returns the member as the request finds it and, for a static member coming back under a
+    /// new member id, the id it replaces.
+    fn member_for(
+        &self,
+        req: &HeartbeatRequest,
+        owned: Option<&Assignment>,
+    ) -> Result<(Member, Option<String>), Rejection> {
+        let joining = req.member_epoch == 0;
+        let Some(iid) = req
+            .instance_id
+            .as_ref()
+            .filter(|_| self.version.supports_static_members())
+        else {
+            let member = match self.members.get(&req.member_id) {
+                Some(m) => m.clone(),
+                None if joining => self.default_member(&req.member_id),
+                None => {
+                    return Err(reject(
+                        ErrorCode::UnknownMemberId,
+                        format!(
+                            "Member {} is not a member of group {}.",
+                            req.member_id, self.group_id
+                        ),
+                    ))
+                }
+            };
+            self.check_member_epoch(&member, req.member_epoch, owned)?;
+            return Ok((member, None));
+        };
+        let holder = self
+            .static_members
+            .get(iid)
+            .and_then(|id| self.members.get(id));
+        if joining {
+            let Some(holder) = holder else {
+                let member = match self.members.get(&req.member_id) {
+                    Some(m) => m.clone(),
+                    None => self.default_member(&req.member_id),
+                };
+                return Ok((member, None));
+            };
+            if holder.member_epoch != STATIC_LEAVE_EPOCH {
+                return Err(reject(
+                    ErrorCode::UnreleasedInstanceId,
+                    format!(
+                        "Static member {} with instance id {iid} cannot join the group because the instance id is owned by {} member.",
+                        req.member_id, holder.member_id
+                    ),
+                ));
+            }
+            // The new member takes over the old one's state under its own id, at epoch 0.
+            let mut member = holder.clone();
+            member.member_id = req.member_id.clone();
+            member.member_epoch = 0;
+            member.previous_member_epoch = 0;
+            return Ok((member, Some(holder.member_id.clone())));
+        }
+        let Some(holder) = holder else {
+            return Err(reject(
+                ErrorCode::UnknownMemberId,
+                format!("Instance id {iid} is unknown."),
+            ));
+        };
+        if holder.member_id != req.member_id {
+            return Err(reject(
+                ErrorCode::FencedInstanceId,
+                format!(
+                    "Static member {} with instance id {iid} was fenced by member {}.",
+                    req.member_id, holder.member_id
+                ),
+            ));
+        }
+        self.check_member_epoch(holder, req.member_epoch, owned)?;
+        Ok((holder.clone(), None))
+    }
+
+    /// A member that has not joined yet, as Apache's `StreamsGroupMember.Builder.withDefaults`.
+    fn default_member(&self, member_id: &str) -> Member {
+        let mut m = Member::new(member_id);
+        m.topology_epoch = -1;
+        m
+    }
+
+    fn check_member_epoch(
+        &self,
+        m: &Member,
+        epoch: i32,
+        owned: Option<&Assignment>,
+    ) -> Result<(), Rejection> {
+        validate_member_epoch(m, epoch, owned).map_err(|mut r| {
+            r.fence = self.version.fencing_removes_member();
+            r
+        })
     }
 
     fn try_heartbeat(
@@ -324,204 +518,124 @@ impl StreamsGroup {
     ) -> Result<HeartbeatOutcome, Rejection> {
         let joining = req.member_epoch == 0;
         let owned = owned_tasks(req);
+        let version = self.version;
 
-        // --- Checks first: nothing changes before the request is known to be good. ---
-        let mut replaces_static: Option<String> = None;
-        if let Some(iid) = &req.instance_id {
-            match self.static_members.get(iid) {
-                Some(holder) if holder != &req.member_id => {
-                    if !joining {
-                        return Err(reject(
-                            ErrorCode::FencedInstanceId,
-                            format!("Static member {iid} is held by another member id."),
-                        ));
-                    }
-                    let holder_epoch = self.members.get(holder).map(|m| m.member_epoch);
-                    if holder_epoch != Some(STATIC_LEAVE_EPOCH) {
-                        return Err(reject(
-                            ErrorCode::UnreleasedInstanceId,
-                            format!("Instance id {iid} is still used by member {holder}: it must leave first."),
-                        ));
-                    }
-                    replaces_static = Some(holder.clone());
-                }
-                None if !joining => {
-                    return Err(reject(
-                        ErrorCode::UnknownMemberId,
-                        format!("Instance id {iid} is unknown in group {}.", self.group_id),
-                    ));
-                }
-                _ => {}
-            }
-        }
-
-        let existing = self.members.get(&req.member_id);
-        if !joining {
-            let Some(m) = existing else {
-                return Err(reject(
-                    ErrorCode::UnknownMemberId,
-                    format!(
-                        "Member {} is not a member of group {}.",
-                        req.member_id, self.group_id
-                    ),
-                ));
-            };
-            validate_member_epoch(m, req.member_epoch, owned.as_ref())?;
-        } else if existing.is_none()
-            && replaces_static.is_none()
-            && self.members.len() >= self.config.max_size as usize
-        {
-            return Err(reject(
-                ErrorCode::GroupMaxSizeReached,
-                format!(
-                    "Group {} has reached its maximum size of {}.",
-                    self.group_id, self.config.max_size
-                ),
-            ));
-        }
-
-        let mut new_topology: Option<Topology> = None;
+        // --- Checks and the new state, computed without changing the group. ---
         if joining {
-            // Validation guarantees a topology on join.
-            let requested = req.topology.as_ref().ok_or_else(|| {
-                reject(
-                    ErrorCode::InvalidRequest,
-                    "Topology must be provided when joining.",
-                )
-            })?;
-            match kip_verdict(self.topology.as_ref(), requested) {
-                TopologyVerdict::Initialize | TopologyVerdict::Update => {
-                    new_topology = Some(requested.clone())
-                }
-                TopologyVerdict::Unchanged => {}
-                TopologyVerdict::Reject { error, message } => return Err(reject(error, message)),
-            }
+            self.check_not_full(req)?;
         }
+        let (member, replaces_static) = self.member_for(req, owned.as_ref())?;
 
-        let topology_after = new_topology.as_ref().or(self.topology.as_ref());
-        let mut new_configuration: Option<Option<Configuration>> = None;
-        let mut new_metadata_seen = None;
-        if let Some(topology) = topology_after {
-            let seen = self.required_metadata(topology, metadata);
-            if new_topology.is_some() || self.configuration.is_none() || seen != self.metadata_seen
-            {
-                match configure::configure(topology, metadata) {
-                    Ok(c) => new_configuration = Some(Some(c)),
-                    Err(e) if new_topology.is_some() => {
-                        return Err(reject(ErrorCode::StreamsInvalidTopology, e.message))
-                    }
-                    Err(_) => new_configuration = Some(None),
-                }
-                new_metadata_seen = Some(seen);
+        // 1. The member with the request's metadata; a change asks for a new target.
+        let mut updated = member.clone();
+        if version.supports_static_members() {
+            if let Some(iid) = &req.instance_id {
+                updated.instance_id = Some(iid.clone());
             }
         }
-        let configuration_after = match &new_configuration {
-            Some(c) => c.as_ref(),
-            None => self.configuration.as_ref(),
-        };
-        if let (Some(conf), Some(owned)) =
-            (configuration_after.filter(|c| c.is_ready()), owned.as_ref())
-        {
-            let known = existing.map(|m| m.assigned.union(&m.pending_revocation));
-            for role in TaskRole::ALL {
-                for (s, p) in owned.get(role).iter() {
-                    let exists = conf.num_tasks(s).is_some_and(|n| p >= 0 && p < n);
-                    let given = known.as_ref().is_some_and(|k| k.get(role).contains(s, p));
-                    if !exists && !given {
-                        return Err(reject(
-                            ErrorCode::InvalidRequest,
-                            format!("Owned {role} task {s}_{p} does not exist in the topology."),
-                        ));
-                    }
-                }
+        if let Some(r) = &req.rack_id {
+            updated.rack_id = Some(r.clone());
+        }
+        if req.rebalance_timeout_ms != -1 {
+            updated.rebalance_timeout_ms = req.rebalance_timeout_ms;
+        }
+        if let Some(t) = &req.topology {
+            updated.topology_epoch = t.epoch;
+        }
+        updated.client_id = ctx.client_id.clone();
+        updated.client_host = ctx.client_host.clone();
+        if let Some(p) = &req.process_id {
+            updated.process_id = p.clone();
+        }
+        if let Some(tags) = &req.client_tags {
+            updated.client_tags = tags.clone();
+        }
+        // 4.4 clears the endpoint of a joining member that sends none; 4.2 and 4.3 keep it.
+        if req.user_endpoint.is_some() || (joining && version >= KafkaVersion::V4_4) {
+            updated.user_endpoint = req.user_endpoint.clone();
+        }
+        let is_static = version.supports_static_members() && req.instance_id.is_some();
+        let mut bump = member.metadata() != updated.metadata()
+            && (!is_static
+                || member.epoch_relevant_metadata() != updated.epoch_relevant_metadata());
+
+        // 2. The group's topology.
+        let had_topology = self.topology.is_some();
+        let mut new_topology: Option<Topology> = None;
+        if let Some(requested) = &req.topology {
+            new_topology = self.topology_for(requested)?;
+        }
+        let topology_after = new_topology
+            .clone()
+            .or_else(|| self.topology.clone())
+            .ok_or_else(server_error)?;
+        let stale_topology = self.stale_topology_status(&updated, &topology_after);
+
+        // 3. The topology against the topic metadata: a change of the required topics' partitions
+        //    is Apache's metadata hash change, and bumps the group epoch.
+        let seen = self.required_metadata(&topology_after, metadata);
+        let mut reconfigure = !had_topology || new_topology.is_some();
+        if seen != self.metadata_seen {
+            bump = true;
+            reconfigure = true;
+        }
+        let configuration_after = if reconfigure || self.configuration.is_none() {
+            match configure::configure(&topology_after, metadata) {
+                Ok(c) => c,
+                Err(e) => return Err(reject(ErrorCode::StreamsInvalidTopology, e.message)),
             }
+        } else {
+            self.configuration.clone().expect("checked above")
+        };
+
+        // 3b. A ready topology: owned tasks must exist in it.
+        let validated = if configuration_after.is_ready() {
+            if let Some(owned) = &owned {
+                self.check_owned_tasks_exist(&configuration_after, owned, &member)?;
+            }
+            topology_after.epoch
+        } else {
+            -1
+        };
+        if validated != self.validated_topology_epoch {
+            bump = true;
+        }
+        if new_topology.is_some() && had_topology {
+            // The KIP's update: a new topology asks for a new target.
+            bump = true;
+        }
+        let configs = self.assignment_configs();
+        if !bump && configs != self.last_assignment_configs {
+            bump = true;
         }
 
         // --- The request is good: apply it. ---
+        let member_before = member;
         let was_empty = self.members.is_empty();
-        let mut bump = false;
-
-        if let Some(old_id) = replaces_static {
-            self.replace_static_member(&old_id, &req.member_id);
-        }
-        let is_new = !self.members.contains_key(&req.member_id);
-        let before = self.members.get(&req.member_id).cloned();
-        let mut member = before
-            .clone()
-            .unwrap_or_else(|| Member::new(&req.member_id));
-        if is_new {
-            bump = true;
-        }
-        member.instance_id = req.instance_id.clone();
-        member.rack_id = req.rack_id.clone();
-        if req.rebalance_timeout_ms != -1 {
-            member.rebalance_timeout_ms = req.rebalance_timeout_ms;
-        }
-        if let Some(t) = &req.topology {
-            member.topology_epoch = t.epoch;
-        }
-        member.client_id = ctx.client_id.clone();
-        member.client_host = ctx.client_host.clone();
-        if let Some(p) = &req.process_id {
-            member.process_id = p.clone();
-        } else if member.process_id.is_empty() {
-            member.process_id = req.member_id.clone();
-        }
-        if let Some(tags) = &req.client_tags {
-            member.client_tags = tags.clone();
-        }
-        if joining || req.user_endpoint.is_some() {
-            member.user_endpoint = req.user_endpoint.clone();
-        }
-        if joining && member.member_epoch == STATIC_LEAVE_EPOCH {
-            member.member_epoch = 0;
-        }
-        if let Some(b) = &before {
-            if b.metadata_key() != member.metadata_key() {
-                bump = true;
-            }
-        }
-        if let Some(o) = &req.task_offsets {
-            member.task_offsets = o.clone();
-        }
-        if let Some(o) = &req.task_end_offsets {
-            member.task_end_offsets = o.clone();
-        }
-
-        if let Some(t) = new_topology {
-            self.topology = Some(t);
-            bump = true;
-        }
-        if let Some(c) = new_configuration {
-            self.configuration = c;
-        }
-        if let Some(seen) = new_metadata_seen {
-            self.metadata_seen = seen;
-        }
-        let validated = match (&self.topology, &self.configuration) {
-            (Some(t), Some(c)) if c.is_ready() => t.epoch,
-            _ => -1,
-        };
-        if validated != self.validated_topology_epoch {
-            self.validated_topology_epoch = validated;
-            bump = true;
-        }
-        let configs = (
-            self.config.num_standby_replicas,
-            self.config.rack_aware_assignment_tags.clone(),
-        );
-        if configs != self.last_assignment_configs {
-            self.last_assignment_configs = configs;
-            bump = true;
+        if let Some(old_id) = &replaces_static {
+            self.replace_static_member(old_id, &req.member_id);
         }
         if bump {
-            self.bump_epoch();
+            self.group_epoch = self.next_group_epoch();
+            self.last_assignment_configs = configs;
         }
-        if let Some(iid) = &member.instance_id {
+        if let Some(t) = new_topology {
+            self.topology = Some(t);
+        }
+        self.configuration = Some(configuration_after);
+        self.metadata_seen = seen;
+        self.validated_topology_epoch = validated;
+        if let Some(o) = &req.task_offsets {
+            updated.task_offsets = o.clone();
+        }
+        if let Some(o) = &req.task_end_offsets {
+            updated.task_end_offsets = o.clone();
+        }
+        if let Some(iid) = &updated.instance_id {
             self.static_members
-                .insert(iid.clone(), member.member_id.clone());
+                .insert(iid.clone(), updated.member_id.clone());
         }
-        self.put_member(member);
+        self.put_member(updated);
 
         if was_empty
             && self.config.initial_rebalance_delay_ms > 0
@@ -529,51 +643,70 @@ impl StreamsGroup {
         {
             self.initial_delay_deadline = Some(ctx.now_ms + self.config.initial_rebalance_delay_ms);
         }
-        if let Err(e) = self.maybe_update_target(assignor, refiner) {
-            return Err(reject(ErrorCode::UnknownServerError, e));
-        }
 
-        // Reconcile this member towards its target.
+        // 4. The target assignment.
+        let mut status = Vec::new();
+        status.extend(stale_topology);
+        let target =
+            self.target_for_member(&req.member_id, ctx.now_ms, assignor, refiner, &mut status)?;
+
+        // 5. Reconcile this member towards its target.
         let mut member = self.members[&req.member_id].clone();
-        let previous_assigned = before.as_ref().map(|b| b.assigned.clone());
-        let target_epoch = self.target_assignment_epoch;
-        let member_target = self
-            .target
-            .get(&member.member_id)
-            .cloned()
-            .unwrap_or_default();
-        if !(member.is_reconciled(target_epoch) && member.assigned == member_target) {
+        if !member.is_reconciled(target.epoch) {
             let r = reconcile(
                 &member,
-                target_epoch,
-                &member_target,
+                target.epoch,
+                &target.tasks,
                 owned.as_ref(),
                 &self.ownership,
+                if version.in_place_role_changes() {
+                    RoleChanges::InPlace
+                } else {
+                    RoleChanges::RevokeFirst
+                },
             );
+            let changed = r.member_epoch != member.member_epoch
+                || r.previous_member_epoch != member.previous_member_epoch
+                || r.state != member.state
+                || r.assigned != member.assigned
+                || r.pending_revocation != member.pending_revocation;
             member.member_epoch = r.member_epoch;
             member.previous_member_epoch = r.previous_member_epoch;
             member.state = r.state;
             member.assigned = r.assigned;
             member.pending_revocation = r.pending_revocation;
+            if changed {
+                // The rebalance timeout runs from the moment the member has tasks to revoke.
+                member.rebalance_deadline =
+                    (member.state == MemberState::UnrevokedTasks).then(|| {
+                        let timeout = i64::from(member.rebalance_timeout_ms.max(0));
+                        (ctx.now_ms.saturating_add(timeout), member.member_epoch)
+                    });
+            }
         }
         member.session_deadline_ms = ctx.now_ms.saturating_add(self.config.session_timeout_ms);
-        if member.state == MemberState::UnrevokedTasks {
-            let armed_for_this_epoch = member
-                .rebalance_deadline
-                .is_some_and(|(_, e)| e == member.member_epoch);
-            if !armed_for_this_epoch {
-                let timeout = i64::from(member.rebalance_timeout_ms.max(0));
-                member.rebalance_deadline =
-                    Some((ctx.now_ms.saturating_add(timeout), member.member_epoch));
-            }
-        } else {
-            member.rebalance_deadline = None;
-        }
         if req.shutdown_application {
             self.shutdown_requested_by = Some(member.member_id.clone());
         }
-        let tasks_changed = previous_assigned.as_ref() != Some(&member.assigned);
-        let response = self.response_for(&member, joining || tasks_changed);
+        let tasks_changed = member_before.assigned != member.assigned;
+        let send_tasks = joining || tasks_changed;
+        let endpoint_changed = member_before.user_endpoint != member.user_endpoint;
+        let endpoint_epoch_bump = if version >= KafkaVersion::V4_4 {
+            endpoint_changed || (tasks_changed && member.user_endpoint.is_some())
+        } else {
+            send_tasks && member.user_endpoint.is_some()
+        };
+        if endpoint_epoch_bump {
+            self.endpoint_information_epoch += 1;
+        }
+        let mut response = self.response_for(&member, send_tasks, status);
+        // A group created by this heartbeat is not stored yet: Apache answers epoch 0.
+        response.endpoint_information_epoch = if self.persisted {
+            self.endpoint_information_epoch
+        } else {
+            0
+        };
+        self.persisted = true;
         self.put_member(member);
         let topics_to_create = match self.configuration.as_ref().and_then(|c| c.problem.as_ref()) {
             Some(configure::TopicProblem::MissingInternalTopics { to_create, .. }) => {
@@ -585,6 +718,187 @@ impl StreamsGroup {
             response,
             topics_to_create,
         })
+    }
+
+    /// `throwIfStreamsGroupIsFull`: 4.2 and 4.3 count every join, 4.4 lets known members in.
+    fn check_not_full(&self, req: &HeartbeatRequest) -> Result<(), Rejection> {
+        if self.version.max_size_exempts_known_members() {
+            let known_static = req
+                .instance_id
+                .as_ref()
+                .is_some_and(|i| self.static_members.contains_key(i));
+            if known_static || self.members.contains_key(&req.member_id) {
+                return Ok(());
+            }
+        }
+        if self.members.len() >= self.config.max_size as usize {
+            return Err(reject(
+                ErrorCode::GroupMaxSizeReached,
+                format!(
+                    "The streams group has reached its maximum capacity of {} members.",
+                    self.config.max_size
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The group's topology after a join with `requested`: `Some` when it changes.
+    fn topology_for(&self, requested: &Topology) -> Result<Option<Topology>, Rejection> {
+        match self.version.topology_rules() {
+            TopologyRules::Kip => match kip_verdict(self.topology.as_ref(), requested) {
+                TopologyVerdict::Initialize | TopologyVerdict::Update => {
+                    Ok(Some(requested.clone()))
+                }
+                TopologyVerdict::Unchanged => Ok(None),
+                TopologyVerdict::Reject { error, message } => Err(reject(error, message)),
+            },
+            TopologyRules::Shipped => {
+                // A negative epoch or a repeated subtopology id fails in Apache's record
+                // constructors: UNKNOWN_SERVER_ERROR without a message.
+                let mut ids: Vec<&str> = requested
+                    .subtopologies
+                    .iter()
+                    .map(|s| s.id.as_str())
+                    .collect();
+                ids.sort_unstable();
+                if requested.epoch < 0 || ids.windows(2).any(|w| w[0] == w[1]) {
+                    return Err(server_error());
+                }
+                match broker_verdict(self.topology.as_ref(), requested) {
+                    BrokerVerdict::Initialize => Ok(Some(requested.clone())),
+                    BrokerVerdict::Accepted | BrokerVerdict::AcceptedStale => Ok(None),
+                    BrokerVerdict::Rejected { error, message } => Err(reject(error, message)),
+                }
+            }
+        }
+    }
+
+    /// STALE_TOPOLOGY for a member behind the group's topology epoch. Shipped brokers compare
+    /// with the group's topology before this heartbeat; the KIP profile with the one after it.
+    fn stale_topology_status(&self, member: &Member, after: &Topology) -> Option<Status> {
+        let group_topology = match self.version.topology_rules() {
+            TopologyRules::Shipped => self.topology.as_ref()?,
+            TopologyRules::Kip => after,
+        };
+        (member.topology_epoch < group_topology.epoch).then(|| Status {
+            code: StatusCode::StaleTopology,
+            detail: format!(
+                "The member's topology epoch {} is behind the group's topology epoch {}.",
+                member.topology_epoch, group_topology.epoch
+            ),
+        })
+    }
+
+    /// `throwIfRequestContainsInvalidTasks`: every owned task must exist in a ready topology.
+    /// The KIP profile also lets a member keep reporting tasks it was given before a topology
+    /// update shrank them away, so that it can confirm their release.
+    fn check_owned_tasks_exist(
+        &self,
+        conf: &Configuration,
+        owned: &Assignment,
+        member: &Member,
+    ) -> Result<(), Rejection> {
+        let known = member.assigned.union(&member.pending_revocation);
+        for role in TaskRole::ALL {
+            for (s, p) in owned.get(role).iter() {
+                if self.version == KafkaVersion::Kip && known.get(role).contains(s, p) {
+                    continue;
+                }
+                let Some(n) = conf.num_tasks(s) else {
+                    return Err(reject(
+                        ErrorCode::InvalidRequest,
+                        format!("Subtopology {s} does not exist in the topology."),
+                    ));
+                };
+                if p < 0 || p >= n {
+                    return Err(reject(
+                        ErrorCode::InvalidRequest,
+                        format!(
+                            "Task {p} for subtopology {s} is invalid. Number of tasks for this subtopology: {n}"
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `maybeUpdateStreamsTargetAssignment`: the target epoch and tasks this member reconciles
+    /// towards, computing a new target for the whole group when it is due.
+    fn target_for_member(
+        &mut self,
+        member_id: &str,
+        now_ms: i64,
+        assignor: &dyn TaskAssignor,
+        refiner: &dyn WarmupRefiner,
+        status: &mut Vec<Status>,
+    ) -> Result<TargetForMember, Rejection> {
+        let last = |g: &StreamsGroup| TargetForMember {
+            epoch: g.target_assignment_epoch,
+            tasks: g.target.get(member_id).cloned().unwrap_or_default(),
+        };
+        if self.version == KafkaVersion::V4_2 && self.group_epoch <= self.target_assignment_epoch {
+            return Ok(last(self));
+        }
+        if self.initial_delay_deadline.is_some() {
+            status.push(Status {
+                code: StatusCode::AssignmentDelayed,
+                detail: "Assignment delayed due to the configured initial rebalance delay.".into(),
+            });
+            let epoch = if self.version.initial_delay_epoch_at_least_one() {
+                self.target_assignment_epoch.max(1)
+            } else {
+                self.target_assignment_epoch
+            };
+            return Ok(TargetForMember {
+                epoch,
+                tasks: Assignment::default(),
+            });
+        }
+        if self.target_assignment_epoch >= self.group_epoch {
+            return Ok(last(self));
+        }
+        if !self.can_compute_target(now_ms) {
+            status.push(Status {
+                code: StatusCode::AssignmentDelayed,
+                detail: "Assignment delayed due to the configured assignment interval.".into(),
+            });
+            return Ok(last(self));
+        }
+        self.compute_target(now_ms, assignor, refiner)
+            .map_err(|_| server_error())?;
+        Ok(last(self))
+    }
+
+    /// `canComputeNextTargetAssignment`: at most one new target per assignment interval.
+    fn can_compute_target(&self, now_ms: i64) -> bool {
+        let ts = self.target_assignment_timestamp_ms;
+        let interval = self.assignment_interval_ms();
+        ts == 0 || interval == 0 || now_ms >= ts.saturating_add(interval)
+    }
+
+    fn compute_target(
+        &mut self,
+        now_ms: i64,
+        assignor: &dyn TaskAssignor,
+        refiner: &dyn WarmupRefiner,
+    ) -> Result<(), String> {
+        let target = target::compute(
+            assignor,
+            refiner,
+            &self.members,
+            &self.target,
+            self.configuration.as_ref(),
+            &self.config,
+            self.version,
+        )
+        .map_err(|e| e.message)?;
+        self.target = target;
+        self.target_assignment_epoch = self.group_epoch;
+        self.target_assignment_timestamp_ms = now_ms;
+        self.recount_unreconciled();
+        Ok(())
     }
 
     /// Insert or replace a member, keeping the ownership index and the reconciled count right.
@@ -632,42 +946,12 @@ impl StreamsGroup {
         self.put_member(m);
     }
 
-    fn maybe_update_target(
-        &mut self,
-        assignor: &dyn TaskAssignor,
-        refiner: &dyn WarmupRefiner,
-    ) -> Result<(), String> {
-        if self.group_epoch <= self.target_assignment_epoch || self.initial_delay_deadline.is_some()
-        {
-            return Ok(());
-        }
-        let target = target::compute(
-            assignor,
-            refiner,
-            &self.members,
-            self.configuration.as_ref(),
-            &self.config,
-        )
-        .map_err(|e| e.message)?;
-        self.target = target;
-        self.target_assignment_epoch = self.group_epoch;
-        self.recount_unreconciled();
-        Ok(())
-    }
-
-    fn response_for(&self, member: &Member, send_tasks: bool) -> HeartbeatResponse {
-        let mut status = Vec::new();
-        if let Some(t) = &self.topology {
-            if member.topology_epoch < t.epoch {
-                status.push(Status {
-                    code: StatusCode::StaleTopology,
-                    detail: format!(
-                        "The member's topology epoch {} is older than the group's topology epoch {}.",
-                        member.topology_epoch, t.epoch
-                    ),
-                });
-            }
-        }
+    fn response_for(
+        &self,
+        member: &Member,
+        send_tasks: bool,
+        mut status: Vec<Status>,
+    ) -> HeartbeatResponse {
         if let Some(p) = self.configuration.as_ref().and_then(|c| c.problem.as_ref()) {
             status.push(Status {
                 code: p.status_code(),
@@ -677,21 +961,41 @@ impl StreamsGroup {
         if let Some(by) = &self.shutdown_requested_by {
             status.push(Status {
                 code: StatusCode::ShutdownApplication,
-                detail: format!("Member {by} requested that the application shuts down."),
+                detail: format!("Streams group member {by} encountered a fatal error and requested a shutdown for the entire application."),
             });
         }
-        if self.initial_delay_deadline.is_some() {
-            status.push(Status {
-                code: StatusCode::AssignmentDelayed,
-                detail: "The first assignment waits for the initial rebalance delay.".into(),
-            });
+        if self.version.reports_missing_client_tags() {
+            let missing: Vec<&str> = self
+                .config
+                .rack_aware_assignment_tags
+                .iter()
+                .map(String::as_str)
+                .filter(|t| !member.client_tags.contains_key(*t))
+                .collect();
+            if !missing.is_empty() {
+                status.push(Status {
+                    code: StatusCode::MissingClientTags,
+                    detail: format!(
+                        "Missing required client tags for rack-aware standby assignment: [{}]. Configure them via 'client.tag.<tagKey>' in your Streams config.",
+                        missing.join(", ")
+                    ),
+                });
+            }
         }
+        let (lag, offset_interval) = if self.version.sends_recovery_settings() {
+            (
+                self.config.acceptable_recovery_lag,
+                clamp_i32(self.config.task_offset_interval_ms),
+            )
+        } else {
+            (0, 0)
+        };
         HeartbeatResponse {
             member_id: member.member_id.clone(),
             member_epoch: member.member_epoch,
             heartbeat_interval_ms: clamp_i32(self.config.heartbeat_interval_ms),
-            acceptable_recovery_lag: self.config.acceptable_recovery_lag,
-            task_offset_interval_ms: clamp_i32(self.config.task_offset_interval_ms),
+            acceptable_recovery_lag: lag,
+            task_offset_interval_ms: offset_interval,
             status: Some(status),
             active_tasks: send_tasks.then(|| member.assigned.active.clone()),
             standby_tasks: send_tasks.then(|| member.assigned.standby.clone()),
@@ -705,53 +1009,58 @@ impl StreamsGroup {
         if req.shutdown_application {
             self.shutdown_requested_by = Some(req.member_id.clone());
         }
-        if let Some(iid) = &req.instance_id {
-            match self.static_members.get(iid) {
-                None => {
-                    return HeartbeatResponse::error(
-                        &req.member_id,
-                        ErrorCode::UnknownMemberId,
-                        format!("Instance id {iid} is unknown in group {}.", self.group_id),
-                    )
-                }
-                Some(holder) if holder != &req.member_id => {
-                    return HeartbeatResponse::error(
-                        &req.member_id,
-                        ErrorCode::FencedInstanceId,
-                        format!("Static member {iid} is held by another member id."),
-                    )
-                }
-                Some(_) => {}
+        let left = HeartbeatResponse {
+            member_id: req.member_id.clone(),
+            member_epoch: req.member_epoch,
+            status: Some(Vec::new()),
+            ..HeartbeatResponse::default()
+        };
+        let static_id = req
+            .instance_id
+            .as_ref()
+            .filter(|_| self.version.supports_static_members());
+        if let Some(iid) = static_id {
+            let holder = self.static_members.get(iid).cloned();
+            let Some(holder) = holder else {
+                return error_response(
+                    ErrorCode::UnknownMemberId,
+                    Some(format!("Instance id {iid} is unknown.")),
+                );
+            };
+            if holder != req.member_id {
+                return error_response(
+                    ErrorCode::FencedInstanceId,
+                    Some(format!(
+                        "Static member {} with instance id {iid} was fenced by member {holder}.",
+                        req.member_id
+                    )),
+                );
             }
             if req.member_epoch == STATIC_LEAVE_EPOCH {
-                if let Some(mut m) = self.members.get(&req.member_id).cloned() {
+                if let Some(mut m) = self.members.get(&holder).cloned() {
                     m.member_epoch = STATIC_LEAVE_EPOCH;
                     m.pending_revocation = Assignment::default();
                     self.put_member(m);
                 }
                 return HeartbeatResponse {
-                    member_id: req.member_id.clone(),
-                    member_epoch: STATIC_LEAVE_EPOCH,
-                    ..HeartbeatResponse::default()
+                    member_id: holder,
+                    ..left
                 };
             }
+            self.fence(&holder);
+            return left;
         }
         if !self.members.contains_key(&req.member_id) {
-            return HeartbeatResponse::error(
-                &req.member_id,
+            return error_response(
                 ErrorCode::UnknownMemberId,
-                format!(
+                Some(format!(
                     "Member {} is not a member of group {}.",
                     req.member_id, self.group_id
-                ),
+                )),
             );
         }
         self.fence(&req.member_id);
-        HeartbeatResponse {
-            member_id: req.member_id.clone(),
-            member_epoch: LEAVE_EPOCH,
-            ..HeartbeatResponse::default()
-        }
+        left
     }
 
     /// Fire the timers that are due at `now_ms`: session and rebalance timeouts, and the end of
@@ -770,8 +1079,7 @@ impl StreamsGroup {
                 if m.session_deadline_ms <= now_ms {
                     Some((m.member_id.clone(), true))
                 } else if let Some((d, e)) = m.rebalance_deadline {
-                    (d <= now_ms && m.member_epoch == e && m.state == MemberState::UnrevokedTasks)
-                        .then(|| (m.member_id.clone(), false))
+                    (d <= now_ms && m.member_epoch == e).then(|| (m.member_id.clone(), false))
                 } else {
                     None
                 }
@@ -787,8 +1095,16 @@ impl StreamsGroup {
         }
         if self.initial_delay_deadline.is_some_and(|d| d <= now_ms) {
             self.initial_delay_deadline = None;
-            // A failing assignor keeps the old target; the next heartbeat tries again.
-            let _ = self.maybe_update_target(assignor, refiner);
+            // `computeDelayedTargetAssignment`: nothing for an empty group, an up-to-date
+            // target or a topology never configured; else the usual target step. A failing
+            // assignor keeps the old target; the next heartbeat tries again.
+            if !self.members.is_empty()
+                && self.group_epoch > self.target_assignment_epoch
+                && self.configuration.is_some()
+                && self.can_compute_target(now_ms)
+            {
+                let _ = self.compute_target(now_ms, assignor, refiner);
+            }
         }
         removed
     }
@@ -798,7 +1114,7 @@ impl StreamsGroup {
         let members = self.members.values().flat_map(|m| {
             let rebalance = m
                 .rebalance_deadline
-                .filter(|(_, e)| *e == m.member_epoch && m.state == MemberState::UnrevokedTasks)
+                .filter(|(_, e)| *e == m.member_epoch)
                 .map(|(d, _)| d);
             [Some(m.session_deadline_ms), rebalance]
         });
@@ -895,16 +1211,21 @@ fn validate_member_epoch(
     epoch: i32,
     owned: Option<&Assignment>,
 ) -> Result<(), Rejection> {
-    let fenced = || Rejection {
+    let fenced = |relation: &str| {
+        Rejection {
         error: ErrorCode::FencedMemberEpoch,
-        message: format!(
-            "The member epoch {epoch} of member {} does not match its epoch {}: it must rejoin.",
-            m.member_id, m.member_epoch
-        ),
+        message: Some(format!(
+            "The streams group member has a {relation} member epoch ({epoch}) than the one known by the group coordinator ({}). The member must abandon all its partitions and rejoin.",
+            m.member_epoch
+        )),
         fence: true,
+    }
     };
+    if epoch == 0 {
+        return Ok(());
+    }
     if epoch > m.member_epoch {
-        return Err(fenced());
+        return Err(fenced("greater"));
     }
     if epoch < m.member_epoch {
         let lost_response = epoch == m.previous_member_epoch
@@ -914,7 +1235,7 @@ fn validate_member_epoch(
                     .all(|r| o.get(*r).difference(m.assigned.get(*r)).is_empty())
             });
         if !lost_response {
-            return Err(fenced());
+            return Err(fenced("smaller"));
         }
     }
     Ok(())

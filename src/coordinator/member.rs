@@ -81,26 +81,44 @@ impl Member {
         self.state == MemberState::Stable && self.member_epoch == target_epoch
     }
 
-    /// The member metadata that, when changed, asks for a new target assignment.
-    pub fn metadata_key(&self) -> MemberMetadataKey<'_> {
-        MemberMetadataKey {
+    /// The member record's metadata: for a dynamic member, any change asks for a new target
+    /// assignment (Apache compares the whole record).
+    pub fn metadata(&self) -> MemberMetadata<'_> {
+        MemberMetadata {
             instance_id: self.instance_id.as_deref(),
             rack_id: self.rack_id.as_deref(),
+            rebalance_timeout_ms: self.rebalance_timeout_ms,
+            topology_epoch: self.topology_epoch,
+            client_id: &self.client_id,
+            client_host: &self.client_host,
             process_id: &self.process_id,
             client_tags: &self.client_tags,
-            topology_epoch: self.topology_epoch,
             user_endpoint: self.user_endpoint.as_ref(),
         }
     }
+
+    /// The part whose change asks for a new target for a static member (Kafka 4.4's
+    /// `hasEpochRelevantMemberConfigChanged`): a restart with a new client host is no reason.
+    pub fn epoch_relevant_metadata(&self) -> (i32, Option<&str>, &BTreeMap<String, String>, &str) {
+        (
+            self.topology_epoch,
+            self.rack_id.as_deref(),
+            &self.client_tags,
+            &self.process_id,
+        )
+    }
 }
 
-/// The part of a member record whose change bumps the group epoch.
+/// A member record's metadata, compared to decide whether the group epoch goes up.
 #[derive(Debug, PartialEq, Eq)]
-pub struct MemberMetadataKey<'a> {
+pub struct MemberMetadata<'a> {
     pub instance_id: Option<&'a str>,
     pub rack_id: Option<&'a str>,
+    pub rebalance_timeout_ms: i32,
+    pub topology_epoch: i32,
+    pub client_id: &'a str,
+    pub client_host: &'a str,
     pub process_id: &'a str,
     pub client_tags: &'a BTreeMap<String, String>,
-    pub topology_epoch: i32,
     pub user_endpoint: Option<&'a Endpoint>,
 }

@@ -13,6 +13,7 @@ pub mod dry_run;
 pub mod group;
 pub mod member;
 pub mod ownership;
+pub mod profile;
 pub mod reconcile;
 pub mod target;
 pub mod topology_epoch;
@@ -22,6 +23,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 pub use config::GroupConfig;
 pub use group::{GroupState, HeartbeatOutcome, Removal, RequestContext, StreamsGroup};
+pub use profile::KafkaVersion;
 
 use crate::model::heartbeat::{LEAVE_EPOCH, STATIC_LEAVE_EPOCH};
 use crate::model::{ErrorCode, HeartbeatRequest, HeartbeatResponse};
@@ -32,6 +34,7 @@ use target::{NoWarmups, WarmupRefiner};
 
 /// A group coordinator for many groups.
 pub struct Coordinator {
+    version: KafkaVersion,
     defaults: GroupConfig,
     groups: BTreeMap<String, StreamsGroup>,
     /// Group ids taken by groups of other types (classic, consumer, share).
@@ -41,14 +44,29 @@ pub struct Coordinator {
 }
 
 impl Coordinator {
+    /// The newest release's coordinator.
     pub fn new(defaults: GroupConfig) -> Coordinator {
+        Coordinator::for_version(KafkaVersion::NEWEST, defaults)
+    }
+
+    pub fn for_version(version: KafkaVersion, defaults: GroupConfig) -> Coordinator {
         Coordinator {
+            version,
             defaults,
             groups: BTreeMap::new(),
             other_groups: BTreeSet::new(),
             assignor: Box::new(StickyAssignor),
             refiner: Box::new(NoWarmups),
         }
+    }
+
+    pub fn version(&self) -> KafkaVersion {
+        self.version
+    }
+
+    /// The name of the task assignor that runs ("sticky", "balanced-sticky").
+    pub fn assignor_name(&self) -> &'static str {
+        self.assignor.name()
     }
 
     pub fn with_assignor(mut self, assignor: Box<dyn TaskAssignor>) -> Coordinator {
@@ -82,10 +100,14 @@ impl Coordinator {
         metadata: &TopicMetadata,
     ) -> HeartbeatOutcome {
         let fail = |code: ErrorCode, message: String| HeartbeatOutcome {
-            response: HeartbeatResponse::error(&req.member_id, code, message),
+            response: HeartbeatResponse {
+                error: Some(code),
+                error_message: Some(message),
+                ..HeartbeatResponse::default()
+            },
             topics_to_create: Vec::new(),
         };
-        if let Err(e) = validate::validate(req) {
+        if let Err(e) = validate::validate(req, self.version) {
             return fail(e.error, e.message);
         }
         if self.other_groups.contains(&req.group_id) {
@@ -102,7 +124,7 @@ impl Coordinator {
                 },
                 None => fail(
                     ErrorCode::GroupIdNotFound,
-                    format!("Streams group {} not found.", req.group_id),
+                    format!("Group {} not found.", req.group_id),
                 ),
             };
         }
@@ -115,7 +137,8 @@ impl Coordinator {
                 );
             }
             // A group is created by a successful join only.
-            let mut g = StreamsGroup::new(&req.group_id, self.defaults.clone());
+            let mut g =
+                StreamsGroup::with_version(&req.group_id, self.defaults.clone(), self.version);
             let out = g.heartbeat(
                 req,
                 ctx,

@@ -101,10 +101,10 @@ impl Ownership {
         };
         match role {
             // One active owner in the whole group; and no copy in another member of the process.
+            // The member's own copy blocks too: a task revoked from it and targeted to it again
+            // is granted once the revocation is confirmed, as Apache does.
             TaskRole::Active => {
-                holders
-                    .iter()
-                    .any(|h| h.role == TaskRole::Active && h.member_id != member)
+                holders.iter().any(|h| h.role == TaskRole::Active)
                     || other_in_process(TaskRole::Standby)
                     || other_in_process(TaskRole::Warmup)
             }
@@ -119,6 +119,29 @@ impl Ownership {
                     .any(|h| h.role == TaskRole::Active && h.process_id == process)
                     || other_in_process(TaskRole::Standby)
                     || other_in_process(TaskRole::Warmup)
+            }
+        }
+    }
+
+    /// The same question as Kafka 4.2 and 4.3 ask it: by process only, the member's own copies
+    /// included, so a role change inside one member waits for its own release.
+    pub fn is_unreleased_by_process(&self, role: TaskRole, s: &str, p: i32, process: &str) -> bool {
+        let holders = self.holders(s, p);
+        let in_process = |r: TaskRole| {
+            holders
+                .iter()
+                .any(|h| h.role == r && h.process_id == process)
+        };
+        match role {
+            TaskRole::Active => {
+                holders.iter().any(|h| h.role == TaskRole::Active)
+                    || in_process(TaskRole::Standby)
+                    || in_process(TaskRole::Warmup)
+            }
+            TaskRole::Standby | TaskRole::Warmup => {
+                in_process(TaskRole::Active)
+                    || in_process(TaskRole::Standby)
+                    || in_process(TaskRole::Warmup)
             }
         }
     }

@@ -35,6 +35,16 @@ fn still_owned(pending: &Assignment, owned: Option<&Assignment>) -> bool {
         .any(|r| !pending.get(*r).is_disjoint(owned.get(*r)))
 }
 
+/// How a release moves a member between roles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RoleChanges {
+    /// Kafka 4.4: a member's own copy changes role in place (see the module docs).
+    InPlace,
+    /// Kafka 4.2 and 4.3: every role change is a revocation, then a grant once the member's
+    /// own process no longer holds the task.
+    RevokeFirst,
+}
+
 /// Compute the member's next step. `owned` is what the member reported in this heartbeat
 /// (`None` when it sent no task lists).
 pub fn reconcile(
@@ -43,7 +53,26 @@ pub fn reconcile(
     target: &Assignment,
     owned: Option<&Assignment>,
     ownership: &Ownership,
+    role_changes: RoleChanges,
 ) -> Reconciled {
+    let next = |epoch_if_revoking: i32| match role_changes {
+        RoleChanges::InPlace => next_in_place(
+            member,
+            epoch_if_revoking,
+            target_epoch,
+            target,
+            owned,
+            ownership,
+        ),
+        RoleChanges::RevokeFirst => next_revoke_first(
+            member,
+            epoch_if_revoking,
+            target_epoch,
+            target,
+            owned,
+            ownership,
+        ),
+    };
     let unchanged = Reconciled {
         member_epoch: member.member_epoch,
         previous_member_epoch: member.previous_member_epoch,
@@ -52,46 +81,73 @@ pub fn reconcile(
         pending_revocation: member.pending_revocation.clone(),
     };
     match member.state {
-        MemberState::Stable => {
-            if member.member_epoch == target_epoch && member.assigned == *target {
-                unchanged
-            } else {
-                next(
-                    member,
-                    member.member_epoch,
-                    target_epoch,
-                    target,
-                    owned,
-                    ownership,
-                )
-            }
-        }
+        // Apache looks at the epoch only: a stable member at the target epoch is left alone.
+        MemberState::Stable if member.member_epoch == target_epoch => unchanged,
+        MemberState::Stable | MemberState::UnreleasedTasks => next(member.member_epoch),
         MemberState::UnrevokedTasks => {
             if still_owned(&member.pending_revocation, owned) {
                 unchanged
             } else {
-                next(
-                    member,
-                    member.member_epoch + 1,
-                    target_epoch,
-                    target,
-                    owned,
-                    ownership,
-                )
+                next(member.member_epoch + 1)
             }
         }
-        MemberState::UnreleasedTasks => next(
-            member,
-            member.member_epoch,
-            target_epoch,
-            target,
-            owned,
-            ownership,
-        ),
     }
 }
 
-fn next(
+/// Kafka 4.2 and 4.3 (`CurrentAssignmentBuilder.computeNextAssignment`): keep what stays,
+/// revoke what goes, and grant what is free, where a copy anywhere in the member's process
+/// (its own included) blocks a grant.
+fn next_revoke_first(
+    member: &Member,
+    epoch_if_revoking: i32,
+    target_epoch: i32,
+    target: &Assignment,
+    owned: Option<&Assignment>,
+    ownership: &Ownership,
+) -> Reconciled {
+    let mut keep = Assignment::default();
+    let mut revoke = Assignment::default();
+    let mut grant = Assignment::default();
+    let mut any_unreleased = false;
+    for role in TaskRole::ALL {
+        let cur = member.assigned.get(role);
+        let tgt = target.get(role);
+        *keep.get_mut(role) = cur.intersection(tgt);
+        *revoke.get_mut(role) = cur.difference(tgt);
+        for (s, p) in tgt.difference(cur).iter() {
+            if ownership.is_unreleased_by_process(role, s, p, &member.process_id) {
+                any_unreleased = true;
+            } else {
+                grant.get_mut(role).insert(s, p);
+            }
+        }
+    }
+    if !revoke.is_empty() && still_owned(&revoke, owned) {
+        return Reconciled {
+            member_epoch: epoch_if_revoking,
+            previous_member_epoch: member.member_epoch,
+            state: MemberState::UnrevokedTasks,
+            assigned: keep,
+            pending_revocation: revoke,
+        };
+    }
+    for role in TaskRole::ALL {
+        keep.get_mut(role).extend(grant.get(role));
+    }
+    Reconciled {
+        member_epoch: target_epoch,
+        previous_member_epoch: member.member_epoch,
+        state: if any_unreleased {
+            MemberState::UnreleasedTasks
+        } else {
+            MemberState::Stable
+        },
+        assigned: keep,
+        pending_revocation: Assignment::default(),
+    }
+}
+
+fn next_in_place(
     member: &Member,
     epoch_if_revoking: i32,
     target_epoch: i32,
@@ -179,11 +235,7 @@ fn next(
     if revocations_pending {
         return Reconciled {
             member_epoch: epoch_if_revoking,
-            previous_member_epoch: if epoch_if_revoking != member.member_epoch {
-                member.member_epoch
-            } else {
-                member.previous_member_epoch
-            },
+            previous_member_epoch: member.member_epoch,
             state: MemberState::UnrevokedTasks,
             assigned: keep,
             pending_revocation: revoke,
@@ -195,11 +247,7 @@ fn next(
     }
     Reconciled {
         member_epoch: target_epoch,
-        previous_member_epoch: if target_epoch != member.member_epoch {
-            member.member_epoch
-        } else {
-            member.previous_member_epoch
-        },
+        previous_member_epoch: member.member_epoch,
         state: if any_unreleased {
             MemberState::UnreleasedTasks
         } else {
@@ -249,7 +297,7 @@ mod tests {
         let o = ownership_of(&[&a]);
         let t = target(&[("0", 0)], &[]);
         let owned = a.assigned.clone();
-        let r = reconcile(&a, 2, &t, Some(&owned), &o);
+        let r = reconcile(&a, 2, &t, Some(&owned), &o, RoleChanges::InPlace);
         assert_eq!(r.state, MemberState::UnrevokedTasks);
         assert_eq!(r.member_epoch, 1);
         assert_eq!(r.assigned.active, set(&[("0", 0)]));
@@ -260,7 +308,14 @@ mod tests {
     fn revocation_without_owned_lists_is_not_confirmed() {
         let a = member("a", "p1", 1, &[("0", 0), ("0", 1)]);
         let o = ownership_of(&[&a]);
-        let r = reconcile(&a, 2, &target(&[("0", 0)], &[]), None, &o);
+        let r = reconcile(
+            &a,
+            2,
+            &target(&[("0", 0)], &[]),
+            None,
+            &o,
+            RoleChanges::InPlace,
+        );
         assert_eq!(r.state, MemberState::UnrevokedTasks);
     }
 
@@ -271,7 +326,14 @@ mod tests {
         a.pending_revocation.active = set(&[("0", 1)]);
         let o = ownership_of(&[&a]);
         let owned = target(&[("0", 0)], &[]);
-        let r = reconcile(&a, 2, &target(&[("0", 0)], &[]), Some(&owned), &o);
+        let r = reconcile(
+            &a,
+            2,
+            &target(&[("0", 0)], &[]),
+            Some(&owned),
+            &o,
+            RoleChanges::InPlace,
+        );
         assert_eq!(r.state, MemberState::Stable);
         assert_eq!(r.member_epoch, 2);
         assert_eq!(r.previous_member_epoch, 1);
@@ -288,6 +350,7 @@ mod tests {
             &target(&[("0", 0)], &[]),
             Some(&b.assigned.clone()),
             &o,
+            RoleChanges::InPlace,
         );
         assert_eq!(r.state, MemberState::UnreleasedTasks);
         assert_eq!(r.member_epoch, 2);
@@ -305,6 +368,7 @@ mod tests {
             &target(&[], &[("0", 0)]),
             Some(&b.assigned.clone()),
             &o,
+            RoleChanges::InPlace,
         );
         assert_eq!(r.state, MemberState::UnreleasedTasks);
         assert!(r.assigned.standby.is_empty());
@@ -317,6 +381,7 @@ mod tests {
             &target(&[], &[("0", 0)]),
             Some(&c.assigned.clone()),
             &o,
+            RoleChanges::InPlace,
         );
         assert_eq!(r.state, MemberState::Stable);
         assert_eq!(r.assigned.standby, set(&[("0", 0)]));
@@ -327,7 +392,14 @@ mod tests {
         let a = member("a", "p1", 1, &[("0", 0)]);
         let o = ownership_of(&[&a]);
         let owned = a.assigned.clone();
-        let r = reconcile(&a, 2, &target(&[], &[("0", 0)]), Some(&owned), &o);
+        let r = reconcile(
+            &a,
+            2,
+            &target(&[], &[("0", 0)]),
+            Some(&owned),
+            &o,
+            RoleChanges::InPlace,
+        );
         assert_eq!(r.state, MemberState::UnrevokedTasks);
         assert_eq!(r.assigned.standby, set(&[("0", 0)]));
         assert_eq!(r.pending_revocation.active, set(&[("0", 0)]));
@@ -340,13 +412,27 @@ mod tests {
         b.assigned.standby = set(&[("0", 0)]);
         let o = ownership_of(&[&a, &b]);
         let owned = b.assigned.clone();
-        let r = reconcile(&b, 2, &target(&[("0", 0)], &[]), Some(&owned), &o);
+        let r = reconcile(
+            &b,
+            2,
+            &target(&[("0", 0)], &[]),
+            Some(&owned),
+            &o,
+            RoleChanges::InPlace,
+        );
         assert_eq!(r.state, MemberState::UnreleasedTasks);
         assert_eq!(r.assigned.standby, set(&[("0", 0)]));
         assert!(r.assigned.active.is_empty());
         // Once a released it, b gets the active and drops the standby in place.
         let o = ownership_of(&[&b]);
-        let r = reconcile(&b, 2, &target(&[("0", 0)], &[]), Some(&owned), &o);
+        let r = reconcile(
+            &b,
+            2,
+            &target(&[("0", 0)], &[]),
+            Some(&owned),
+            &o,
+            RoleChanges::InPlace,
+        );
         assert_eq!(r.state, MemberState::Stable);
         assert_eq!(r.assigned.active, set(&[("0", 0)]));
         assert!(r.assigned.standby.is_empty());

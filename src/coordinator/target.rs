@@ -15,6 +15,7 @@ use super::assignor::{
 };
 use super::config::GroupConfig;
 use super::member::Member;
+use super::profile::KafkaVersion;
 
 /// The per-member target assignment.
 pub type TargetAssignment = BTreeMap<String, Assignment>;
@@ -43,12 +44,17 @@ impl WarmupRefiner for NoWarmups {
     }
 }
 
-/// The assignor's view of the group.
+/// The assignor's view of the group, as the release builds it (`TargetAssignmentBuilder`):
+/// 4.4 gives the assignor each member's current tasks and reported task offsets; 4.2 and 4.3
+/// give it each member's previous target, and no offsets.
 pub fn group_spec(
     members: &BTreeMap<String, Member>,
+    previous_target: &TargetAssignment,
     configuration: &Configuration,
     config: &GroupConfig,
+    version: KafkaVersion,
 ) -> GroupSpec {
+    let current = version.assignor_sees_current_assignment();
     GroupSpec {
         members: members
             .values()
@@ -58,9 +64,24 @@ pub fn group_spec(
                 instance_id: m.instance_id.clone(),
                 rack_id: m.rack_id.clone(),
                 client_tags: m.client_tags.clone(),
-                current: m.assigned.clone(),
-                task_offsets: m.task_offsets.clone(),
-                task_end_offsets: m.task_end_offsets.clone(),
+                current: if current {
+                    m.assigned.clone()
+                } else {
+                    previous_target
+                        .get(&m.member_id)
+                        .cloned()
+                        .unwrap_or_default()
+                },
+                task_offsets: if current {
+                    m.task_offsets.clone()
+                } else {
+                    BTreeMap::new()
+                },
+                task_end_offsets: if current {
+                    m.task_end_offsets.clone()
+                } else {
+                    BTreeMap::new()
+                },
             })
             .collect(),
         subtopologies: configuration
@@ -84,8 +105,10 @@ pub fn compute(
     assignor: &dyn TaskAssignor,
     refiner: &dyn WarmupRefiner,
     members: &BTreeMap<String, Member>,
+    previous_target: &TargetAssignment,
     configuration: Option<&Configuration>,
     config: &GroupConfig,
+    version: KafkaVersion,
 ) -> Result<TargetAssignment, AssignorError> {
     let Some(configuration) = configuration.filter(|c| c.is_ready()) else {
         return Ok(members
@@ -93,7 +116,7 @@ pub fn compute(
             .map(|id| (id.clone(), Assignment::default()))
             .collect());
     };
-    let spec = group_spec(members, configuration, config);
+    let spec = group_spec(members, previous_target, configuration, config, version);
     let assigned = assignor.assign(&spec)?;
     let mut target: TargetAssignment = members
         .keys()

@@ -26,10 +26,13 @@ fn metadata() -> BTreeMap<String, i32> {
 }
 
 fn coordinator() -> Coordinator {
-    Coordinator::new(GroupConfig {
-        initial_rebalance_delay_ms: 0,
-        ..GroupConfig::default()
-    })
+    Coordinator::for_version(
+        KafkaVersion::Kip,
+        GroupConfig {
+            initial_rebalance_delay_ms: 0,
+            ..GroupConfig::default()
+        },
+    )
 }
 
 fn join(member: &str, t: Topology) -> HeartbeatRequest {
@@ -40,6 +43,9 @@ fn join(member: &str, t: Topology) -> HeartbeatRequest {
         rebalance_timeout_ms: 60_000,
         topology: Some(t),
         process_id: Some(format!("proc-{member}")),
+        active_tasks: Some(TaskSet::new()),
+        standby_tasks: Some(TaskSet::new()),
+        warmup_tasks: Some(TaskSet::new()),
         ..HeartbeatRequest::default()
     }
 }

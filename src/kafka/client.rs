@@ -18,6 +18,7 @@ use kafka_protocol::protocol::StrBytes;
 use crate::model::group::{
     Coordinator, GroupDescription, PartitionOffsets, Snapshot, SNAPSHOT_SCHEMA_VERSION,
 };
+use crate::model::KafkaVersion;
 
 use super::codec::describe::{DescribeRequest, DescribeResponse, WireDescribedGroup};
 use super::config::ClientConfig;
@@ -664,6 +665,7 @@ impl Cluster {
         described.sort_by(|a, b| a.group_id.cmp(&b.group_id));
         Ok(DescribeResult {
             snapshot: Snapshot {
+                kafka_version: KafkaVersion::detect(Some(describe_version)),
                 schema_version: SNAPSHOT_SCHEMA_VERSION,
                 groups: described,
             },

@@ -8,6 +8,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::version::KafkaVersion;
+
 use super::heartbeat::Endpoint;
 use super::task::{Assignment, TaskId};
 use super::topology::Subtopology;
@@ -19,6 +21,10 @@ pub const SNAPSHOT_SCHEMA_VERSION: u32 = 1;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Snapshot {
     pub schema_version: u32,
+    /// The coordinator profile of the described broker ("4.2", "4.3", "4.4"), detected from
+    /// the StreamsGroupDescribe versions it serves. Absent in snapshots of older builds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kafka_version: Option<KafkaVersion>,
     pub groups: Vec<GroupDescription>,
 }
 

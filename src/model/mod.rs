@@ -6,9 +6,11 @@ pub mod group;
 pub mod heartbeat;
 pub mod task;
 pub mod topology;
+pub mod version;
 
 pub use codes::{ErrorCode, StatusCode};
 pub use group::{GroupDescription, MemberDescription, PartitionOffsets, Snapshot};
 pub use heartbeat::{HeartbeatRequest, HeartbeatResponse};
 pub use task::{Assignment, TaskId, TaskRole, TaskSet};
 pub use topology::{Subtopology, TopicInfo, Topology};
+pub use version::KafkaVersion;

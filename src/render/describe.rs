@@ -356,6 +356,7 @@ mod tests {
             lag: Some(l),
         };
         Snapshot {
+            kafka_version: None,
             schema_version: 1,
             groups: vec![
                 GroupDescription {

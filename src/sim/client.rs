@@ -3,7 +3,7 @@
 //! It behaves as the protocol expects of a real client: joins with epoch 0 and its topology,
 //! heartbeats at the interval the coordinator returns, runs the tasks it is given, takes a
 //! while to release revoked tasks (and reports them as owned until then), rejoins when fenced,
-//! and goes silent when it crashes.
+//! goes silent when it crashes, and dies on the errors the real client treats as fatal.
 
 use std::collections::BTreeMap;
 
@@ -18,6 +18,32 @@ pub enum Liveness {
     Running,
     /// Left the group, or crashed: sends nothing.
     Stopped,
+    /// Stopped by an error the real client cannot recover from.
+    Failed,
+}
+
+/// What a heartbeat response does to the client.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// Carry on heartbeating.
+    Continue,
+    /// Membership lost (fenced, unknown): drop every task and join again.
+    Rejoin,
+    /// An error Kafka Streams treats as fatal: the member stops
+    /// (`StreamsGroupHeartbeatRequestManager`: everything but the retriable and the fencing
+    /// errors ends the client).
+    Fatal { error: ErrorCode, message: String },
+}
+
+/// Errors after which the real client retries the heartbeat later.
+fn is_retriable(e: ErrorCode) -> bool {
+    matches!(
+        e,
+        ErrorCode::CoordinatorNotAvailable
+            | ErrorCode::NotCoordinator
+            | ErrorCode::CoordinatorLoadInProgress
+            | ErrorCode::RequestTimedOut
+    )
 }
 
 #[derive(Clone, Debug)]
@@ -108,28 +134,32 @@ impl Client {
     }
 
     /// Apply a response at `now_ms`; `release_delay_ms` is how long closing revoked tasks takes.
-    /// Returns true when the client must rejoin (it lost its membership).
     pub fn on_response(
         &mut self,
         resp: &HeartbeatResponse,
         now_ms: i64,
         release_delay_ms: i64,
-    ) -> bool {
+    ) -> Effect {
         if let Some(err) = resp.error {
-            match err {
-                ErrorCode::FencedMemberEpoch | ErrorCode::UnknownMemberId => {
-                    // Lost membership: drop every task and join again.
-                    self.assignment = Assignment::default();
-                    self.releasing = None;
-                    self.epoch = 0;
-                    self.next_heartbeat_ms = now_ms;
-                    return true;
-                }
-                _ => {
-                    self.next_heartbeat_ms = now_ms + self.heartbeat_interval_ms;
-                    return false;
-                }
+            if matches!(
+                err,
+                ErrorCode::FencedMemberEpoch | ErrorCode::UnknownMemberId
+            ) {
+                self.assignment = Assignment::default();
+                self.releasing = None;
+                self.epoch = 0;
+                self.next_heartbeat_ms = now_ms;
+                return Effect::Rejoin;
             }
+            if is_retriable(err) {
+                self.next_heartbeat_ms = now_ms + self.heartbeat_interval_ms;
+                return Effect::Continue;
+            }
+            self.liveness = Liveness::Failed;
+            return Effect::Fatal {
+                error: err,
+                message: resp.error_message.clone().unwrap_or_default(),
+            };
         }
         self.epoch = resp.member_epoch;
         if resp.heartbeat_interval_ms > 0 {
@@ -161,7 +191,7 @@ impl Client {
             }
             self.assignment = new;
         }
-        false
+        Effect::Continue
     }
 
     /// Finish releasing revoked tasks if their time has come; returns true if it did.

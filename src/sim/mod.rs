@@ -16,20 +16,25 @@ use std::collections::{BTreeMap, BTreeSet, BinaryHeap, VecDeque};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::coordinator::config::BrokerBounds;
 use crate::coordinator::StreamsGroup;
-use crate::coordinator::{Coordinator, GroupConfig, GroupState, Removal, RequestContext};
+use crate::coordinator::{
+    Coordinator, GroupConfig, GroupState, KafkaVersion, Removal, RequestContext,
+};
 use crate::model::group::GroupDescription;
 use crate::model::{Assignment, HeartbeatRequest, HeartbeatResponse, Topology};
 use crate::topology::configure::TopicMetadata;
 
-use client::{Client, Liveness};
+use client::{Client, Effect, Liveness};
 use invariants::Invariants;
-use report::{Balance, MemberReport, Report, StepReport, TraceEntry};
+use report::{Balance, MemberFailure, MemberReport, Report, StepReport, TraceEntry};
 use scenario::{Action, Scenario};
 
 /// Everything a run needs besides the scenario.
 #[derive(Clone, Debug)]
 pub struct SimConfig {
+    /// Which coordinator runs: a Kafka release's, or the KIP text's.
+    pub kafka_version: KafkaVersion,
     pub group_id: String,
     pub members: u32,
     pub threads_per_process: u32,
@@ -127,6 +132,7 @@ struct Engine<'a> {
     trace: Vec<report::TraceEntry>,
     next_process: u32,
     restarts: u32,
+    failures: Vec<MemberFailure>,
 }
 
 impl<'a> Engine<'a> {
@@ -260,9 +266,18 @@ impl<'a> Engine<'a> {
         let req = self.clients[idx].heartbeat_request(&self.cfg.group_id);
         let resp = self.send(idx, req);
         let now = self.now;
-        self.clients[idx].on_response(&resp, now, self.cfg.release_delay_ms);
+        let effect = self.clients[idx].on_response(&resp, now, self.cfg.release_delay_ms);
         self.after_client_change(idx, &before);
         self.generation[idx] += 1;
+        if let Effect::Fatal { error, message } = effect {
+            self.failures.push(MemberFailure {
+                member_id: self.clients[idx].member_id.clone(),
+                time_ms: now,
+                error: error.name(),
+                message,
+            });
+            return;
+        }
         let g = self.generation[idx];
         let next = self.clients[idx].next_heartbeat_ms;
         self.schedule(
@@ -360,7 +375,14 @@ impl<'a> Engine<'a> {
                 }
             }
             Work::Action(Action::CreateTopics { topics }) => {
+                // Naming an existing topic with more partitions grows it, as
+                // `kafka-topics.sh --alter --partitions` would; Kafka cannot shrink a topic.
                 for (t, n) in topics {
+                    if let Some(old) = self.metadata.get(t).filter(|old| **old > *n) {
+                        return Err(SimError(format!(
+                            "create_topics: topic `{t}` has {old} partitions and Kafka cannot shrink a topic to {n}"
+                        )));
+                    }
                     self.metadata.insert(t.clone(), *n);
                 }
             }
@@ -370,6 +392,8 @@ impl<'a> Engine<'a> {
                 if let Some(g) = self.coordinator.group_mut(&self.cfg.group_id) {
                     let mut c = g.config().clone();
                     c.num_standby_replicas = *num_standby_replicas;
+                    c.validate_bounds(&BrokerBounds::default())
+                        .map_err(|e| SimError(format!("set_standby_replicas: {e}")))?;
                     g.set_config(c);
                 }
             }
@@ -487,11 +511,11 @@ pub fn run(
         return Err(SimError("--members must be at least 1".into()));
     }
     cfg.group
-        .validate()
+        .validate_bounds(&BrokerBounds::default())
         .map_err(|e| SimError(format!("invalid group configuration: {e}")))?;
     let mut e = Engine {
         cfg,
-        coordinator: Coordinator::new(cfg.group.clone()),
+        coordinator: Coordinator::for_version(cfg.kafka_version, cfg.group.clone()),
         metadata: cfg.metadata.clone(),
         clients: Vec::new(),
         by_member: BTreeMap::new(),
@@ -509,17 +533,19 @@ pub fn run(
         trace: Vec::new(),
         next_process: 0,
         restarts: 0,
+        failures: Vec::new(),
     };
     let mut rng = ChaCha8Rng::seed_from_u64(cfg.seed);
     let t = cfg.threads_per_process.max(1);
     if let Some(initial) = &cfg.initial {
         // The coordinator already knows the group; its members carry on heartbeating.
-        let group = StreamsGroup::restore(
+        let group = StreamsGroup::restore_as(
             initial,
             cfg.topology.clone(),
             cfg.group.clone(),
             &cfg.metadata,
             0,
+            cfg.kafka_version,
         );
         e.last_target_epoch = group.target_assignment_epoch();
         e.coordinator.insert_group(group);
@@ -645,7 +671,15 @@ pub fn run(
                 e.run_until(until.min(limit), progress, |e| e.now >= until);
             }
             // Each unit waits for the group to settle before the next (rolling restarts).
-            settled = e.run_until(limit, progress, |e| e.settled());
+            let failures = e.failures.len();
+            settled = e.run_until(limit, progress, |e| {
+                e.settled() || e.failures.len() > failures
+            });
+            if e.failures.len() > failures {
+                // A member died: an operator stops the rollout here, and so does the run.
+                settled = e.run_until(limit, progress, |e| e.settled());
+                break;
+            }
             if !settled {
                 break;
             }
@@ -671,7 +705,7 @@ pub fn run(
             moves: d.moves,
             diff: d.owners,
         });
-        if !settled {
+        if !settled || !e.failures.is_empty() {
             break;
         }
     }
@@ -734,6 +768,8 @@ fn build_report(
                 .sum()
         });
     Report {
+        kafka_version: cfg.kafka_version.name().to_string(),
+        assignor: e.coordinator.assignor_name().to_string(),
         scenario: if scenario.name.is_empty() {
             "custom".into()
         } else {
@@ -763,8 +799,28 @@ fn build_report(
         statuses_seen: e.statuses_seen.iter().cloned().collect(),
         errors_seen: e.errors_seen.clone(),
         invariant_violations: e.invariants.violations.clone(),
+        failed_members: e.failures.clone(),
+        advice: advice(cfg, scenario, &e.failures),
         steps,
         members,
         trace: e.trace.clone(),
     }
+}
+
+/// How to get where the run could not: a topology change on a release that refuses them.
+fn advice(cfg: &SimConfig, scenario: &Scenario, failures: &[MemberFailure]) -> Option<String> {
+    let deploys = scenario
+        .steps
+        .iter()
+        .any(|s| matches!(s.action, Action::Deploy { .. }));
+    let refused = failures.iter().any(|f| f.error == "INVALID_REQUEST");
+    (deploys && refused && cfg.kafka_version.is_release()).then(|| {
+        format!(
+            "Kafka {} brokers refuse topology changes (\"Topology updates are not supported yet.\"): \
+             deploy the new topology under a new application.id, or stop every instance, delete the \
+             group (kafka-streams-groups.sh --bootstrap-server <broker> --delete --group {}) and start \
+             the new version; --kafka-version kip shows the KIP-1071 epoch-bump upgrade",
+            cfg.kafka_version, cfg.group_id
+        )
+    })
 }

@@ -9,6 +9,10 @@ use crate::model::{Assignment, TaskSet};
 
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
+    /// The coordinator profile that ran: "4.2", "4.3", "4.4" or "kip".
+    pub kafka_version: String,
+    /// The task assignor that ran.
+    pub assignor: String,
     pub scenario: String,
     pub seed: u64,
     pub final_state: String,
@@ -28,10 +32,24 @@ pub struct Report {
     pub statuses_seen: Vec<String>,
     pub errors_seen: BTreeMap<String, u64>,
     pub invariant_violations: Vec<String>,
+    /// Members stopped by an error the real Kafka Streams client treats as fatal.
+    pub failed_members: Vec<MemberFailure>,
+    /// What to do instead, when the run shows the user's plan failing on their broker.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub advice: Option<String>,
     pub steps: Vec<StepReport>,
     pub members: Vec<MemberReport>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub trace: Vec<TraceEntry>,
+}
+
+/// A member that died, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MemberFailure {
+    pub member_id: String,
+    pub time_ms: i64,
+    pub error: String,
+    pub message: String,
 }
 
 #[derive(Clone, Debug, Serialize)]

@@ -7,6 +7,8 @@
 #                       --output json > group.json
 #   topology.txt    this build's Topology#describe() output (printed by the build or a test)
 #   topology.epoch  the topology epoch this build's members send
+#   KAFKA_VERSION   optional: the coordinator to check against when not the one recorded in
+#                   group.json (4.2, 4.3, 4.4, or kip for the KIP-1071 epoch rules)
 set -u
 
 epoch=$(cat topology.epoch)
@@ -14,7 +16,8 @@ streams-group check-epoch \
     --snapshot group.json \
     --topology topology.txt \
     --application-id wordcount \
-    --topology-epoch "$epoch"
+    --topology-epoch "$epoch" \
+    ${KAFKA_VERSION:+--kafka-version "$KAFKA_VERSION"}
 status=$?
 
 case $status in

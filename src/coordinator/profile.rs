@@ -1,0 +1,103 @@
+//! Which coordinator runs: the one a Kafka release ships, or the KIP-1071 text.
+//!
+//! Every behaviour that differs between releases is a method here, so the heartbeat code reads
+//! "if the profile does X" instead of comparing version numbers, and a newcomer finds in one
+//! place what 4.2, 4.3, 4.4 and the KIP do differently. The facts come from Apache's
+//! `GroupMetadataManager`, `GroupCoordinatorService` and `CurrentAssignmentBuilder` of each
+//! release, checked in lock-step by `tests/coordinator_oracle.rs`.
+
+pub use crate::model::version::KafkaVersion;
+
+/// How the coordinator answers a topology that differs from the group's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TopologyRules {
+    /// Shipped brokers: a stale epoch joins with STALE_TOPOLOGY, any other change is
+    /// INVALID_REQUEST "Topology updates are not supported yet.".
+    Shipped,
+    /// The KIP's epoch rules: ER = EG + 1 updates the topology.
+    Kip,
+}
+
+impl KafkaVersion {
+    pub fn topology_rules(self) -> TopologyRules {
+        match self {
+            KafkaVersion::Kip => TopologyRules::Kip,
+            _ => TopologyRules::Shipped,
+        }
+    }
+
+    /// 4.2 and 4.3 refuse static members, task offsets and warm-up tasks at the service level.
+    pub fn supports_static_members(self) -> bool {
+        self >= KafkaVersion::V4_4
+    }
+
+    pub fn supports_task_offsets(self) -> bool {
+        self >= KafkaVersion::V4_4
+    }
+
+    pub fn supports_warmup_tasks(self) -> bool {
+        self >= KafkaVersion::V4_4
+    }
+
+    /// `group.streams.assignment.interval.ms` (KIP-1263) exists from 4.3 on.
+    pub fn has_assignment_interval(self) -> bool {
+        self >= KafkaVersion::V4_3
+    }
+
+    /// 4.4 reconciles role changes inside one member in place (active → standby, standby ↔
+    /// warm-up, promotion without a revoke round-trip); 4.2 and 4.3 revoke first.
+    pub fn in_place_role_changes(self) -> bool {
+        self >= KafkaVersion::V4_4
+    }
+
+    /// 4.4 feeds the assignor each member's current assignment; 4.2 and 4.3 its previous target.
+    pub fn assignor_sees_current_assignment(self) -> bool {
+        self >= KafkaVersion::V4_4
+    }
+
+    /// When the last member leaves, 4.4 moves the target assignment epoch up to the group epoch.
+    pub fn resets_target_epoch_when_empty(self) -> bool {
+        self >= KafkaVersion::V4_4
+    }
+
+    /// 4.4 lets existing members and known static members rejoin a full group.
+    pub fn max_size_exempts_known_members(self) -> bool {
+        self >= KafkaVersion::V4_4
+    }
+
+    /// 4.4 sends `AcceptableRecoveryLag` and `TaskOffsetIntervalMs`; earlier releases send 0.
+    pub fn sends_recovery_settings(self) -> bool {
+        self >= KafkaVersion::V4_4
+    }
+
+    /// 4.2 jumps from group epoch 0 straight to 2 on the first bump.
+    pub fn first_bump_skips_epoch_one(self) -> bool {
+        self == KafkaVersion::V4_2
+    }
+
+    /// During the initial rebalance delay, 4.2 answers with target epoch max(1, assignment
+    /// epoch); later releases with the assignment epoch.
+    pub fn initial_delay_epoch_at_least_one(self) -> bool {
+        self == KafkaVersion::V4_2
+    }
+
+    /// 4.4 sends MISSING_CLIENT_TAGS to members without the rack-aware assignment tags.
+    pub fn reports_missing_client_tags(self) -> bool {
+        self >= KafkaVersion::V4_4
+    }
+
+    /// The KIP text removes a member answered FENCED_MEMBER_EPOCH; releases keep it (the
+    /// rejected request writes nothing) and let it rejoin with epoch 0.
+    pub fn fencing_removes_member(self) -> bool {
+        self == KafkaVersion::Kip
+    }
+
+    /// The StreamsGroupHeartbeat version a client of this release sends.
+    pub fn heartbeat_version(self) -> i16 {
+        if self >= KafkaVersion::V4_4 {
+            1
+        } else {
+            0
+        }
+    }
+}
