@@ -155,6 +155,8 @@ public final class StreamsCoordinatorOracle {
 
     private static final Logger LOG = LoggerFactory.getLogger(StreamsCoordinatorOracle.class);
     private static final int MAX_TIMER_RUNS_PER_ADVANCE = 1_000_000;
+    /** With STREAMS_ORACLE_TRACE=1 every replayed record is printed on stderr. */
+    private static final boolean TRACE = "1".equals(System.getenv("STREAMS_ORACLE_TRACE"));
 
     private final ObjectMapper json = new ObjectMapper();
     private final OracleTime time = new OracleTime(0);
@@ -348,6 +350,7 @@ public final class StreamsCoordinatorOracle {
         }
         if (result == null) return null;
         for (CoordinatorRecord record : result.records()) {
+            if (TRACE) System.err.println("record @" + lastWrittenOffset + " t=" + time.milliseconds() + ": " + record);
             if (result.replayRecords()) replay(record);
             lastWrittenOffset++;
         }

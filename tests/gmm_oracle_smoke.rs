@@ -1,0 +1,578 @@
+//! Smoke test of the in-process oracle of Apache's streams group coordinator
+//! (tests/support/gmm_oracle.rs): one scripted group history per Kafka version, asserting what
+//! Apache's GroupMetadataManager answers. The assertions document Apache's behaviour as observed
+//! by running it; `cargo test --test gmm_oracle_smoke -- --nocapture` prints every step.
+
+mod support;
+
+use std::collections::BTreeMap;
+
+use streams_group::model::{
+    Assignment, ErrorCode, HeartbeatRequest, StatusCode, Subtopology, TaskSet, TopicInfo, Topology,
+};
+use support::gmm_oracle::{GmmOracle, OracleGroup, OracleOutcome};
+
+const GROUP: &str = "app";
+
+fn topology() -> Topology {
+    Topology {
+        epoch: 0,
+        subtopologies: vec![
+            Subtopology {
+                id: "0".into(),
+                source_topics: vec!["words".into()],
+                repartition_sink_topics: vec!["app-repartition".into()],
+                state_changelog_topics: vec![TopicInfo::named("app-s0-changelog")],
+                ..Subtopology::default()
+            },
+            Subtopology {
+                id: "1".into(),
+                repartition_source_topics: vec![TopicInfo::named("app-repartition")],
+                state_changelog_topics: vec![TopicInfo::named("app-counts-changelog")],
+                ..Subtopology::default()
+            },
+        ],
+    }
+}
+
+/// A simulated Streams client: it owns exactly what the last response with task lists gave it.
+struct Client {
+    member_id: String,
+    process_id: String,
+    epoch: i32,
+    owned: Assignment,
+}
+
+struct Script {
+    apache: GmmOracle,
+    clients: BTreeMap<String, Client>,
+}
+
+impl Script {
+    fn new(version: &str) -> Script {
+        let apache = GmmOracle::start(version, &[]);
+        println!(
+            "== Kafka {version}: StreamsGroupHeartbeat v{}",
+            apache.heartbeat_version
+        );
+        Script {
+            apache,
+            clients: BTreeMap::new(),
+        }
+    }
+
+    fn request(&self, member: &str, topology: Option<Topology>) -> HeartbeatRequest {
+        let c = &self.clients[member];
+        let joining = c.epoch == 0;
+        HeartbeatRequest {
+            group_id: GROUP.into(),
+            member_id: c.member_id.clone(),
+            member_epoch: c.epoch,
+            rebalance_timeout_ms: if joining { 60_000 } else { -1 },
+            topology: if joining { topology } else { None },
+            process_id: joining.then(|| c.process_id.clone()),
+            active_tasks: Some(c.owned.active.clone()),
+            standby_tasks: Some(c.owned.standby.clone()),
+            warmup_tasks: Some(c.owned.warmup.clone()),
+            ..HeartbeatRequest::default()
+        }
+    }
+
+    fn send(&mut self, member: &str, req: &HeartbeatRequest, now_ms: i64) -> OracleOutcome {
+        let out = self.apache.heartbeat(req, now_ms, "client", "/127.0.0.1");
+        print_outcome(member, now_ms, &out);
+        let r = &out.response;
+        if r.error.is_none() {
+            let c = self.clients.get_mut(member).expect("client");
+            c.epoch = r.member_epoch;
+            if let (Some(a), Some(s), Some(w)) =
+                (&r.active_tasks, &r.standby_tasks, &r.warmup_tasks)
+            {
+                c.owned = Assignment {
+                    active: a.clone(),
+                    standby: s.clone(),
+                    warmup: w.clone(),
+                };
+            }
+        }
+        out
+    }
+
+    fn join(&mut self, member: &str, now_ms: i64) -> OracleOutcome {
+        self.clients.insert(
+            member.into(),
+            Client {
+                member_id: member.into(),
+                process_id: format!("process-{member}"),
+                epoch: 0,
+                owned: Assignment::default(),
+            },
+        );
+        let req = self.request(member, Some(topology()));
+        self.send(member, &req, now_ms)
+    }
+
+    fn beat(&mut self, member: &str, now_ms: i64) -> OracleOutcome {
+        let req = self.request(member, None);
+        self.send(member, &req, now_ms)
+    }
+
+    fn leave(&mut self, member: &str, now_ms: i64) -> OracleOutcome {
+        let mut req = self.request(member, None);
+        req.member_epoch = -1;
+        let out = self.send(member, &req, now_ms);
+        self.clients.remove(member);
+        out
+    }
+
+    fn group(&mut self) -> OracleGroup {
+        self.apache.describe(GROUP).expect("the group exists")
+    }
+}
+
+fn tasks(t: &Option<TaskSet>) -> String {
+    t.as_ref()
+        .map_or("-".into(), |t| format!("[{}]", t.compact()))
+}
+
+fn print_outcome(member: &str, now_ms: i64, out: &OracleOutcome) {
+    for t in &out.timers {
+        println!(
+            "   timer {} fired at {} ms (error: {:?})",
+            t.key, t.at_ms, t.error
+        );
+    }
+    let r = &out.response;
+    let statuses: Vec<String> = r
+        .status
+        .iter()
+        .flatten()
+        .map(|s| format!("{:?}: {}", s.code, s.detail))
+        .collect();
+    println!(
+        "t={now_ms:>6} {member}: error={:?} {:?} by={:?} epoch={} hb={} active={} standby={} statuses={statuses:?} create={:?}",
+        r.error,
+        r.error_message,
+        out.rejected_by,
+        r.member_epoch,
+        r.heartbeat_interval_ms,
+        tasks(&r.active_tasks),
+        tasks(&r.standby_tasks),
+        out.creatable_topics,
+    );
+    if let Some(g) = &out.group {
+        print_group(g);
+    }
+}
+
+fn print_group(g: &OracleGroup) {
+    println!(
+        "        group {} epoch={} assignment_epoch={} ts={:?} topology_epoch={:?} configured={:?} order={:?}",
+        g.state,
+        g.group_epoch,
+        g.assignment_epoch,
+        g.assignment_timestamp_ms,
+        g.topology_epoch,
+        g.configured,
+        g.member_order
+    );
+    for (id, m) in &g.members {
+        println!(
+            "        {id}: {} epoch={} prev={} assigned=[{}] pending=[{}] target=[{}]",
+            m.state,
+            m.member_epoch,
+            m.previous_member_epoch,
+            m.assigned.active.compact(),
+            m.pending_revocation.active.compact(),
+            m.target.active.compact()
+        );
+    }
+}
+
+fn ts(spec: &[(&str, &[i32])]) -> TaskSet {
+    spec.iter()
+        .flat_map(|(s, ps)| ps.iter().map(move |p| (*s, *p)))
+        .collect()
+}
+
+fn statuses(out: &OracleOutcome) -> Vec<(StatusCode, String)> {
+    out.response
+        .status
+        .iter()
+        .flatten()
+        .map(|s| (s.code, s.detail.clone()))
+        .collect()
+}
+
+const INITIAL_DELAY: &str = "Assignment delayed due to the configured initial rebalance delay.";
+const INTERVAL_DELAY: &str = "Assignment delayed due to the configured assignment interval.";
+
+fn assert_ok(out: &OracleOutcome, epoch: i32) {
+    let r = &out.response;
+    assert_eq!(
+        (r.error, &r.error_message, &out.rejected_by),
+        (None, &None, &None)
+    );
+    assert_eq!(r.member_epoch, epoch, "member epoch");
+    assert_eq!(
+        r.heartbeat_interval_ms, 5000,
+        "Apache's default heartbeat interval"
+    );
+}
+
+fn assert_rejected(out: &OracleOutcome, code: ErrorCode, message: &str, by: &str) {
+    let r = &out.response;
+    assert_eq!(
+        (
+            r.error,
+            r.error_message.as_deref(),
+            out.rejected_by.as_deref()
+        ),
+        (Some(code), Some(message), Some(by))
+    );
+    // Error responses carry no member id and epoch 0 (GroupCoordinatorService / KafkaApis).
+    assert_eq!((r.member_id.as_str(), r.member_epoch), ("", 0));
+}
+
+fn script(version: &str) {
+    // 4.3 brought the assignment interval (KIP-1263) and TargetAssignmentMetadata.INITIAL
+    // (assignment epoch 1); 4.4 accepts static members.
+    let has_interval = version != "4.2.2";
+    let initial_assignment_epoch = if version == "4.2.2" { 0 } else { 1 };
+    let static_members = version == "4.4.0";
+
+    let mut s = Script::new(version);
+    assert_eq!(s.apache.heartbeat_version, i16::from(version == "4.4.0"));
+    s.apache
+        .set_topics(&BTreeMap::from([("words".to_string(), 4)]));
+
+    // The first member creates the group. The initial rebalance delay (3000 ms) is armed, the
+    // internal topics are missing and reported for creation; the first bump goes to epoch 2.
+    let a = s.join("a", 0);
+    assert_ok(&a, 1);
+    assert_eq!(a.response.active_tasks, Some(TaskSet::new()));
+    assert_eq!(
+        statuses(&a),
+        vec![
+            (StatusCode::AssignmentDelayed, INITIAL_DELAY.to_string()),
+            (
+                StatusCode::MissingInternalTopics,
+                "Internal topics are missing: app-counts-changelog, app-s0-changelog, app-repartition".to_string()
+            ),
+        ]
+    );
+    let expected_topics: BTreeMap<String, (i32, i16)> = [
+        "app-counts-changelog",
+        "app-repartition",
+        "app-s0-changelog",
+    ]
+    .iter()
+    .map(|t| (t.to_string(), (4, -1)))
+    .collect();
+    assert_eq!(a.creatable_topics, expected_topics);
+    let g = a.group.as_ref().expect("group created");
+    assert_eq!(
+        (g.state.as_str(), g.group_epoch, g.assignment_epoch),
+        ("NOT_READY", 2, initial_assignment_epoch)
+    );
+    // Replaying the topology record drops the configured topology computed in the heartbeat.
+    assert_eq!(g.configured, None);
+    assert_eq!(g.member("a").state, "STABLE");
+
+    let internal: BTreeMap<String, i32> = a
+        .creatable_topics
+        .iter()
+        .map(|(n, (p, _))| (n.clone(), *p))
+        .collect();
+    s.apache.set_topics(&internal);
+
+    // The second member joins: one bump for the new member and the new metadata hash.
+    let b = s.join("b", 100);
+    assert_ok(&b, 1);
+    assert_eq!(
+        statuses(&b),
+        vec![(StatusCode::AssignmentDelayed, INITIAL_DELAY.to_string())]
+    );
+    let g = b.group.as_ref().unwrap();
+    assert_eq!(
+        (g.state.as_str(), g.group_epoch, g.validated_topology_epoch),
+        ("ASSIGNING", 3, 0)
+    );
+    assert_eq!(
+        g.configured.as_ref().map(|c| (c.ready, c.tasks.clone())),
+        Some((
+            true,
+            BTreeMap::from([("0".to_string(), 4), ("1".to_string(), 4)])
+        ))
+    );
+    assert_eq!(
+        g.member_order,
+        ["b", "a"],
+        "TimelineHashMap iteration order"
+    );
+
+    for t in [1000, 2000] {
+        for (m, dt) in [("a", 0), ("b", 100)] {
+            let out = s.beat(m, t + dt);
+            assert_ok(&out, 1);
+            assert_eq!(
+                statuses(&out),
+                vec![(StatusCode::AssignmentDelayed, INITIAL_DELAY.to_string())]
+            );
+        }
+    }
+
+    // The initial delay ends: the timer computes the target for everyone.
+    let fired = s.apache.advance(3000);
+    assert_eq!(
+        fired
+            .timers
+            .iter()
+            .map(|t| (t.key.as_str(), t.at_ms, t.error.clone()))
+            .collect::<Vec<_>>(),
+        [("initial-rebalance-timeout-app", 3000, None)]
+    );
+    let g = &fired.groups[GROUP];
+    assert_eq!((g.group_epoch, g.assignment_epoch), (3, 3));
+    assert_eq!(g.assignment_timestamp_ms, has_interval.then_some(3000));
+    let half = |ps: &[i32]| ts(&[("0", ps), ("1", ps)]);
+    assert_eq!(g.member("a").target.active, half(&[0, 2]));
+    assert_eq!(g.member("b").target.active, half(&[1, 3]));
+
+    let out = s.beat("a", 3500);
+    assert_ok(&out, 3);
+    assert_eq!(out.response.active_tasks, Some(half(&[0, 2])));
+    assert_eq!(statuses(&out), vec![]);
+    let out = s.beat("b", 3600);
+    assert_ok(&out, 3);
+    assert_eq!(out.response.active_tasks, Some(half(&[1, 3])));
+    assert_eq!(out.group.as_ref().unwrap().state, "STABLE");
+
+    // b leaves: +1, and a takes everything at its next heartbeat (nothing to revoke).
+    let out = s.leave("b", 7200);
+    assert_eq!((out.response.error, out.response.member_epoch), (None, -1));
+    let g = out.group.as_ref().unwrap();
+    assert_eq!(
+        (g.state.as_str(), g.group_epoch, g.assignment_epoch),
+        ("ASSIGNING", 4, 3)
+    );
+    assert_eq!(g.member_order, ["a"]);
+    let out = s.beat("a", 7500);
+    assert_ok(&out, 4);
+    assert_eq!(out.response.active_tasks, Some(half(&[0, 1, 2, 3])));
+    assert_eq!(out.group.as_ref().unwrap().state, "STABLE");
+
+    // c joins 200 ms after that target computation: within the assignment interval (4.3+).
+    let c = s.join("c", 7700);
+    if has_interval {
+        assert_ok(&c, 4);
+        assert_eq!(
+            statuses(&c),
+            vec![(StatusCode::AssignmentDelayed, INTERVAL_DELAY.to_string())]
+        );
+        let g = c.group.as_ref().unwrap();
+        assert_eq!((g.group_epoch, g.assignment_epoch), (5, 4));
+        let out = s.beat("a", 8200);
+        assert_eq!(
+            statuses(&out),
+            vec![(StatusCode::AssignmentDelayed, INTERVAL_DELAY.to_string())]
+        );
+    } else {
+        assert_ok(&c, 5);
+        assert_eq!(statuses(&c), vec![]);
+        let g = c.group.as_ref().unwrap();
+        assert_eq!((g.group_epoch, g.assignment_epoch), (5, 5));
+        assert_eq!(g.member("c").state, "UNRELEASED_TASKS");
+        let out = s.beat("a", 8200);
+        // a must first revoke 2 and 3 (UNREVOKED_TASKS, still epoch 4).
+        assert_ok(&out, 4);
+        assert_eq!(out.response.active_tasks, Some(half(&[0, 1])));
+    }
+    let mut t = 8200;
+    s.beat("c", t + 50);
+    for _ in 0..5 {
+        t += 500;
+        s.beat("a", t);
+        s.beat("c", t + 50);
+    }
+    let g = s.group();
+    assert_eq!(
+        (g.state.as_str(), g.group_epoch, g.assignment_epoch),
+        ("STABLE", 5, 5)
+    );
+    assert_eq!(g.member("a").assigned.active, half(&[0, 1]));
+    assert_eq!(g.member("c").assigned.active, half(&[2, 3]));
+    assert_eq!(g.assignment_timestamp_ms, has_interval.then_some(8700));
+
+    // c crashes: only a keeps heartbeating (every 5 s) until c's session (45 s) times out.
+    let last_c = t + 50;
+    while t + 5000 < last_c + 45_000 {
+        t += 5000;
+        assert_ok(&s.beat("a", t), 5);
+    }
+    let adv = s.apache.advance(last_c + 45_000);
+    assert_eq!(
+        adv.timers
+            .iter()
+            .map(|t| (t.key.as_str(), t.at_ms))
+            .collect::<Vec<_>>(),
+        [("session-timeout-app-c", last_c + 45_000)]
+    );
+    let g = &adv.groups[GROUP];
+    assert_eq!(
+        (g.state.as_str(), g.group_epoch, g.assignment_epoch),
+        ("ASSIGNING", 6, 5)
+    );
+    assert_eq!(g.member_order, ["a"]);
+    t = last_c + 45_000;
+    let out = s.beat("a", t + 100);
+    assert_ok(&out, 6);
+    assert_eq!(out.response.active_tasks, Some(half(&[0, 1, 2, 3])));
+
+    // Rejected joins leave the group as it was (the snapshot registry is reverted).
+    s.clients.insert(
+        "d".into(),
+        Client {
+            member_id: "d".into(),
+            process_id: "process-d".into(),
+            epoch: 0,
+            owned: Assignment::default(),
+        },
+    );
+    let mut changed = topology();
+    changed.subtopologies[0]
+        .source_topics
+        .push("more-words".into());
+    let req = s.request("d", Some(changed));
+    let out = s.send("d", &req, t + 200);
+    assert_rejected(
+        &out,
+        ErrorCode::InvalidRequest,
+        "Topology updates are not supported yet.",
+        "coordinator",
+    );
+    let g = out.group.as_ref().unwrap();
+    assert_eq!(
+        (g.group_epoch, g.member_order.clone()),
+        (6, vec!["a".to_string()])
+    );
+
+    let mut internal_topic = topology();
+    internal_topic.subtopologies[0].source_topics =
+        vec!["__consumer_offsets".into(), "bad topic".into()];
+    let req = s.request("d", Some(internal_topic));
+    let out = s.send("d", &req, t + 210);
+    assert_rejected(
+        &out,
+        ErrorCode::StreamsInvalidTopology,
+        "Use of Kafka internal topics __consumer_offsets in a Kafka Streams topology is prohibited.",
+        "kafka_apis",
+    );
+    let mut invalid = topology();
+    invalid.subtopologies[0].source_topics = vec!["bad topic".into()];
+    let req = s.request("d", Some(invalid));
+    let out = s.send("d", &req, t + 220);
+    assert_rejected(
+        &out,
+        ErrorCode::StreamsInvalidTopology,
+        "Topic names bad topic are not valid topic names.",
+        "kafka_apis",
+    );
+    let mut null_lists = s.request("d", Some(topology()));
+    null_lists.active_tasks = None;
+    null_lists.standby_tasks = None;
+    null_lists.warmup_tasks = None;
+    let out = s.send("d", &null_lists, t + 230);
+    assert_rejected(
+        &out,
+        ErrorCode::InvalidRequest,
+        "ActiveTasks must be empty when (re-)joining.",
+        "service",
+    );
+
+    // Group configs are validated against the broker's bounds (max 2 standby replicas).
+    let standby3 = s
+        .apache
+        .group_config(GROUP, &[("streams.num.standby.replicas", "3")]);
+    println!("group config standby=3: {standby3:?}");
+    let expected = if version == "4.4.0" {
+        "streams.num.standby.replicas must be less than or equal to 2"
+    } else {
+        "streams.num.standby.replicas must be less than or equal to group.streams.max.standby.replicas"
+    };
+    assert_eq!(standby3, Err(expected.to_string()));
+    let standby1 = s
+        .apache
+        .group_config(GROUP, &[("streams.num.standby.replicas", "1")]);
+    println!("group config standby=1: {standby1:?}");
+    assert_eq!(standby1, Ok(()));
+    // The changed assignment config bumps the group epoch at the next heartbeat; the target
+    // follows at once (4.2) or after the assignment interval (4.3+, last target at t+100).
+    let out = s.beat("a", t + 300);
+    let g = out.group.as_ref().unwrap();
+    assert_eq!(g.group_epoch, 7);
+    assert_eq!(
+        g.last_assignment_configs
+            .get("num.standby.replicas")
+            .map(String::as_str),
+        Some("1")
+    );
+    if has_interval {
+        assert_ok(&out, 6);
+        assert_eq!(
+            statuses(&out),
+            vec![(StatusCode::AssignmentDelayed, INTERVAL_DELAY.to_string())]
+        );
+    } else {
+        assert_ok(&out, 7);
+        assert_eq!(statuses(&out), vec![]);
+    }
+
+    // A static member: rejected by 4.2 and 4.3 at the service level, accepted by 4.4.
+    s.clients.insert(
+        "e".into(),
+        Client {
+            member_id: "e".into(),
+            process_id: "process-e".into(),
+            epoch: 0,
+            owned: Assignment::default(),
+        },
+    );
+    let mut req = s.request("e", Some(topology()));
+    req.instance_id = Some("instance-e".into());
+    let out = s.send("e", &req, t + 400);
+    if static_members {
+        assert_ok(&out, 6);
+        let g = out.group.as_ref().unwrap();
+        assert_eq!(g.member("e").instance_id.as_deref(), Some("instance-e"));
+        assert_eq!(g.group_epoch, 8);
+    } else {
+        assert_rejected(
+            &out,
+            ErrorCode::InvalidRequest,
+            "Static membership is not yet supported.",
+            "service",
+        );
+    }
+}
+
+#[test]
+fn apache_4_2_2() {
+    if GmmOracle::available() {
+        script("4.2.2");
+    }
+}
+
+#[test]
+fn apache_4_3_1() {
+    if GmmOracle::available() {
+        script("4.3.1");
+    }
+}
+
+#[test]
+fn apache_4_4_0() {
+    if GmmOracle::available() {
+        script("4.4.0");
+    }
+}
