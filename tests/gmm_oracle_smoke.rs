@@ -576,3 +576,95 @@ fn apache_4_4_0() {
         script("4.4.0");
     }
 }
+
+/// One JVM serves thousands of heartbeats: 20 members of 10 processes on 16 partitions, 100
+/// rounds each (every member heartbeats every 500 ms of fake time).
+#[test]
+fn thousands_of_heartbeats_in_one_jvm() {
+    if !GmmOracle::available() {
+        return;
+    }
+    let mut s = Script::new("4.3.1");
+    let mut topics = BTreeMap::from([("words".to_string(), 16)]);
+    for t in [
+        "app-repartition",
+        "app-s0-changelog",
+        "app-counts-changelog",
+    ] {
+        topics.insert(t.to_string(), 16);
+    }
+    s.apache.set_topics(&topics);
+    let members: Vec<String> = (0..20).map(|i| format!("m{i:02}")).collect();
+    let started = std::time::Instant::now();
+    let mut beats = 0;
+    for (i, m) in members.iter().enumerate() {
+        s.clients.insert(
+            m.clone(),
+            Client {
+                member_id: m.clone(),
+                process_id: format!("process-{}", i / 2),
+                epoch: 0,
+                owned: Assignment::default(),
+            },
+        );
+        let req = s.request(m, Some(topology()));
+        let out = s.apache.heartbeat(&req, i as i64, "client", "/127.0.0.1");
+        assert_eq!(out.response.error, None);
+        s.clients.get_mut(m).unwrap().epoch = out.response.member_epoch;
+        beats += 1;
+    }
+    for round in 1..=100 {
+        for (i, m) in members.iter().enumerate() {
+            let now = 500 * round + i as i64;
+            let req = s.request(m, None);
+            let out = s.apache.heartbeat(&req, now, "client", "/127.0.0.1");
+            assert_eq!(out.response.error, None, "{m} at {now}");
+            let r = &out.response;
+            let c = s.clients.get_mut(m).unwrap();
+            c.epoch = r.member_epoch;
+            if let (Some(a), Some(sb), Some(w)) =
+                (&r.active_tasks, &r.standby_tasks, &r.warmup_tasks)
+            {
+                c.owned = Assignment {
+                    active: a.clone(),
+                    standby: sb.clone(),
+                    warmup: w.clone(),
+                };
+            }
+            beats += 1;
+        }
+    }
+    let elapsed = started.elapsed();
+    let g = s.group();
+    println!(
+        "{beats} heartbeats in {elapsed:?} ({:.0}/s); group {} at epoch {}",
+        f64::from(beats) / elapsed.as_secs_f64(),
+        g.state,
+        g.group_epoch
+    );
+    assert_eq!(g.state, "STABLE");
+    assert_eq!(g.members.len(), 20);
+    let active: usize = g.members.values().map(|m| m.assigned.active.len()).sum();
+    assert_eq!(
+        active, 32,
+        "16 partitions x 2 subtopologies, each task active exactly once"
+    );
+}
+
+/// Malformed input stops the driver with a message instead of hanging or guessing.
+#[test]
+fn malformed_requests_fail_loudly() {
+    if !GmmOracle::available() {
+        return;
+    }
+    let mut apache = GmmOracle::start("4.3.1", &[]);
+    let panic = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        apache.request(serde_json::json!({"op": "advance", "now_ms": -5, "extra": true}));
+    }))
+    .expect_err("the oracle must refuse an unknown field");
+    let message = panic.downcast_ref::<String>().cloned().unwrap_or_default();
+    assert!(
+        message.contains("unknown field 'extra'") && message.contains("exit status: 2"),
+        "{message}"
+    );
+}

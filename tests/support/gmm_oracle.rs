@@ -547,9 +547,9 @@ impl GmmOracle {
             .map(|t| t.iter().cloned().collect::<Vec<_>>().join("\n"))
             .unwrap_or_default();
         panic!(
-            "GMM oracle (Kafka {}): {what}; exit status {}; last stderr lines:\n{tail}",
+            "GMM oracle (Kafka {}): {what}; {}; last stderr lines:\n{tail}",
             self.version,
-            status.map_or_else(|| "none (killed)".to_string(), |s| s.to_string())
+            status.map_or_else(|| "killed, no exit status".to_string(), |s| s.to_string())
         );
     }
 }

@@ -277,9 +277,14 @@ public final class StreamsCoordinatorOracle {
             if (!known.contains(k)) throw new ProtocolError("broker_config: '" + k + "' is not a group coordinator config");
         }
         Map<String, Object> props = new HashMap<>(brokerConfig);
-        config = GroupCoordinatorConfig.fromProps(props);
-        shareConfig = new ShareGroupConfig(new AbstractConfig(
-            Utils.mergeConfigs(List.of(ShareGroupConfig.CONFIG_DEF, GroupCoordinatorConfig.CONFIG_DEF)), props, false));
+        try {
+            config = GroupCoordinatorConfig.fromProps(props);
+            shareConfig = new ShareGroupConfig(new AbstractConfig(
+                Utils.mergeConfigs(List.of(ShareGroupConfig.CONFIG_DEF, GroupCoordinatorConfig.CONFIG_DEF)), props, false));
+        } catch (RuntimeException e) {
+            // The broker would not start with this configuration.
+            throw new ProtocolError("broker_config rejected: " + e.getMessage());
+        }
         groupConfigManager = OracleShims.newGroupConfigManager(config, shareConfig);
 
         snapshots.idempotentCreateSnapshot(lastWrittenOffset);
