@@ -78,9 +78,9 @@ impl Script {
         }
     }
 
-    fn send(&mut self, member: &str, req: &HeartbeatRequest, now_ms: i64) -> OracleOutcome {
+    /// One heartbeat; on success the client takes the epoch and any task lists it was sent.
+    fn send_quietly(&mut self, member: &str, req: &HeartbeatRequest, now_ms: i64) -> OracleOutcome {
         let out = self.apache.heartbeat(req, now_ms, "client", "/127.0.0.1");
-        print_outcome(member, now_ms, &out);
         let r = &out.response;
         if r.error.is_none() {
             let c = self.clients.get_mut(member).expect("client");
@@ -98,16 +98,27 @@ impl Script {
         out
     }
 
-    fn join(&mut self, member: &str, now_ms: i64) -> OracleOutcome {
+    fn send(&mut self, member: &str, req: &HeartbeatRequest, now_ms: i64) -> OracleOutcome {
+        let out = self.send_quietly(member, req, now_ms);
+        print_outcome(member, now_ms, &out);
+        out
+    }
+
+    /// A new client that has not joined yet.
+    fn add_client(&mut self, member: &str, process_id: &str) {
         self.clients.insert(
             member.into(),
             Client {
                 member_id: member.into(),
-                process_id: format!("process-{member}"),
+                process_id: process_id.into(),
                 epoch: 0,
                 owned: Assignment::default(),
             },
         );
+    }
+
+    fn join(&mut self, member: &str, now_ms: i64) -> OracleOutcome {
+        self.add_client(member, &format!("process-{member}"));
         let req = self.request(member, Some(topology()));
         self.send(member, &req, now_ms)
     }
@@ -207,6 +218,11 @@ fn statuses(out: &OracleOutcome) -> Vec<(StatusCode, String)> {
 const INITIAL_DELAY: &str = "Assignment delayed due to the configured initial rebalance delay.";
 const INTERVAL_DELAY: &str = "Assignment delayed due to the configured assignment interval.";
 
+/// The statuses of a response that has only ASSIGNMENT_DELAYED with this detail.
+fn delayed(detail: &str) -> Vec<(StatusCode, String)> {
+    vec![(StatusCode::AssignmentDelayed, detail.to_string())]
+}
+
 fn assert_ok(out: &OracleOutcome, epoch: i32) {
     let r = &out.response;
     assert_eq!(
@@ -289,10 +305,7 @@ fn script(version: &str) {
     // The second member joins: one bump for the new member and the new metadata hash.
     let b = s.join("b", 100);
     assert_ok(&b, 1);
-    assert_eq!(
-        statuses(&b),
-        vec![(StatusCode::AssignmentDelayed, INITIAL_DELAY.to_string())]
-    );
+    assert_eq!(statuses(&b), delayed(INITIAL_DELAY));
     let g = b.group.as_ref().unwrap();
     assert_eq!(
         (g.state.as_str(), g.group_epoch, g.validated_topology_epoch),
@@ -315,10 +328,7 @@ fn script(version: &str) {
         for (m, dt) in [("a", 0), ("b", 100)] {
             let out = s.beat(m, t + dt);
             assert_ok(&out, 1);
-            assert_eq!(
-                statuses(&out),
-                vec![(StatusCode::AssignmentDelayed, INITIAL_DELAY.to_string())]
-            );
+            assert_eq!(statuses(&out), delayed(INITIAL_DELAY));
         }
     }
 
@@ -366,17 +376,11 @@ fn script(version: &str) {
     let c = s.join("c", 7700);
     if has_interval {
         assert_ok(&c, 4);
-        assert_eq!(
-            statuses(&c),
-            vec![(StatusCode::AssignmentDelayed, INTERVAL_DELAY.to_string())]
-        );
+        assert_eq!(statuses(&c), delayed(INTERVAL_DELAY));
         let g = c.group.as_ref().unwrap();
         assert_eq!((g.group_epoch, g.assignment_epoch), (5, 4));
         let out = s.beat("a", 8200);
-        assert_eq!(
-            statuses(&out),
-            vec![(StatusCode::AssignmentDelayed, INTERVAL_DELAY.to_string())]
-        );
+        assert_eq!(statuses(&out), delayed(INTERVAL_DELAY));
     } else {
         assert_ok(&c, 5);
         assert_eq!(statuses(&c), vec![]);
@@ -430,15 +434,7 @@ fn script(version: &str) {
     assert_eq!(out.response.active_tasks, Some(half(&[0, 1, 2, 3])));
 
     // Rejected joins leave the group as it was (the snapshot registry is reverted).
-    s.clients.insert(
-        "d".into(),
-        Client {
-            member_id: "d".into(),
-            process_id: "process-d".into(),
-            epoch: 0,
-            owned: Assignment::default(),
-        },
-    );
+    s.add_client("d", "process-d");
     let mut changed = topology();
     changed.subtopologies[0]
         .source_topics
@@ -519,25 +515,14 @@ fn script(version: &str) {
     );
     if has_interval {
         assert_ok(&out, 6);
-        assert_eq!(
-            statuses(&out),
-            vec![(StatusCode::AssignmentDelayed, INTERVAL_DELAY.to_string())]
-        );
+        assert_eq!(statuses(&out), delayed(INTERVAL_DELAY));
     } else {
         assert_ok(&out, 7);
         assert_eq!(statuses(&out), vec![]);
     }
 
     // A static member: rejected by 4.2 and 4.3 at the service level, accepted by 4.4.
-    s.clients.insert(
-        "e".into(),
-        Client {
-            member_id: "e".into(),
-            process_id: "process-e".into(),
-            epoch: 0,
-            owned: Assignment::default(),
-        },
-    );
+    s.add_client("e", "process-e");
     let mut req = s.request("e", Some(topology()));
     req.instance_id = Some("instance-e".into());
     let out = s.send("e", &req, t + 400);
@@ -598,39 +583,18 @@ fn thousands_of_heartbeats_in_one_jvm() {
     let started = std::time::Instant::now();
     let mut beats = 0;
     for (i, m) in members.iter().enumerate() {
-        s.clients.insert(
-            m.clone(),
-            Client {
-                member_id: m.clone(),
-                process_id: format!("process-{}", i / 2),
-                epoch: 0,
-                owned: Assignment::default(),
-            },
-        );
+        s.add_client(m, &format!("process-{}", i / 2));
         let req = s.request(m, Some(topology()));
-        let out = s.apache.heartbeat(&req, i as i64, "client", "/127.0.0.1");
+        let out = s.send_quietly(m, &req, i as i64);
         assert_eq!(out.response.error, None);
-        s.clients.get_mut(m).unwrap().epoch = out.response.member_epoch;
         beats += 1;
     }
     for round in 1..=100 {
         for (i, m) in members.iter().enumerate() {
             let now = 500 * round + i as i64;
             let req = s.request(m, None);
-            let out = s.apache.heartbeat(&req, now, "client", "/127.0.0.1");
+            let out = s.send_quietly(m, &req, now);
             assert_eq!(out.response.error, None, "{m} at {now}");
-            let r = &out.response;
-            let c = s.clients.get_mut(m).unwrap();
-            c.epoch = r.member_epoch;
-            if let (Some(a), Some(sb), Some(w)) =
-                (&r.active_tasks, &r.standby_tasks, &r.warmup_tasks)
-            {
-                c.owned = Assignment {
-                    active: a.clone(),
-                    standby: sb.clone(),
-                    warmup: w.clone(),
-                };
-            }
             beats += 1;
         }
     }
