@@ -633,3 +633,76 @@ fn malformed_requests_fail_loudly() {
         "{message}"
     );
 }
+
+/// Partitions added to a source topic reach the coordinator through the metadata image: the
+/// next heartbeat sees a new metadata hash, bumps the group epoch and assigns the new tasks.
+/// Also a broker config at start-up (no initial rebalance delay).
+#[test]
+fn partition_growth_changes_the_metadata_hash() {
+    if !GmmOracle::available() {
+        return;
+    }
+    for version in support::gmm_oracle::ORACLE_VERSIONS {
+        let mut apache = GmmOracle::start(
+            version,
+            &[("group.streams.initial.rebalance.delay.ms", "0")],
+        );
+        apache.set_topics(&BTreeMap::from([("words".to_string(), 2)]));
+        let stateless = Topology {
+            epoch: 0,
+            subtopologies: vec![Subtopology {
+                id: "0".into(),
+                source_topics: vec!["words".into()],
+                ..Subtopology::default()
+            }],
+        };
+        let join = HeartbeatRequest {
+            group_id: GROUP.into(),
+            member_id: "a".into(),
+            member_epoch: 0,
+            rebalance_timeout_ms: 60_000,
+            topology: Some(stateless),
+            process_id: Some("process-a".into()),
+            active_tasks: Some(TaskSet::new()),
+            standby_tasks: Some(TaskSet::new()),
+            warmup_tasks: Some(TaskSet::new()),
+            ..HeartbeatRequest::default()
+        };
+        let out = apache.heartbeat(&join, 0, "client", "/127.0.0.1");
+        print_outcome("a", 0, &out);
+        assert_eq!(out.response.error, None, "{version}");
+        assert_eq!(
+            out.response.active_tasks,
+            Some(ts(&[("0", &[0, 1])])),
+            "{version}"
+        );
+        let before = out.group.unwrap();
+        assert_eq!((before.state.as_str(), before.group_epoch), ("STABLE", 2));
+
+        apache.set_topics(&BTreeMap::from([("words".to_string(), 4)]));
+        let beat = HeartbeatRequest {
+            member_epoch: out.response.member_epoch,
+            rebalance_timeout_ms: -1,
+            topology: None,
+            process_id: None,
+            active_tasks: out.response.active_tasks.clone(),
+            ..join.clone()
+        };
+        let out = apache.heartbeat(&beat, 2000, "client", "/127.0.0.1");
+        print_outcome("a", 2000, &out);
+        assert_eq!(out.response.error, None, "{version}");
+        let after = out.group.as_ref().unwrap();
+        assert_ne!(after.metadata_hash, before.metadata_hash, "{version}");
+        assert_eq!(after.group_epoch, 3, "{version}");
+        assert_eq!(
+            after.configured.as_ref().map(|c| c.tasks.clone()),
+            Some(BTreeMap::from([("0".to_string(), 4)]))
+        );
+        assert_eq!(out.response.member_epoch, 3, "{version}");
+        assert_eq!(
+            out.response.active_tasks,
+            Some(ts(&[("0", &[0, 1, 2, 3])])),
+            "{version}"
+        );
+    }
+}
