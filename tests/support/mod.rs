@@ -20,6 +20,8 @@
 //! `start` calls wait for a slot.
 #![allow(dead_code)]
 
+pub mod gmm_oracle;
+
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
