@@ -534,8 +534,8 @@ fn vs_simulation(
     );
     let (simulated, matched) = match_processes(&current, simulated);
     let mut notes = vec![format!(
-        "simulated {members} member(s), {threads} per process, seed 42, final state {}",
-        report.final_state
+        "simulated {members} member(s), {threads} per process, seed 42, with the Kafka {} coordinator and the {} assignor, final state {}",
+        report.kafka_version, report.assignor, report.final_state
     )];
     notes.push(
         "member ids differ from the simulation's: compared per process, each simulated process \

@@ -139,6 +139,8 @@ pub struct StreamsGroup {
     endpoint_information_epoch: i32,
     /// False until the first successful heartbeat has created the group.
     persisted: bool,
+    /// How many target assignments this group computed (rebalances), for reports.
+    targets_computed: u64,
 }
 
 impl StreamsGroup {
@@ -151,6 +153,9 @@ impl StreamsGroup {
         config: GroupConfig,
         version: KafkaVersion,
     ) -> StreamsGroup {
+        // From 4.3 a new group starts at group and assignment epoch 1 (`groupEpoch.set(1)`,
+        // `TargetAssignmentMetadata.INITIAL`); 4.2 starts at 0 and jumps to 2 on the first bump.
+        let initial_epoch = if version.first_bump_skips_epoch_one() { 0 } else { 1 };
         StreamsGroup {
             group_id: group_id.to_string(),
             version,
@@ -159,8 +164,8 @@ impl StreamsGroup {
                 config.rack_aware_assignment_tags.clone(),
             ),
             config,
-            group_epoch: 0,
-            target_assignment_epoch: 0,
+            group_epoch: initial_epoch,
+            target_assignment_epoch: initial_epoch,
             target_assignment_timestamp_ms: 0,
             topology: None,
             configuration: None,
@@ -175,6 +180,7 @@ impl StreamsGroup {
             initial_delay_deadline: None,
             endpoint_information_epoch: 0,
             persisted: false,
+            targets_computed: 0,
         }
     }
 
@@ -260,6 +266,11 @@ impl StreamsGroup {
 
     pub fn group_epoch(&self) -> i32 {
         self.group_epoch
+    }
+
+    /// Target assignments computed since the group was created or restored.
+    pub fn targets_computed(&self) -> u64 {
+        self.targets_computed
     }
 
     pub fn target_assignment_epoch(&self) -> i32 {
@@ -897,6 +908,7 @@ impl StreamsGroup {
         self.target = target;
         self.target_assignment_epoch = self.group_epoch;
         self.target_assignment_timestamp_ms = now_ms;
+        self.targets_computed += 1;
         self.recount_unreconciled();
         Ok(())
     }

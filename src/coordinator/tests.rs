@@ -85,8 +85,9 @@ fn first_join_creates_the_group_with_the_members_topology_epoch() {
     assert_eq!(error(&r), None);
     let g = c.group("app").unwrap();
     assert_eq!(g.topology().unwrap().epoch, 3);
-    assert_eq!(g.group_epoch(), 1);
-    assert_eq!(r.member_epoch, 1);
+    // A new group starts at epoch 1; the first member's join bumps it to 2.
+    assert_eq!(g.group_epoch(), 2);
+    assert_eq!(r.member_epoch, 2);
     assert_eq!(r.active_tasks.as_ref().unwrap().len(), 4);
     assert_eq!(g.state(), GroupState::Stable);
 }
@@ -406,13 +407,14 @@ fn the_initial_rebalance_delay_holds_back_the_first_assignment() {
     assert!(r.has_status(StatusCode::AssignmentDelayed));
     assert!(r.active_tasks.unwrap().is_empty());
     assert_eq!(
-        r.member_epoch, 0,
-        "no assignment epoch yet: the client joins again"
+        r.member_epoch, 1,
+        "the member waits at the initial assignment epoch"
     );
     c.expire(3_000);
     let r = c
-        .heartbeat(&join("a", topo(0, "in")), &at(3_100), &metadata())
+        .heartbeat(&beat("a", 1, &Assignment::default()), &at(3_100), &metadata())
         .response;
+    assert_eq!(r.member_epoch, 2);
     assert_eq!(r.active_tasks.unwrap().len(), 4);
 }
 

@@ -124,7 +124,8 @@ struct Engine<'a> {
     now: i64,
     heartbeats: u64,
     rebalances: u64,
-    last_target_epoch: i32,
+    /// Target assignments the coordinator had computed when last looked at.
+    last_targets_computed: u64,
     statuses_seen: BTreeSet<String>,
     step_statuses: BTreeSet<String>,
     errors_seen: BTreeMap<String, u64>,
@@ -251,8 +252,8 @@ impl<'a> Engine<'a> {
     /// A new target assignment epoch is one more rebalance.
     fn count_rebalance(&mut self) {
         if let Some(g) = self.coordinator.group(&self.cfg.group_id) {
-            if g.target_assignment_epoch() != self.last_target_epoch {
-                self.last_target_epoch = g.target_assignment_epoch();
+            if g.targets_computed() != self.last_targets_computed {
+                self.last_targets_computed = g.targets_computed();
                 self.rebalances += 1;
             }
         }
@@ -525,7 +526,7 @@ pub fn run(
         now: 0,
         heartbeats: 0,
         rebalances: 0,
-        last_target_epoch: 0,
+        last_targets_computed: 0,
         statuses_seen: BTreeSet::new(),
         step_statuses: BTreeSet::new(),
         errors_seen: BTreeMap::new(),
@@ -547,7 +548,6 @@ pub fn run(
             0,
             cfg.kafka_version,
         );
-        e.last_target_epoch = group.target_assignment_epoch();
         e.coordinator.insert_group(group);
         for m in &initial.members {
             let start = rng.gen_range(0..cfg.group.heartbeat_interval_ms.max(1));
