@@ -311,18 +311,43 @@ fn commands_against_a_live_group(b: &str, group: &str) {
         "{}",
         stdout_of(&out)
     );
-    // ER = EG + 1: the KIP updates; a shipped broker refuses.
+    // ER = EG + 1: the broker's own coordinator (detected: 4.3 for the harness's 4.3.1)
+    // refuses; the KIP would update.
     let out = check(&live, "1", &[]);
-    assert_eq!(code(&out), 0, "{}{}", stdout_of(&out), stderr_of(&out));
-    let out = check(&live, "1", &["--rules", "broker"]);
     assert_eq!(code(&out), 1, "{}{}", stdout_of(&out), stderr_of(&out));
     assert!(
         stdout_of(&out).contains("Topology updates are not supported yet"),
         "{}",
         stdout_of(&out)
     );
-    // ER > EG + 1: STREAMS_INVALID_TOPOLOGY_EPOCH.
-    let out = check(&live, "2", &[]);
+    assert!(
+        stdout_of(&out).contains("decided by: the Kafka 4.3 coordinator"),
+        "{}",
+        stdout_of(&out)
+    );
+    let out = check(&live, "1", &["--rules", "kip"]);
+    assert_eq!(code(&out), 0, "{}{}", stdout_of(&out), stderr_of(&out));
+    // A group the cluster has never seen: a first deployment is accepted.
+    let out = sg(
+        b,
+        &[
+            "check-epoch",
+            "--group",
+            "e2e-never-deployed",
+            "--topology",
+            &live,
+            "--topology-epoch",
+            "0",
+        ],
+    );
+    assert_eq!(code(&out), 0, "{}{}", stdout_of(&out), stderr_of(&out));
+    assert!(
+        stdout_of(&out).starts_with("ACCEPTED (the group has no topology yet: initialised"),
+        "{}",
+        stdout_of(&out)
+    );
+    // ER > EG + 1 under the KIP: STREAMS_INVALID_TOPOLOGY_EPOCH.
+    let out = check(&live, "2", &["--kafka-version", "kip"]);
     assert_eq!(code(&out), 1, "{}", stdout_of(&out));
     assert!(
         stdout_of(&out).contains("STREAMS_INVALID_TOPOLOGY_EPOCH"),
@@ -344,7 +369,7 @@ fn commands_against_a_live_group(b: &str, group: &str) {
     let other = dir.path().join("other.json");
     std::fs::write(&other, serde_json::to_string(&topology).unwrap()).unwrap();
     let other = other.to_str().unwrap();
-    let out = check(other, "0", &[]);
+    let out = check(other, "0", &["--kafka-version", "kip"]);
     assert_eq!(code(&out), 1, "{}{}", stdout_of(&out), stderr_of(&out));
     assert!(
         stdout_of(&out).contains("STREAMS_INVALID_TOPOLOGY_EPOCH"),
@@ -382,6 +407,13 @@ fn commands_against_a_live_group(b: &str, group: &str) {
     );
     let v: serde_json::Value = serde_json::from_str(&ok(&out)).unwrap();
     assert_eq!(v["final_state"], "Stable", "{v}");
+    // The profile is the broker's, detected live (describe v0: 4.2/4.3, taken as 4.3).
+    assert_eq!(v["kafka_version"], "4.3", "{v}");
+    assert_eq!(
+        snap.kafka_version,
+        Some(streams_group::model::KafkaVersion::V4_3),
+        "describe --output json records the broker's version"
+    );
     assert_eq!(
         v["members"].as_array().unwrap().len(),
         snap.groups[0].members.len() + 2

@@ -16,6 +16,7 @@ use crate::topology::configure::{self, Configuration, CreatableTopic, TopicMetad
 use super::assignor::TaskAssignor;
 use super::config::GroupConfig;
 use super::member::{Member, MemberState};
+use super::member_order::MemberOrder;
 use super::ownership::Ownership;
 use super::profile::{KafkaVersion, TopologyRules};
 use super::reconcile::{reconcile, RoleChanges};
@@ -141,6 +142,8 @@ pub struct StreamsGroup {
     persisted: bool,
     /// How many target assignments this group computed (rebalances), for reports.
     targets_computed: u64,
+    /// The order Apache's coordinator walks the members in (its assignor's tie-breaks).
+    member_order: MemberOrder,
 }
 
 impl StreamsGroup {
@@ -155,7 +158,11 @@ impl StreamsGroup {
     ) -> StreamsGroup {
         // From 4.3 a new group starts at group and assignment epoch 1 (`groupEpoch.set(1)`,
         // `TargetAssignmentMetadata.INITIAL`); 4.2 starts at 0 and jumps to 2 on the first bump.
-        let initial_epoch = if version.first_bump_skips_epoch_one() { 0 } else { 1 };
+        let initial_epoch = if version.first_bump_skips_epoch_one() {
+            0
+        } else {
+            1
+        };
         StreamsGroup {
             group_id: group_id.to_string(),
             version,
@@ -181,6 +188,7 @@ impl StreamsGroup {
             endpoint_information_epoch: 0,
             persisted: false,
             targets_computed: 0,
+            member_order: MemberOrder::default(),
         }
     }
 
@@ -245,6 +253,7 @@ impl StreamsGroup {
             }
             g.target
                 .insert(d.member_id.clone(), d.target_assignment.clone());
+            g.member_order.put(&m.member_id);
             g.put_member(m);
         }
         g
@@ -291,6 +300,11 @@ impl StreamsGroup {
 
     pub fn target(&self) -> &TargetAssignment {
         &self.target
+    }
+
+    /// The members in the order Apache's `TimelineHashMap` of members iterates them.
+    pub fn member_order(&self) -> Vec<&str> {
+        self.member_order.iter().collect()
     }
 
     pub fn ownership(&self) -> &Ownership {
@@ -358,6 +372,7 @@ impl StreamsGroup {
         let Some(m) = self.members.remove(member_id) else {
             return;
         };
+        self.member_order.remove(member_id);
         self.ownership.remove(member_id, &m.assigned);
         self.ownership.remove(member_id, &m.pending_revocation);
         if let Some(iid) = &m.instance_id {
@@ -566,6 +581,10 @@ impl StreamsGroup {
             updated.user_endpoint = req.user_endpoint.clone();
         }
         let is_static = version.supports_static_members() && req.instance_id.is_some();
+        // Apache writes the member record when anything in it changed (and always for a new
+        // member); only some changes ask for a new target.
+        let member_record_written = member.metadata() != updated.metadata()
+            || !self.members.contains_key(&member.member_id);
         let mut bump = member.metadata() != updated.metadata()
             && (!is_static
                 || member.epoch_relevant_metadata() != updated.epoch_relevant_metadata());
@@ -663,6 +682,7 @@ impl StreamsGroup {
 
         // 5. Reconcile this member towards its target.
         let mut member = self.members[&req.member_id].clone();
+        let mut assignment_record_written = false;
         if !member.is_reconciled(target.epoch) {
             let r = reconcile(
                 &member,
@@ -681,6 +701,7 @@ impl StreamsGroup {
                 || r.state != member.state
                 || r.assigned != member.assigned
                 || r.pending_revocation != member.pending_revocation;
+            assignment_record_written = changed;
             member.member_epoch = r.member_epoch;
             member.previous_member_epoch = r.previous_member_epoch;
             member.state = r.state;
@@ -718,6 +739,14 @@ impl StreamsGroup {
             0
         };
         self.persisted = true;
+        // The records replay in order: the member record, then its current assignment; each is
+        // a `put` into Apache's member table.
+        if member_record_written || replaces_static.is_some() {
+            self.member_order.put(&req.member_id);
+        }
+        if assignment_record_written {
+            self.member_order.put(&req.member_id);
+        }
         self.put_member(member);
         let topics_to_create = match self.configuration.as_ref().and_then(|c| c.problem.as_ref()) {
             Some(configure::TopicProblem::MissingInternalTopics { to_create, .. }) => {
@@ -877,7 +906,10 @@ impl StreamsGroup {
             });
             return Ok(last(self));
         }
-        self.compute_target(now_ms, assignor, refiner)
+        // The heartbeating member joins Apache's member map only when the heartbeat's records
+        // are written, after the target: until then it comes last.
+        let newcomer = (!self.member_order.contains(member_id)).then_some(member_id);
+        self.compute_target(now_ms, assignor, refiner, newcomer)
             .map_err(|_| server_error())?;
         Ok(last(self))
     }
@@ -894,11 +926,30 @@ impl StreamsGroup {
         now_ms: i64,
         assignor: &dyn TaskAssignor,
         refiner: &dyn WarmupRefiner,
+        newcomer: Option<&str>,
     ) -> Result<(), String> {
+        let mut order: Vec<&str> = self
+            .member_order
+            .iter()
+            .filter(|id| self.members.contains_key(*id))
+            .chain(newcomer)
+            .collect();
+        if order.len() < self.members.len() {
+            // Every member is in the order by construction; never let one drop out of a target.
+            let listed: std::collections::BTreeSet<&str> = order.iter().copied().collect();
+            let missing: Vec<&str> = self
+                .members
+                .keys()
+                .map(String::as_str)
+                .filter(|id| !listed.contains(id))
+                .collect();
+            order.extend(missing);
+        }
         let target = target::compute(
             assignor,
             refiner,
             &self.members,
+            &order,
             &self.target,
             self.configuration.as_ref(),
             &self.config,
@@ -949,6 +1000,7 @@ impl StreamsGroup {
             self.unreconciled = self.unreconciled.saturating_sub(1);
         }
         self.members.remove(old_id);
+        self.member_order.remove(old_id);
         if let Some(t) = self.target.remove(old_id) {
             self.target.insert(new_id.to_string(), t);
         }
@@ -1115,7 +1167,7 @@ impl StreamsGroup {
                 && self.configuration.is_some()
                 && self.can_compute_target(now_ms)
             {
-                let _ = self.compute_target(now_ms, assignor, refiner);
+                let _ = self.compute_target(now_ms, assignor, refiner, None);
             }
         }
         removed

@@ -12,6 +12,7 @@ pub mod config;
 pub mod dry_run;
 pub mod group;
 pub mod member;
+pub mod member_order;
 pub mod ownership;
 pub mod profile;
 pub mod reconcile;

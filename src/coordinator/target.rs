@@ -47,8 +47,12 @@ impl WarmupRefiner for NoWarmups {
 /// The assignor's view of the group, as the release builds it (`TargetAssignmentBuilder`):
 /// 4.4 gives the assignor each member's current tasks and reported task offsets; 4.2 and 4.3
 /// give it each member's previous target, and no offsets.
+///
+/// `order` lists the member ids in the order the broker hands them to the assignor (see
+/// `member_order`): the spec's members come in that order.
 pub fn group_spec(
     members: &BTreeMap<String, Member>,
+    order: &[&str],
     previous_target: &TargetAssignment,
     configuration: &Configuration,
     config: &GroupConfig,
@@ -56,8 +60,9 @@ pub fn group_spec(
 ) -> GroupSpec {
     let current = version.assignor_sees_current_assignment();
     GroupSpec {
-        members: members
-            .values()
+        members: order
+            .iter()
+            .filter_map(|id| members.get(*id))
             .map(|m| MemberSpec {
                 member_id: m.member_id.clone(),
                 process_id: m.process_id.clone(),
@@ -105,6 +110,7 @@ pub fn compute(
     assignor: &dyn TaskAssignor,
     refiner: &dyn WarmupRefiner,
     members: &BTreeMap<String, Member>,
+    order: &[&str],
     previous_target: &TargetAssignment,
     configuration: Option<&Configuration>,
     config: &GroupConfig,
@@ -116,7 +122,14 @@ pub fn compute(
             .map(|id| (id.clone(), Assignment::default()))
             .collect());
     };
-    let spec = group_spec(members, previous_target, configuration, config, version);
+    let spec = group_spec(
+        members,
+        order,
+        previous_target,
+        configuration,
+        config,
+        version,
+    );
     let assigned = assignor.assign(&spec)?;
     let mut target: TargetAssignment = members
         .keys()

@@ -412,7 +412,11 @@ fn the_initial_rebalance_delay_holds_back_the_first_assignment() {
     );
     c.expire(3_000);
     let r = c
-        .heartbeat(&beat("a", 1, &Assignment::default()), &at(3_100), &metadata())
+        .heartbeat(
+            &beat("a", 1, &Assignment::default()),
+            &at(3_100),
+            &metadata(),
+        )
         .response;
     assert_eq!(r.member_epoch, 2);
     assert_eq!(r.active_tasks.unwrap().len(), 4);
