@@ -945,17 +945,15 @@ impl StreamsGroup {
                 .collect();
             order.extend(missing);
         }
-        let target = target::compute(
-            assignor,
-            refiner,
-            &self.members,
-            &order,
-            &self.target,
-            self.configuration.as_ref(),
-            &self.config,
-            self.version,
-        )
-        .map_err(|e| e.message)?;
+        let inputs = target::TargetInputs {
+            members: &self.members,
+            order: &order,
+            previous_target: &self.target,
+            configuration: self.configuration.as_ref(),
+            config: &self.config,
+            version: self.version,
+        };
+        let target = target::compute(assignor, refiner, &inputs).map_err(|e| e.message)?;
         self.target = target;
         self.target_assignment_epoch = self.group_epoch;
         self.target_assignment_timestamp_ms = now_ms;

@@ -44,25 +44,29 @@ impl WarmupRefiner for NoWarmups {
     }
 }
 
+/// What a target computation starts from: the group as the broker hands it to the assignor.
+pub struct TargetInputs<'a> {
+    pub members: &'a BTreeMap<String, Member>,
+    /// The member ids in the order the broker walks them (see `member_order`): the spec's
+    /// members come in that order, which decides the assignor's ties.
+    pub order: &'a [&'a str],
+    pub previous_target: &'a TargetAssignment,
+    pub configuration: Option<&'a Configuration>,
+    pub config: &'a GroupConfig,
+    pub version: KafkaVersion,
+}
+
 /// The assignor's view of the group, as the release builds it (`TargetAssignmentBuilder`):
 /// 4.4 gives the assignor each member's current tasks and reported task offsets; 4.2 and 4.3
 /// give it each member's previous target, and no offsets.
-///
-/// `order` lists the member ids in the order the broker hands them to the assignor (see
-/// `member_order`): the spec's members come in that order.
-pub fn group_spec(
-    members: &BTreeMap<String, Member>,
-    order: &[&str],
-    previous_target: &TargetAssignment,
-    configuration: &Configuration,
-    config: &GroupConfig,
-    version: KafkaVersion,
-) -> GroupSpec {
-    let current = version.assignor_sees_current_assignment();
+pub fn group_spec(inputs: &TargetInputs<'_>, configuration: &Configuration) -> GroupSpec {
+    let current = inputs.version.assignor_sees_current_assignment();
+    let config = inputs.config;
     GroupSpec {
-        members: order
+        members: inputs
+            .order
             .iter()
-            .filter_map(|id| members.get(*id))
+            .filter_map(|id| inputs.members.get(*id))
             .map(|m| MemberSpec {
                 member_id: m.member_id.clone(),
                 process_id: m.process_id.clone(),
@@ -72,7 +76,8 @@ pub fn group_spec(
                 current: if current {
                     m.assigned.clone()
                 } else {
-                    previous_target
+                    inputs
+                        .previous_target
                         .get(&m.member_id)
                         .cloned()
                         .unwrap_or_default()
@@ -109,27 +114,16 @@ pub fn group_spec(
 pub fn compute(
     assignor: &dyn TaskAssignor,
     refiner: &dyn WarmupRefiner,
-    members: &BTreeMap<String, Member>,
-    order: &[&str],
-    previous_target: &TargetAssignment,
-    configuration: Option<&Configuration>,
-    config: &GroupConfig,
-    version: KafkaVersion,
+    inputs: &TargetInputs<'_>,
 ) -> Result<TargetAssignment, AssignorError> {
-    let Some(configuration) = configuration.filter(|c| c.is_ready()) else {
+    let members = inputs.members;
+    let Some(configuration) = inputs.configuration.filter(|c| c.is_ready()) else {
         return Ok(members
             .keys()
             .map(|id| (id.clone(), Assignment::default()))
             .collect());
     };
-    let spec = group_spec(
-        members,
-        order,
-        previous_target,
-        configuration,
-        config,
-        version,
-    );
+    let spec = group_spec(inputs, configuration);
     let assigned = assignor.assign(&spec)?;
     let mut target: TargetAssignment = members
         .keys()
@@ -142,5 +136,5 @@ pub fn compute(
             t.warmup = TaskSet::new();
         }
     }
-    Ok(refiner.refine(target, members, config))
+    Ok(refiner.refine(target, members, inputs.config))
 }
