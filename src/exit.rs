@@ -11,3 +11,5 @@ pub const USAGE: i32 = 2;
 pub const UNREACHABLE: i32 = 3;
 /// The cluster answered with an error: unknown group, streams groups not enabled, not authorized.
 pub const KAFKA_ERROR: i32 = 4;
+/// The output could not be written (e.g. the disk is full).
+pub const OUTPUT: i32 = 5;

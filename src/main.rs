@@ -38,6 +38,7 @@ fn main() -> ExitCode {
     render::color::init(cli.global.color);
     match commands::dispatch(&cli) {
         Ok(code) => ExitCode::from(code as u8),
+        Err(err) if err.downcast_ref::<render::out::BrokenPipe>().is_some() => ExitCode::from(0),
         Err(err) => {
             eprintln!("{}", error::render_error(&err));
             ExitCode::from(error::exit_code_of(&err) as u8)

@@ -90,3 +90,47 @@ fn global_options_go_before_or_after_the_subcommand() {
     assert_eq!(a, b);
     assert!(a.1.starts_with('{'));
 }
+
+/// A reader that goes away ends the program quietly; a full disk is one line and exit 5.
+#[test]
+fn closed_and_full_stdout_never_panic() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_streams-group"))
+        .args(["simulate", "--members", "2000"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 16];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    // stdout is dropped here: the pipe is closed while the report is still being written.
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    if std::path::Path::new("/dev/full").exists() {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_streams-group"))
+            .args(["simulate", "--members", "6", "--output", "json"])
+            .stdout(full)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(5), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains("cannot write the output"), "{err}");
+    }
+}

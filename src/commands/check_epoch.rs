@@ -144,8 +144,8 @@ pub struct CheckReport {
 pub fn run(global: &GlobalArgs, args: &Args) -> anyhow::Result<i32> {
     let report = check(global, args)?;
     match global.output {
-        OutputFormat::Json => print!("{}", render::json::to_string(&report)),
-        OutputFormat::Table => print!("{}", render_text(&report, global.verbose)),
+        OutputFormat::Json => crate::emit!("{}", render::json::to_string(&report)),
+        OutputFormat::Table => crate::emit!("{}", render_text(&report, global.verbose)),
     }
     Ok(if report.verdict == "accepted" {
         exit::SUCCESS

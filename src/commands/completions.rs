@@ -17,11 +17,9 @@ pub struct Args {
 
 pub fn run(_global: &GlobalArgs, args: &Args) -> anyhow::Result<i32> {
     let mut cmd = Cli::command();
-    clap_complete::generate(
-        args.shell,
-        &mut cmd,
-        "streams-group",
-        &mut std::io::stdout(),
-    );
+    // Generated into memory first: clap_complete panics on a failed write.
+    let mut script = Vec::new();
+    clap_complete::generate(args.shell, &mut cmd, "streams-group", &mut script);
+    crate::emit!("{}", String::from_utf8_lossy(&script));
     Ok(crate::exit::SUCCESS)
 }

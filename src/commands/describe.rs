@@ -80,7 +80,7 @@ pub fn run(global: &GlobalArgs, args: &Args) -> anyhow::Result<i32> {
     })?;
     let Some(mut result) = result else {
         match global.output {
-            OutputFormat::Json => print!(
+            OutputFormat::Json => crate::emit!(
                 "{}",
                 json::to_string(&crate::model::group::Snapshot {
                     kafka_version: None,
@@ -114,7 +114,7 @@ pub fn run(global: &GlobalArgs, args: &Args) -> anyhow::Result<i32> {
         );
     }
     match global.output {
-        OutputFormat::Json => print!("{}", json::to_string(snap)),
+        OutputFormat::Json => crate::emit!("{}", json::to_string(snap)),
         OutputFormat::Table => {
             let out = if args.state {
                 view::state_table(snap, global.verbose)
@@ -134,7 +134,7 @@ pub fn run(global: &GlobalArgs, args: &Args) -> anyhow::Result<i32> {
                 }
                 view::offsets_table(snap, global.verbose)
             };
-            print!("{out}");
+            crate::emit!("{out}");
         }
     }
     if result.errors.is_empty() {

@@ -226,8 +226,8 @@ fn run_topology(global: &GlobalArgs, args: &TopologyArgs) -> anyhow::Result<i32>
         diff: d,
     };
     match global.output {
-        OutputFormat::Json => print!("{}", render::json::to_string(&report)),
-        OutputFormat::Table => print!(
+        OutputFormat::Json => crate::emit!("{}", render::json::to_string(&report)),
+        OutputFormat::Table => crate::emit!(
             "{}",
             render::diff::topology_report(&report, &old.topology, &new.topology)
         ),
@@ -343,8 +343,8 @@ fn run_assignment(global: &GlobalArgs, args: &AssignmentArgs) -> anyhow::Result<
         _ => return Err(Failure::usage("diff assignment takes at most two snapshot files").into()),
     };
     match global.output {
-        OutputFormat::Json => print!("{}", render::json::to_string(&report)),
-        OutputFormat::Table => print!("{}", render::diff::assignment_report(&report)),
+        OutputFormat::Json => crate::emit!("{}", render::json::to_string(&report)),
+        OutputFormat::Table => crate::emit!("{}", render::diff::assignment_report(&report)),
     }
     Ok(if args.exit_code && !report.identical {
         exit::NEGATIVE

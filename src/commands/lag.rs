@@ -66,8 +66,8 @@ pub fn run(global: &GlobalArgs, args: &Args) -> anyhow::Result<i32> {
         tasks,
     };
     match global.output {
-        OutputFormat::Json => print!("{}", render::json::to_string(&report)),
-        OutputFormat::Table => print!("{}", table(&report)),
+        OutputFormat::Json => crate::emit!("{}", render::json::to_string(&report)),
+        OutputFormat::Table => crate::emit!("{}", table(&report)),
     }
     if report.tasks.is_empty() && !g.members.is_empty() {
         eprintln!(

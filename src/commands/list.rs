@@ -88,12 +88,12 @@ pub fn run(global: &GlobalArgs, args: &Args) -> anyhow::Result<i32> {
         })
     })?;
     match global.output {
-        OutputFormat::Json => print!("{}", json::to_string(&report)),
+        OutputFormat::Json => crate::emit!("{}", json::to_string(&report)),
         OutputFormat::Table => {
             if report.groups.is_empty() {
                 eprintln!("no streams groups found");
             } else {
-                print!("{}", render_list::table(&report, verbose));
+                crate::emit!("{}", render_list::table(&report, verbose));
             }
         }
     }

@@ -173,8 +173,10 @@ pub fn run(global: &GlobalArgs, args: &Args) -> anyhow::Result<i32> {
         b.finish_and_clear();
     }
     match global.output {
-        OutputFormat::Json => print!("{}", render::json::to_string(&report)),
-        OutputFormat::Table => print!("{}", render_table(&report, args.trace, global.verbose)),
+        OutputFormat::Json => crate::emit!("{}", render::json::to_string(&report)),
+        OutputFormat::Table => {
+            crate::emit!("{}", render_table(&report, args.trace, global.verbose))
+        }
     }
     Ok(
         if report.final_state == "Stable" && report.failed_members.is_empty() {

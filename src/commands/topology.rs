@@ -138,8 +138,8 @@ pub fn run(global: &GlobalArgs, args: &Args) -> anyhow::Result<i32> {
         exit::NEGATIVE
     };
     match global.output {
-        OutputFormat::Json => print!("{}", render::json::to_string(&report)),
-        OutputFormat::Table => print!("{}", render_table(&report)),
+        OutputFormat::Json => crate::emit!("{}", render::json::to_string(&report)),
+        OutputFormat::Table => crate::emit!("{}", render_table(&report)),
     }
     Ok(code)
 }

@@ -5,4 +5,5 @@ pub mod describe;
 pub mod diff;
 pub mod json;
 pub mod list;
+pub mod out;
 pub mod table;
