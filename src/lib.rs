@@ -11,6 +11,7 @@ pub mod commands;
 pub mod coordinator;
 pub mod error;
 pub mod exit;
+pub mod input;
 pub mod kafka;
 pub mod lag;
 pub mod model;

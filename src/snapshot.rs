@@ -89,7 +89,7 @@ pub fn looks_like_snapshot(text: &str) -> bool {
 /// Read a snapshot file and check its schema version.
 pub fn load_snapshot(path: &Path) -> Result<Snapshot, SnapshotError> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| SnapshotError::Unreadable {
+    let text = crate::input::read_document(path).map_err(|e| SnapshotError::Unreadable {
         file: file.clone(),
         message: e.to_string(),
     })?;

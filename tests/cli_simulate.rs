@@ -386,3 +386,39 @@ fn the_readme_shows_the_current_default_output() {
         "update the README's example output of `simulate --members 6`:\n{out}"
     );
 }
+
+#[test]
+fn scenario_counts_obey_the_command_lines_limits() {
+    let dir = tempfile::tempdir().unwrap();
+    for (body, want) in [
+        (
+            r#"{"steps": [{"action": "add_members", "count": 1000000}]}"#,
+            "at most 100000 are simulated",
+        ),
+        (
+            r#"{"steps": [{"action": "create_topics", "topics": {"orders": 2000000000}}]}"#,
+            "between 1 and 100000 partitions",
+        ),
+        (
+            r#"{"steps": [{"action": "create_topics", "topics": {"my orders": 4}}]}"#,
+            "not a valid Kafka topic name",
+        ),
+        (
+            r#"{"steps": [{"action": "wait", "ms": -5}]}"#,
+            "wait must be between",
+        ),
+    ] {
+        let p = dir.path().join("s.json");
+        std::fs::write(&p, body).unwrap();
+        let (code, _, err) = run(&["simulate", "--scenario", p.to_str().unwrap()]);
+        assert_eq!(code, 2, "{body}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(want), "{body}: {err}");
+    }
+    let (code, _, err) = run(&["simulate", "--members", "2", "--processes", "5"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--processes 5 is more than --members 2"),
+        "{err}"
+    );
+}

@@ -143,7 +143,7 @@ pub fn resolve_topology(
         return group_topology(g, arg);
     }
     let path = Path::new(arg);
-    let text = std::fs::read_to_string(path)
+    let text = crate::input::read_document(path)
         .map_err(|e| Failure::usage(format!("{arg}: cannot read the file: {e}")))?;
     if snapshot::looks_like_snapshot(&text) {
         let s = snapshot::parse_snapshot(&text, arg).map_err(|e| Failure::usage(e.to_string()))?;

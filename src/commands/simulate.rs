@@ -254,6 +254,13 @@ fn sim_config(
             return Err(Failure::usage("--threads-per-process must be at least 1").into())
         }
         (_, Some(0)) => return Err(Failure::usage("--processes must be at least 1").into()),
+        (_, Some(p)) if p > args.members => {
+            return Err(Failure::usage(format!(
+                "--processes {p} is more than --members {}: every process runs at least one member",
+                args.members
+            ))
+            .into())
+        }
         (Some(t), _) => t,
         (None, Some(p)) => args.members.div_ceil(p),
         (None, None) => 1,
@@ -468,7 +475,7 @@ fn load_scenario(args: &Args, cfg: &mut SimConfig) -> anyhow::Result<Scenario> {
         ))
         .into());
     }
-    let text = std::fs::read_to_string(path)
+    let text = crate::input::read_document(path)
         .with_context(|| format!("cannot read scenario file {}", path.display()))
         .map_err(|e| Failure::usage(format!("{e:#}")))?;
     let mut s: Scenario = serde_json::from_str(&text).map_err(|e| {
@@ -482,6 +489,8 @@ fn load_scenario(args: &Args, cfg: &mut SimConfig) -> anyhow::Result<Scenario> {
     if s.name.is_empty() {
         s.name = path.display().to_string();
     }
+    s.check_limits(u64::from(cfg.members))
+        .map_err(|e| Failure::usage(format!("{}: {e}", path.display())))?;
     Ok(s)
 }
 

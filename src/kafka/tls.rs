@@ -15,8 +15,12 @@ use super::error::{KafkaError, KafkaResult};
 
 fn pem_text(p: &Pem, what: &str) -> KafkaResult<String> {
     match p {
-        Pem::File(path) => std::fs::read_to_string(path)
-            .map_err(|e| KafkaError::Config(format!("cannot read {what} {}: {e}", path.display()))),
+        Pem::File(path) => {
+            crate::input::read_text_capped(path.as_ref(), crate::input::MAX_SMALL_FILE_BYTES)
+                .map_err(|e| {
+                    KafkaError::Config(format!("cannot read {what} {}: {e}", path.display()))
+                })
+        }
         Pem::Inline(s) => Ok(s.expose().to_string()),
     }
 }

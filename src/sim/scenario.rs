@@ -77,6 +77,63 @@ impl Action {
     }
 }
 
+/// The most members a run may have at once, counting those a scenario adds.
+pub const MAX_MEMBERS: u64 = 100_000;
+/// The most partitions the simulator gives one topic (the command line's bound too).
+pub const MAX_PARTITIONS: i32 = 100_000;
+/// The latest virtual time a step may name: a bit over a day.
+pub const MAX_STEP_TIME_MS: i64 = 100_000_000;
+
+impl Scenario {
+    /// Checks every count in the file against the limits the command line has, so that a
+    /// scenario cannot make a run allocate without bound. `members` is how many the run
+    /// starts with.
+    pub fn check_limits(&self, members: u64) -> Result<(), String> {
+        let mut total = members;
+        for (i, step) in self.steps.iter().enumerate() {
+            let at = |what: String| format!("step {}: {what}", i + 1);
+            if let Some(t) = step.at_ms {
+                if !(0..=MAX_STEP_TIME_MS).contains(&t) {
+                    return Err(at(format!(
+                        "at_ms must be between 0 and {MAX_STEP_TIME_MS}, got {t}"
+                    )));
+                }
+            }
+            match &step.action {
+                Action::AddMembers { count } => {
+                    total += u64::from(*count);
+                    if total > MAX_MEMBERS {
+                        return Err(at(format!(
+                            "add_members takes the run to {total} members; at most {MAX_MEMBERS} are simulated"
+                        )));
+                    }
+                }
+                Action::CreateTopics { topics } => {
+                    for (name, n) in topics {
+                        if !crate::coordinator::validate::is_valid_topic_name(name) {
+                            return Err(at(format!(
+                                "create_topics: `{name}` is not a valid Kafka topic name (1 to 249 of a-z, A-Z, 0-9, '.', '_', '-')"
+                            )));
+                        }
+                        if !(1..=MAX_PARTITIONS).contains(n) {
+                            return Err(at(format!(
+                                "create_topics: `{name}` needs between 1 and {MAX_PARTITIONS} partitions, got {n}"
+                            )));
+                        }
+                    }
+                }
+                Action::Wait { ms } if !(0..=MAX_STEP_TIME_MS).contains(ms) => {
+                    return Err(at(format!(
+                        "wait must be between 0 and {MAX_STEP_TIME_MS} ms, got {ms}"
+                    )));
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Names of the built-in scenarios.
 pub const BUILT_IN: &[&str] = &[
     "start",

@@ -156,7 +156,7 @@ pub fn load_topology_file_with_notes(
     application_id: Option<&str>,
 ) -> Result<(Topology, Vec<String>), ParseError> {
     let name = path.display().to_string();
-    let text = std::fs::read_to_string(path)
+    let text = crate::input::read_document(path)
         .map_err(|e| ParseError::general(format!("cannot read the file: {e}")).in_file(&name))?;
     parse_topology_with_notes(&text, application_id).map_err(|e| e.in_file(name))
 }
