@@ -109,6 +109,20 @@ fn json_and_exit_code() {
         "--exit-code",
     ]);
     assert_eq!(code, 0);
+    // A group whose members report no task offsets: nothing was checked, so the gate fails.
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&snap).unwrap()).unwrap();
+    for m in v["groups"][0]["members"].as_array_mut().unwrap() {
+        m["task_offsets"] = serde_json::json!([]);
+        m["task_end_offsets"] = serde_json::json!([]);
+    }
+    let silent = dir.path().join("silent.json");
+    std::fs::write(&silent, v.to_string()).unwrap();
+    let (code, _, err) = run(&["lag", "--snapshot", silent.to_str().unwrap(), "--exit-code"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("nothing was checked"), "{err}");
+    let (code, _, _) = run(&["lag", "--snapshot", silent.to_str().unwrap()]);
+    assert_eq!(code, 0, "without --exit-code it only notes it");
 }
 
 #[test]

@@ -35,7 +35,8 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = lag::DEFAULT_ACCEPTABLE_RECOVERY_LAG)]
     pub acceptable_recovery_lag: i64,
 
-    /// Exit 1 when any task is lagging beyond the acceptable lag
+    /// Exit 1 when any task is lagging beyond the acceptable lag, or no member reports task
+    /// offsets at all (nothing could be checked)
     #[arg(long)]
     pub exit_code: bool,
 }
@@ -69,17 +70,27 @@ pub fn run(global: &GlobalArgs, args: &Args) -> anyhow::Result<i32> {
         OutputFormat::Json => crate::emit!("{}", render::json::to_string(&report)),
         OutputFormat::Table => crate::emit!("{}", table(&report)),
     }
-    if report.tasks.is_empty() && !g.members.is_empty() {
+    let nothing_reported = report.tasks.is_empty() && !g.members.is_empty();
+    if nothing_reported {
         eprintln!(
-            "note: no member of {} reports task offsets (brokers before Kafka 4.4 return none)",
-            g.group_id
+            "note: no member of {} reports task offsets: brokers before Kafka 4.4 return none, and \
+             on 4.4 members report them every streams.task.offset.interval.ms (60 s by default){}",
+            g.group_id,
+            if args.exit_code {
+                "; --exit-code fails, as nothing was checked"
+            } else {
+                ""
+            }
         );
     }
-    Ok(if args.exit_code && report.lagging > 0 {
-        exit::NEGATIVE
-    } else {
-        exit::SUCCESS
-    })
+    // A gate passes only on evidence: a lagging task, or nothing reported at all, fails it.
+    Ok(
+        if args.exit_code && (report.lagging > 0 || nothing_reported) {
+            exit::NEGATIVE
+        } else {
+            exit::SUCCESS
+        },
+    )
 }
 
 fn group(global: &GlobalArgs, args: &Args) -> anyhow::Result<GroupDescription> {
