@@ -3,6 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::model::KafkaVersion;
+
 /// Per-group configuration of the coordinator. Defaults are the shipped broker defaults.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GroupConfig {
@@ -124,6 +126,38 @@ impl GroupConfig {
             return Err(ConfigError("group max size must be at least 1".into()));
         }
         Ok(())
+    }
+
+    /// This config with one group config set as `kafka-configs.sh --alter --entity-type groups
+    /// --add-config KEY=VALUE` sets it: the key must exist in that release (4.2 has no
+    /// `streams.assignment.interval.ms`), the value must be a whole number, and the result
+    /// must be within a default broker's bounds.
+    pub fn with_group_config(
+        &self,
+        key: &str,
+        value: &str,
+        version: KafkaVersion,
+    ) -> Result<GroupConfig, ConfigError> {
+        let mut c = self.clone();
+        let n: i64 = value.trim().parse().map_err(|_| {
+            ConfigError(format!("Invalid value {value} for configuration {key}: Not a number of type INT"))
+        })?;
+        match key {
+            "streams.session.timeout.ms" => c.session_timeout_ms = n,
+            "streams.heartbeat.interval.ms" => c.heartbeat_interval_ms = n,
+            "streams.initial.rebalance.delay.ms" => c.initial_rebalance_delay_ms = n,
+            "streams.assignment.interval.ms" if version.has_assignment_interval() => {
+                c.assignment_interval_ms = n
+            }
+            "streams.num.standby.replicas" => {
+                c.num_standby_replicas = u32::try_from(n).map_err(|_| {
+                    ConfigError(format!("Invalid value {value} for configuration {key}: Value must be at least 0"))
+                })?
+            }
+            _ => return Err(ConfigError(format!("Unknown group config name: {key}"))),
+        }
+        c.validate_bounds(&BrokerBounds::default())?;
+        Ok(c)
     }
 
     /// Checks the group configs against a broker's bounds, as `kafka-configs.sh --alter` on a

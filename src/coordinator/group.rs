@@ -112,6 +112,7 @@ struct TargetForMember {
     tasks: Assignment,
 }
 
+#[derive(Clone)]
 pub struct StreamsGroup {
     pub group_id: String,
     version: KafkaVersion,
@@ -639,6 +640,20 @@ impl StreamsGroup {
             bump = true;
         }
 
+        // Releases fail late, after every check, when a member with an interactive-query endpoint
+        // needs the endpoint-to-partitions map while the topology has no configured
+        // subtopologies (missing or mis-partitioned source topics): `buildEndpointToPartitions`
+        // reads them unchecked, and the broker answers UNKNOWN_SERVER_ERROR. The group must then
+        // be as it was, so keep a copy in the rare case where that can happen.
+        let unconfigured = !matches!(
+            configuration_after.problem,
+            None | Some(configure::TopicProblem::MissingInternalTopics { .. })
+        );
+        let endpoints_in_group = updated.user_endpoint.is_some()
+            || (self.persisted && self.members.values().any(|m| m.user_endpoint.is_some()));
+        let backup = (version.is_release() && unconfigured && endpoints_in_group)
+            .then(|| self.clone());
+
         // --- The request is good: apply it. ---
         let member_before = member;
         let was_empty = self.members.is_empty();
@@ -718,7 +733,9 @@ impl StreamsGroup {
         }
         member.session_deadline_ms = ctx.now_ms.saturating_add(self.config.session_timeout_ms);
         if req.shutdown_application {
-            self.shutdown_requested_by = Some(member.member_id.clone());
+            // The first member to ask is the one named until the group empties.
+            self.shutdown_requested_by
+                .get_or_insert_with(|| member.member_id.clone());
         }
         let tasks_changed = member_before.assigned != member.assigned;
         let send_tasks = joining || tasks_changed;
@@ -731,13 +748,31 @@ impl StreamsGroup {
         if endpoint_epoch_bump {
             self.endpoint_information_epoch += 1;
         }
+        if let Some(backup) = backup {
+            if self.endpoint_information_epoch != req.endpoint_information_epoch {
+                *self = backup;
+                return Err(server_error());
+            }
+        }
         let mut response = self.response_for(&member, send_tasks, status);
-        // A group created by this heartbeat is not stored yet: Apache answers epoch 0.
+        // A group created by this heartbeat is not stored yet: Apache answers endpoint epoch 0,
+        // and works on a throwaway group object; the one its records then build has none of
+        // the soft state (the configured topology, the endpoint information epoch).
         response.endpoint_information_epoch = if self.persisted {
             self.endpoint_information_epoch
         } else {
             0
         };
+        let topics_to_create_now = match self.configuration.as_ref().and_then(|c| c.problem.as_ref()) {
+            Some(configure::TopicProblem::MissingInternalTopics { to_create, .. }) => {
+                to_create.clone()
+            }
+            _ => Vec::new(),
+        };
+        if !self.persisted && version.is_release() {
+            self.configuration = None;
+            self.endpoint_information_epoch = 0;
+        }
         self.persisted = true;
         // The records replay in order: the member record, then its current assignment; each is
         // a `put` into Apache's member table.
@@ -748,15 +783,9 @@ impl StreamsGroup {
             self.member_order.put(&req.member_id);
         }
         self.put_member(member);
-        let topics_to_create = match self.configuration.as_ref().and_then(|c| c.problem.as_ref()) {
-            Some(configure::TopicProblem::MissingInternalTopics { to_create, .. }) => {
-                to_create.clone()
-            }
-            _ => Vec::new(),
-        };
         Ok(HeartbeatOutcome {
             response,
-            topics_to_create,
+            topics_to_create: topics_to_create_now,
         })
     }
 
@@ -1069,12 +1098,19 @@ impl StreamsGroup {
     /// A member leaves: for good (-1), or a static member temporarily (-2).
     pub(crate) fn leave(&mut self, req: &HeartbeatRequest) -> HeartbeatResponse {
         if req.shutdown_application {
-            self.shutdown_requested_by = Some(req.member_id.clone());
+            self.shutdown_requested_by
+                .get_or_insert_with(|| req.member_id.clone());
         }
         let left = HeartbeatResponse {
             member_id: req.member_id.clone(),
             member_epoch: req.member_epoch,
             status: Some(Vec::new()),
+            // Fields a leave does not set keep the schema default (-1 for the recovery lag).
+            acceptable_recovery_lag: if self.version.sends_recovery_settings() {
+                -1
+            } else {
+                0
+            },
             ..HeartbeatResponse::default()
         };
         let static_id = req
