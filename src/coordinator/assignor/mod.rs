@@ -9,6 +9,7 @@
 //! deterministic: members are sorted by (process id, member id), tasks by (subtopology id,
 //! partition), and every tie is broken on those orders, never on hash-map iteration order.
 
+pub mod java;
 pub mod metrics;
 mod process_state;
 mod rack;
