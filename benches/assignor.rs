@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use streams_group::coordinator::assignor::{
-    synthetic_spec, GroupSpec, MemberSpec, StickyAssignor, TaskAssignor,
+    synthetic_spec, BalancedStickyAssignor, GroupSpec, MemberSpec, TaskAssignor,
 };
 
 const SIZES: [(usize, usize); 3] = [(100, 1_000), (1_000, 10_000), (10_000, 100_000)];
@@ -13,7 +13,7 @@ const SIZES: [(usize, usize); 3] = [(100, 1_000), (1_000, 10_000), (10_000, 100_
 fn incremental(members: usize, per_process: usize, tasks: usize) -> GroupSpec {
     // The assignment of n - 1 members, then one new member on a new process.
     let before = synthetic_spec(members - 1, per_process, tasks, 100, 1);
-    let assignment = StickyAssignor.assign(&before).expect("assign");
+    let assignment = BalancedStickyAssignor.assign(&before).expect("assign");
     let mut spec = before.with_current_assignment(&assignment);
     spec.members.push(MemberSpec {
         member_id: "member-new".to_string(),
@@ -33,11 +33,11 @@ fn bench(c: &mut Criterion) {
             let label = format!("{members}m_{tasks}t_{per_process}pp");
             let fresh = synthetic_spec(members, per_process, tasks, 100, 1);
             group.bench_with_input(BenchmarkId::new("fresh", &label), &fresh, |b, s| {
-                b.iter(|| StickyAssignor.assign(s).expect("assign"))
+                b.iter(|| BalancedStickyAssignor.assign(s).expect("assign"))
             });
             let inc = incremental(members, per_process, tasks);
             group.bench_with_input(BenchmarkId::new("incremental", &label), &inc, |b, s| {
-                b.iter(|| StickyAssignor.assign(s).expect("assign"))
+                b.iter(|| BalancedStickyAssignor.assign(s).expect("assign"))
             });
         }
     }

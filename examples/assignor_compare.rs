@@ -8,7 +8,8 @@
 use std::time::Instant;
 
 use streams_group::coordinator::assignor::{
-    evaluate, synthetic_spec, GroupAssignment, GroupSpec, MemberSpec, StickyAssignor, TaskAssignor,
+    evaluate, synthetic_spec, BalancedStickyAssignor, GroupAssignment, GroupSpec, MemberSpec,
+    TaskAssignor,
 };
 
 fn arg(args: &[String], i: usize) -> Result<&str, String> {
@@ -36,7 +37,9 @@ fn main() -> Result<(), String> {
             let standbys = num(&args, 4)? as u32;
             let spec = if arg(&args, 5)? == "incremental" {
                 let before = synthetic_spec(members.saturating_sub(1), per, tasks, 100, standbys);
-                let a = StickyAssignor.assign(&before).map_err(|e| e.to_string())?;
+                let a = BalancedStickyAssignor
+                    .assign(&before)
+                    .map_err(|e| e.to_string())?;
                 let mut s = before.with_current_assignment(&a);
                 s.members.push(MemberSpec {
                     member_id: "member-new".into(),
@@ -63,7 +66,9 @@ fn main() -> Result<(), String> {
             let mut out = GroupAssignment::new();
             for _ in 0..repeat {
                 let start = Instant::now();
-                out = StickyAssignor.assign(&spec).map_err(|e| e.to_string())?;
+                out = BalancedStickyAssignor
+                    .assign(&spec)
+                    .map_err(|e| e.to_string())?;
                 times.push(start.elapsed().as_secs_f64() * 1e3);
             }
             let first = times[0];
