@@ -189,7 +189,8 @@ fn run_map(jvm: &mut Jvm, cap: i64, ops: &[(Op, String)]) {
     let answer = jvm.ask(&case);
     assert!(ours.is_exact(), "a removal hit a tree bin");
     assert_eq!(
-        answer, expected,
+        answer,
+        expected,
         "HashMap order differs (cap {cap}, trees {})",
         ours.has_tree_bins()
     );
@@ -210,7 +211,10 @@ fn random_ops(rng: &mut impl Rng, keys: &[String], removes: bool, head: bool) ->
         }
         if rng.gen_bool(0.05) {
             // computeIfAbsent of a present key may resize a map over its threshold.
-            ops.push((Op::ComputeIfAbsent, keys[rng.gen_range(0..keys.len())].clone()));
+            ops.push((
+                Op::ComputeIfAbsent,
+                keys[rng.gen_range(0..keys.len())].clone(),
+            ));
         }
         if rng.gen_bool(0.03) {
             ops.push((Op::Order, String::new()));

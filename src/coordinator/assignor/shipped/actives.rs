@@ -34,9 +34,7 @@ fn keep_previous_active(st: &mut State, t: u32) -> bool {
 
 /// Pass 2: a previous standby (4.4: ranked candidate) takes it while under the active quota.
 fn take_previous_standby(st: &mut State, t: u32) -> bool {
-    let prev = std::mem::take(&mut st.prev_standby[t as usize]);
-    let chosen = find_prev_member_with_least_load(st, &prev, None);
-    st.prev_standby[t as usize] = prev;
+    let chosen = find_prev_member_with_least_load(st, st.prev_standby(t), None);
     match chosen {
         Some(m) if st.member_count[m as usize] < st.active_tasks_per_member => {
             place(st, m, t);

@@ -56,9 +56,7 @@ fn sticky_standby(st: &mut State, t: u32) -> bool {
         place(st, m, t);
         return true;
     }
-    let prev = std::mem::take(&mut st.prev_standby[t as usize]);
-    let chosen = find_prev_member_with_least_load(st, &prev, Some(t));
-    st.prev_standby[t as usize] = prev;
+    let chosen = find_prev_member_with_least_load(st, st.prev_standby(t), Some(t));
     match chosen {
         Some(m) if st.member_count[m as usize] < st.total_tasks_per_member => {
             place(st, m, t);

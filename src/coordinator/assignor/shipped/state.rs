@@ -5,10 +5,12 @@
 //! order of its `memberToTaskCounts`: those three orders are where Apache's ties come from.
 
 use std::cmp::Ordering;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use super::super::java::{java_string_cmp, JavaHashMap, JavaPriorityQueue};
 use super::super::{GroupAssignment, GroupSpec, MemberAssignment, MemberSpec, ShippedVersion};
+use crate::model::TaskSet;
 
 pub(super) const NONE: u32 = u32::MAX;
 
@@ -48,15 +50,19 @@ pub(super) struct State<'a> {
     pub sub_start: Vec<u32>,
     pub task_sub: Vec<u32>,
     pub task_partition: Vec<i32>,
-    /// Processes whose `assignedTasks` contain the task.
-    pub task_procs: Vec<Vec<u32>>,
     pub active_owner: Vec<u32>,
-    pub standby_members: Vec<Vec<u32>>,
+    /// Standby holders, `standby_stride` slots per task (a task has at most one standby per
+    /// process and at most `num_standby_replicas`); `standby_len` are in use.
+    pub standby_slots: Vec<u32>,
+    pub standby_len: Vec<u32>,
+    pub standby_stride: usize,
 
     /// `activeTaskToPrevMember`.
     pub prev_active: Vec<u32>,
-    /// `standbyTaskToPrevMember`: members in Apache's list order (4.4: ranked).
-    pub prev_standby: Vec<Vec<u32>>,
+    /// `standbyTaskToPrevMember`: task `t`'s members, in Apache's list order (4.4: ranked),
+    /// are `prev_standby_members[prev_standby_start[t]..prev_standby_start[t + 1]]`.
+    pub prev_standby_start: Vec<u32>,
+    pub prev_standby_members: Vec<u32>,
 
     pub warnings: Vec<String>,
 }
@@ -135,11 +141,13 @@ impl<'a> State<'a> {
             sub_start: Vec::with_capacity(subs.len()),
             task_sub: Vec::new(),
             task_partition: Vec::new(),
-            task_procs: Vec::new(),
             active_owner: Vec::new(),
-            standby_members: Vec::new(),
+            standby_slots: Vec::new(),
+            standby_len: Vec::new(),
+            standby_stride: 0,
             prev_active: Vec::new(),
-            prev_standby: Vec::new(),
+            prev_standby_start: Vec::new(),
+            prev_standby_members: Vec::new(),
             warnings: Vec::new(),
         };
         st.build_tasks(&subs);
@@ -170,11 +178,8 @@ impl<'a> State<'a> {
             }
         }
         let t = self.task_sub.len();
-        self.task_procs = vec![Vec::new(); t];
         self.active_owner = vec![NONE; t];
-        self.standby_members = vec![Vec::new(); t];
         self.prev_active = vec![NONE; t];
-        self.prev_standby = vec![Vec::new(); t];
     }
 
     /// `processIdToState = new HashMap<>(members)`, filled in member order: 4.2/4.3 with
@@ -197,99 +202,121 @@ impl<'a> State<'a> {
             rank[e] = r as u32;
         }
         let np = order.len();
-        let mut member_maps: Vec<JavaHashMap<&str>> = (0..np).map(|_| JavaHashMap::new()).collect();
         let mut by_entry: Vec<Vec<u32>> = vec![Vec::new(); np];
         for (m, &e) in member_entry.iter().enumerate() {
             let p = rank[e];
             self.member_proc[m] = p;
-            member_maps[p as usize].put(self.members[m].member_id.as_str());
             by_entry[p as usize].push(m as u32);
         }
-        // Entry i of a process's member map is its i-th member in member order.
-        self.proc_members = member_maps
-            .iter()
-            .zip(&by_entry)
-            .map(|(map, ms)| map.order().into_iter().map(|e| ms[e]).collect())
+        // Entry i of a process's member map is its i-th member in member order; a map of one
+        // key needs no emulation.
+        self.proc_members = by_entry
+            .into_iter()
+            .map(|ms| {
+                if ms.len() < 2 {
+                    return ms;
+                }
+                let mut map: JavaHashMap<&str> = JavaHashMap::new();
+                for &m in &ms {
+                    map.put(self.members[m as usize].member_id.as_str());
+                }
+                map.order().into_iter().map(|e| ms[e]).collect()
+            })
             .collect();
+        self.standby_stride = (self.num_standby_replicas.max(0) as usize).min(np);
+        if self.standby_stride > 0 {
+            self.standby_slots = vec![NONE; self.task_sub.len() * self.standby_stride];
+            self.standby_len = vec![0; self.task_sub.len()];
+        }
         self.proc_task_count = vec![0; np];
         self.proc_load = vec![0.0; np];
         self.proc_heap = vec![None; np];
     }
 
-    fn task_index(&self, subs: &HashMap<&str, u32>, sub: &str, partition: i32) -> Option<u32> {
-        let s = *subs.get(sub)? as usize;
-        let start = self.sub_start[s];
-        let end = self
-            .sub_start
-            .get(s + 1)
-            .copied()
-            .unwrap_or(self.task_sub.len() as u32);
-        (partition >= 0 && (partition as u32) < end - start).then(|| start + partition as u32)
-    }
-
     /// Who held each task: the last member (in member order) with it as active, and the
     /// members with it as standby (4.4: also those reporting offsets for it, ranked).
     fn build_previous(&mut self) {
-        let subs: HashMap<&str, u32> = self
-            .sub_ids
-            .iter()
-            .enumerate()
-            .map(|(i, &s)| (s, i as u32))
-            .collect();
-        // 4.4 candidates: (member, is previous standby, offset sum).
-        let mut ranked: Vec<Vec<(u32, bool, i64)>> = Vec::new();
+        let lookup = TaskLookup::new(self);
         let v44 = self.version == ShippedVersion::V4_4;
-        if v44 {
-            ranked = vec![Vec::new(); self.task_sub.len()];
-        }
+        // Candidates (task, member, is previous standby, offset sum), in member order.
+        let mut candidates: Vec<(u32, u32, bool, i64)> = Vec::new();
+        let mut offsets: FastMap<u32, i64> = FastMap::default();
         for m in 0..self.members.len() {
             let spec = self.members[m];
-            for (sub, p) in spec.current.active.iter() {
-                if let Some(t) = self.task_index(&subs, sub, p) {
-                    self.prev_active[t as usize] = m as u32;
+            let m = m as u32;
+            for t in lookup.indices(&spec.current.active) {
+                self.prev_active[t as usize] = m;
+            }
+            if !v44 {
+                candidates.extend(
+                    lookup
+                        .indices(&spec.current.standby)
+                        .map(|t| (t, m, true, 0)),
+                );
+                continue;
+            }
+            // reportedOffsetSum: the member's offset for the task, 0 if none.
+            offsets.clear();
+            for (task, &offset) in &spec.task_offsets {
+                if let Some(t) = lookup.index(&task.subtopology, task.partition) {
+                    offsets.insert(t, offset);
                 }
             }
-            for (sub, p) in spec.current.standby.iter() {
-                if let Some(t) = self.task_index(&subs, sub, p) {
-                    if v44 {
-                        let offset = spec
-                            .task_offsets
-                            .get(&crate::model::TaskId::new(sub, p))
-                            .copied()
-                            .unwrap_or(0);
-                        ranked[t as usize].push((m as u32, true, offset));
-                    } else {
-                        self.prev_standby[t as usize].push(m as u32);
-                    }
-                }
+            for t in lookup.indices(&spec.current.standby) {
+                let offset = offsets.remove(&t).unwrap_or(0);
+                candidates.push((t, m, true, offset));
             }
-            if v44 {
-                for (task, &offset) in &spec.task_offsets {
-                    if spec.current.standby.contains_task(task) {
-                        continue;
-                    }
-                    if let Some(t) = self.task_index(&subs, &task.subtopology, task.partition) {
-                        ranked[t as usize].push((m as u32, false, offset));
-                    }
-                }
-            }
+            // The other offset reporters (the map's order is irrelevant: a member adds at
+            // most one candidate per task, and members come in order).
+            candidates.extend(offsets.iter().map(|(&t, &o)| (t, m, false, o)));
         }
+        // Grouped by task, in member order within a task (a stable sort). 4.4 then ranks them
+        // by STANDBY_CANDIDATE_ORDER: previous standbys first, then offset sum descending,
+        // again stably (List.sort), so ties keep member order.
         if v44 {
-            for (t, mut c) in ranked.into_iter().enumerate() {
-                // STANDBY_CANDIDATE_ORDER: previous standbys first, then offset sum
-                // descending; a stable sort (List.sort) keeps member order on ties.
-                c.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.cmp(&a.2)));
-                self.prev_standby[t] = c.into_iter().map(|e| e.0).collect();
-            }
+            candidates.sort_by(|a, b| a.0.cmp(&b.0).then(b.2.cmp(&a.2)).then(b.3.cmp(&a.3)));
+        } else {
+            candidates.sort_by_key(|c| c.0);
         }
+        let mut start = vec![0u32; self.task_sub.len() + 1];
+        for c in &candidates {
+            start[c.0 as usize + 1] += 1;
+        }
+        for t in 0..self.task_sub.len() {
+            start[t + 1] += start[t];
+        }
+        self.prev_standby_start = start;
+        self.prev_standby_members = candidates.into_iter().map(|c| c.1).collect();
+    }
+
+    /// The previous standbys (4.4: ranked candidates) of `t`.
+    pub fn prev_standby(&self, t: u32) -> &[u32] {
+        let s = self.prev_standby_start[t as usize] as usize;
+        &self.prev_standby_members[s..self.prev_standby_start[t as usize + 1] as usize]
     }
 
     pub fn num_tasks(&self) -> u32 {
         self.task_sub.len() as u32
     }
 
+    /// `ProcessState.hasTask`: a member of `p` has `t`, active or standby.
     pub fn holds(&self, p: u32, t: u32) -> bool {
-        self.task_procs[t as usize].contains(&p)
+        let owner = self.active_owner[t as usize];
+        if owner != NONE && self.member_proc[owner as usize] == p {
+            return true;
+        }
+        self.standbys(t)
+            .iter()
+            .any(|&m| self.member_proc[m as usize] == p)
+    }
+
+    /// The members holding a standby of `t`.
+    pub fn standbys(&self, t: u32) -> &[u32] {
+        if self.standby_stride == 0 {
+            return &[];
+        }
+        let start = t as usize * self.standby_stride;
+        &self.standby_slots[start..start + self.standby_len[t as usize] as usize]
     }
 
     /// `TaskId.toString()`: `subtopology_partition`.
@@ -309,14 +336,14 @@ impl<'a> State<'a> {
     fn add_task_internal(&mut self, m: u32, t: u32, active: bool) -> i32 {
         let p = self.member_proc[m as usize];
         self.proc_task_count[p as usize] += 1;
-        let procs = &mut self.task_procs[t as usize];
-        if !procs.contains(&p) {
-            procs.push(p);
-        }
         if active {
             self.active_owner[t as usize] = m;
         } else {
-            self.standby_members[t as usize].push(m);
+            // Callers never place a standby on a process holding the task, so a task has at
+            // most one standby per process.
+            let len = &mut self.standby_len[t as usize];
+            self.standby_slots[t as usize * self.standby_stride + *len as usize] = m;
+            *len += 1;
         }
         self.member_count[m as usize] += 1;
         let capacity = self.proc_members[p as usize].len();
@@ -397,23 +424,143 @@ impl<'a> State<'a> {
 
     /// Every member of the spec, with its tasks (possibly none).
     pub fn output(&self) -> GroupAssignment {
-        let n = self.members.len();
-        let mut out: Vec<MemberAssignment> = vec![MemberAssignment::default(); n];
-        for t in 0..self.num_tasks() {
-            let sub = self.sub_ids[self.task_sub[t as usize] as usize];
-            let p = self.task_partition[t as usize];
+        let active = self.by_member(|t, out| {
             let owner = self.active_owner[t as usize];
             if owner != NONE {
-                out[owner as usize].active.insert(sub, p);
+                out(owner);
             }
-            for &m in &self.standby_members[t as usize] {
-                out[m as usize].standby.insert(sub, p);
-            }
-        }
+        });
+        let standby = self.by_member(|t, out| self.standbys(t).iter().for_each(|&m| out(m)));
         self.members
             .iter()
-            .zip(out)
-            .map(|(m, a)| (m.member_id.clone(), a))
+            .enumerate()
+            .map(|(m, spec)| {
+                let tasks = MemberAssignment {
+                    active: self.task_set(active.of(m)),
+                    standby: self.task_set(standby.of(m)),
+                };
+                (spec.member_id.clone(), tasks)
+            })
             .collect()
+    }
+
+    /// Each member's tasks in task order, as one flat array (a counting sort: no per-member
+    /// vectors to grow).
+    fn by_member(&self, holders: impl Fn(u32, &mut dyn FnMut(u32))) -> PerMember {
+        let n = self.members.len();
+        let mut start = vec![0u32; n + 1];
+        for t in 0..self.num_tasks() {
+            holders(t, &mut |m| start[m as usize + 1] += 1);
+        }
+        for m in 0..n {
+            start[m + 1] += start[m];
+        }
+        let mut fill = start.clone();
+        let mut tasks = vec![0u32; start[n] as usize];
+        for t in 0..self.num_tasks() {
+            holders(t, &mut |m| {
+                tasks[fill[m as usize] as usize] = t;
+                fill[m as usize] += 1;
+            });
+        }
+        PerMember { start, tasks }
+    }
+
+    /// Tasks in index order (so grouped by subtopology) to a TaskSet, built in bulk.
+    fn task_set(&self, tasks: &[u32]) -> TaskSet {
+        tasks
+            .chunk_by(|&a, &b| self.task_sub[a as usize] == self.task_sub[b as usize])
+            .map(|run| {
+                let sub = self.sub_ids[self.task_sub[run[0] as usize] as usize].to_string();
+                let partitions: BTreeSet<i32> = if let [t] = run {
+                    BTreeSet::from([self.task_partition[*t as usize]])
+                } else {
+                    run.iter()
+                        .map(|&t| self.task_partition[t as usize])
+                        .collect()
+                };
+                (sub, partitions)
+            })
+            .collect()
+    }
+}
+
+/// Tasks per member: member `m`'s are `tasks[start[m]..start[m + 1]]`.
+struct PerMember {
+    start: Vec<u32>,
+    tasks: Vec<u32>,
+}
+
+impl PerMember {
+    fn of(&self, m: usize) -> &[u32] {
+        &self.tasks[self.start[m] as usize..self.start[m + 1] as usize]
+    }
+}
+
+/// Task id to task index, for the tasks of the topology.
+struct TaskLookup<'a> {
+    subs: FastMap<&'a str, u32>,
+    /// `sub_start` plus the task count at the end.
+    bounds: Vec<u32>,
+}
+
+impl<'a> TaskLookup<'a> {
+    fn new(st: &State<'a>) -> TaskLookup<'a> {
+        let subs = st
+            .sub_ids
+            .iter()
+            .enumerate()
+            .map(|(i, &s)| (s, i as u32))
+            .collect();
+        let mut bounds = st.sub_start.clone();
+        bounds.push(st.task_sub.len() as u32);
+        TaskLookup { subs, bounds }
+    }
+
+    fn range(&self, sub: &str) -> Option<(u32, u32)> {
+        let s = *self.subs.get(sub)? as usize;
+        Some((self.bounds[s], self.bounds[s + 1] - self.bounds[s]))
+    }
+
+    fn index(&self, sub: &str, partition: i32) -> Option<u32> {
+        let (start, len) = self.range(sub)?;
+        (partition >= 0 && (partition as u32) < len).then(|| start + partition as u32)
+    }
+
+    /// The tasks of `set` that are in the topology (one subtopology lookup per group); tasks of
+    /// unknown subtopologies or beyond the partition count are dropped.
+    fn indices<'s>(&'s self, set: &'s TaskSet) -> impl Iterator<Item = u32> + 's {
+        set.subtopologies().flat_map(move |(sub, partitions)| {
+            let range = self.range(sub);
+            partitions.iter().filter_map(move |&p| {
+                let (start, len) = range?;
+                (p >= 0 && (p as u32) < len).then(|| start + p as u32)
+            })
+        })
+    }
+}
+
+/// A HashMap with FNV-1a hashing: the lookups here are by short subtopology ids and task
+/// indices, where SipHash's DoS resistance buys nothing and costs most of the build time.
+type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<Fnv>>;
+
+#[derive(Default)]
+struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        for &b in bytes {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
     }
 }
