@@ -181,12 +181,16 @@ impl<'a> FromIterator<(&'a str, i32)> for TaskSet {
     }
 }
 
-/// Built in bulk from (subtopology, partitions) groups (much faster than inserting one by one);
-/// empty groups are left out.
+/// Built from whole (subtopology, partitions) groups, without a lookup per task; empty groups
+/// are left out, a repeated subtopology keeps its last group.
 impl FromIterator<(String, BTreeSet<i32>)> for TaskSet {
     fn from_iter<I: IntoIterator<Item = (String, BTreeSet<i32>)>>(iter: I) -> Self {
         let mut set = TaskSet::new();
-        set.by_subtopology = iter.into_iter().filter(|(_, p)| !p.is_empty()).collect();
+        for (s, p) in iter {
+            if !p.is_empty() {
+                set.by_subtopology.insert(s, p);
+            }
+        }
         set
     }
 }

@@ -23,9 +23,10 @@ pub(super) fn assign_standby(st: &mut State) {
     // (subtopology, partition), descending: task index order reversed.
     deferred.sort_unstable_by_key(|&(t, _)| std::cmp::Reverse(t));
     let mut queue = st.process_queue();
+    let mut polled = Vec::new();
     for (t, remaining) in deferred {
         for i in 0..remaining {
-            if !least_loaded(st, &mut queue, t) {
+            if !least_loaded(st, &mut queue, &mut polled, t) {
                 st.warnings.push(format!(
                     "Unable to assign {} of {} standby tasks for task [{}]. There is not enough \
                      available capacity. You should increase the number of threads and/or \
@@ -69,8 +70,13 @@ fn sticky_standby(st: &mut State, t: u32) -> bool {
 /// `assignStandbyToMemberWithLeastLoad`, unrolled: poll processes by load until one lacks `t`
 /// (its least-loaded member gets it), then put every polled process back, last polled first,
 /// as the recursion's unwinding does.
-fn least_loaded(st: &mut State, queue: &mut JavaPriorityQueue<u32>, t: u32) -> bool {
-    let mut polled = Vec::new();
+fn least_loaded(
+    st: &mut State,
+    queue: &mut JavaPriorityQueue<u32>,
+    polled: &mut Vec<u32>,
+    t: u32,
+) -> bool {
+    polled.clear();
     let mut found = false;
     while let Some(p) = queue.poll(st.by_load()) {
         polled.push(p);
