@@ -1,14 +1,20 @@
 //! Helper for benches/compare-assignor.sh (not a user-facing tool).
 //!
 //! * `spec <members> <per_process> <tasks> <standbys> fresh|incremental` prints a GroupSpec JSON
-//!   (incremental: our assignment of members - 1, plus one new member on a new process).
-//! * `run <spec.json> [repeat]` prints our assignment JSON; timing on stderr.
-//! * `eval <spec.json> <assignment.json>` prints quality metrics as one JSON line.
+//!   (incremental: the exact 4.4 assignment of members - 1, plus one new member on a new
+//!   process).
+//! * `run <spec.json> [repeat] [assignor] [kafka-version]` prints `{"assignment": ..., "warnings":
+//!   [...]}` of assignor `sticky` (default; Apache's of `kafka-version`, default 4.4) or
+//!   `balanced-sticky`, the oracle's shape; timing on stderr.
+//! * `same <reply.json> <reply.json>` prints `identical` or `DIFFERENT`.
+//! * `eval <spec.json> <reply.json>` prints quality metrics of the reply's assignment as one
+//!   JSON line.
 
 use std::time::Instant;
 
 use streams_group::coordinator::assignor::{
-    evaluate, synthetic_spec, GroupAssignment, GroupSpec, MemberSpec, StickyAssignor, TaskAssignor,
+    assignor_by_name, evaluate, synthetic_spec, AssignOutcome, GroupAssignment, GroupSpec,
+    MemberSpec, ShippedVersion, StickyAssignor, TaskAssignor,
 };
 
 fn arg(args: &[String], i: usize) -> Result<&str, String> {
@@ -28,6 +34,14 @@ fn read_json<T: serde::de::DeserializeOwned>(path: &str) -> Result<T, String> {
     serde_json::from_str(&text).map_err(|e| format!("{path}: {e}"))
 }
 
+/// An assignment with its warnings, as the oracle and `run` print it.
+#[derive(serde::Deserialize, PartialEq)]
+struct Reply {
+    assignment: GroupAssignment,
+    #[serde(default)]
+    warnings: Vec<String>,
+}
+
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match arg(&args, 0)? {
@@ -36,7 +50,11 @@ fn main() -> Result<(), String> {
             let standbys = num(&args, 4)? as u32;
             let spec = if arg(&args, 5)? == "incremental" {
                 let before = synthetic_spec(members.saturating_sub(1), per, tasks, 100, standbys);
-                let a = StickyAssignor.assign(&before).map_err(|e| e.to_string())?;
+                // The previous target: what Apache's assignor gave the group without the new
+                // member.
+                let a = StickyAssignor::default()
+                    .assign(&before)
+                    .map_err(|e| e.to_string())?;
                 let mut s = before.with_current_assignment(&a);
                 s.members.push(MemberSpec {
                     member_id: "member-new".into(),
@@ -59,12 +77,23 @@ fn main() -> Result<(), String> {
                 .and_then(|r| r.parse().ok())
                 .unwrap_or(1usize)
                 .max(1);
+            let name = args.get(3).map_or("sticky", String::as_str);
+            let version = match args.get(4) {
+                Some(v) => ShippedVersion::from_kafka_version(v)
+                    .ok_or_else(|| format!("no shipped assignor for Kafka {v}"))?,
+                None => ShippedVersion::V4_4,
+            };
+            let assignor = assignor_by_name(name, version).map_err(|e| e.to_string())?;
             let mut times = Vec::new();
-            let mut out = GroupAssignment::new();
+            let mut out = AssignOutcome::default();
             for _ in 0..repeat {
                 let start = Instant::now();
-                out = StickyAssignor.assign(&spec).map_err(|e| e.to_string())?;
+                let o = assignor
+                    .assign_with_warnings(&spec)
+                    .map_err(|e| e.to_string())?;
                 times.push(start.elapsed().as_secs_f64() * 1e3);
+                // Dropping the previous result is not part of the assignment.
+                out = o;
             }
             let first = times[0];
             times.sort_by(f64::total_cmp);
@@ -73,14 +102,20 @@ fn main() -> Result<(), String> {
                 times[0],
                 times[repeat / 2]
             );
-            println!(
-                "{}",
-                serde_json::to_string(&out).map_err(|e| e.to_string())?
-            );
+            let reply = serde_json::json!({
+                "assignment": out.assignment,
+                "warnings": out.warnings,
+            });
+            println!("{reply}");
+        }
+        "same" => {
+            let a: Reply = read_json(arg(&args, 1)?)?;
+            let b: Reply = read_json(arg(&args, 2)?)?;
+            println!("{}", if a == b { "identical" } else { "DIFFERENT" });
         }
         "eval" => {
             let spec: GroupSpec = read_json(arg(&args, 1)?)?;
-            let a: GroupAssignment = read_json(arg(&args, 2)?)?;
+            let a = read_json::<Reply>(arg(&args, 2)?)?.assignment;
             let m = evaluate(&spec, &a);
             println!("{}", serde_json::to_string(&m).map_err(|e| e.to_string())?);
         }

@@ -181,6 +181,20 @@ impl<'a> FromIterator<(&'a str, i32)> for TaskSet {
     }
 }
 
+/// Built from whole (subtopology, partitions) groups, without a lookup per task; empty groups
+/// are left out, a repeated subtopology keeps its last group.
+impl FromIterator<(String, BTreeSet<i32>)> for TaskSet {
+    fn from_iter<I: IntoIterator<Item = (String, BTreeSet<i32>)>>(iter: I) -> Self {
+        let mut set = TaskSet::new();
+        for (s, p) in iter {
+            if !p.is_empty() {
+                set.by_subtopology.insert(s, p);
+            }
+        }
+        set
+    }
+}
+
 /// The protocol's `TaskIds` entry, also the JSON shape of a task set entry.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TaskIds {

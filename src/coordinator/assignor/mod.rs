@@ -5,14 +5,20 @@
 //! [`GroupAssignment`]: active and standby tasks for every member. Assignors never produce
 //! warm-up tasks; that is the refiner's job.
 //!
-//! The only assignor here is [`StickyAssignor`] ("sticky", the broker default). It is
-//! deterministic: members are sorted by (process id, member id), tasks by (subtopology id,
-//! partition), and every tie is broken on those orders, never on hash-map iteration order.
+//! Two assignors, chosen by name with [`assignor_by_name`]:
+//! - [`StickyAssignor`] ("sticky", the broker default): Apache's own `StickyTaskAssignor` of a
+//!   [`ShippedVersion`], reproduced exactly, ties (Java hash-map and priority-queue orders)
+//!   included. See `docs/assignor.md`.
+//! - [`BalancedStickyAssignor`] ("balanced-sticky"): this project's variant. It is
+//!   deterministic: members are sorted by (process id, member id), tasks by (subtopology id,
+//!   partition), and every tie is broken on those orders, never on hash-map iteration order.
 
+mod balanced;
+pub mod java;
 pub mod metrics;
 mod process_state;
 mod rack;
-mod sticky;
+mod shipped;
 pub mod synthetic;
 
 #[cfg(test)]
@@ -25,8 +31,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::model::{Assignment, TaskId, TaskSet};
 
+pub use balanced::BalancedStickyAssignor;
 pub use metrics::{evaluate, AssignmentMetrics};
-pub use sticky::StickyAssignor;
+pub use shipped::StickyAssignor;
 pub use synthetic::synthetic_spec;
 
 /// Assignment configs of the group (`streams.num.standby.replicas`,
@@ -114,8 +121,106 @@ impl fmt::Display for AssignorError {
 
 impl std::error::Error for AssignorError {}
 
+/// An assignment with the warnings the assignor logged while computing it (Apache logs them
+/// at WARN; callers may print them to stderr).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AssignOutcome {
+    pub assignment: GroupAssignment,
+    pub warnings: Vec<String>,
+}
+
 /// A server-side task assignor.
 pub trait TaskAssignor {
     fn name(&self) -> &'static str;
     fn assign(&self, spec: &GroupSpec) -> Result<GroupAssignment, AssignorError>;
+
+    /// The assignment and the warnings logged on the way (none, unless the assignor has some).
+    fn assign_with_warnings(&self, spec: &GroupSpec) -> Result<AssignOutcome, AssignorError> {
+        Ok(AssignOutcome {
+            assignment: self.assign(spec)?,
+            warnings: Vec::new(),
+        })
+    }
+}
+
+/// The Apache Kafka releases whose sticky assignor [`StickyAssignor`] reproduces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ShippedVersion {
+    /// 4.2.x (checked against 4.2.2).
+    V4_2,
+    /// 4.3.x (checked against 4.3.1): `findPrevMemberWithLeastLoad` has the first-candidate
+    /// quirk.
+    V4_3,
+    /// 4.4.x (checked against 4.4.0): standby candidates include offset reporters, ranked.
+    V4_4,
+}
+
+impl ShippedVersion {
+    pub const ALL: [ShippedVersion; 3] = [
+        ShippedVersion::V4_2,
+        ShippedVersion::V4_3,
+        ShippedVersion::V4_4,
+    ];
+
+    /// The Kafka release the emulation was checked against.
+    pub fn kafka_version(self) -> &'static str {
+        match self {
+            ShippedVersion::V4_2 => "4.2.2",
+            ShippedVersion::V4_3 => "4.3.1",
+            ShippedVersion::V4_4 => "4.4.0",
+        }
+    }
+
+    /// `"4.3"`, `"4.3.1"`, ... to a version; `None` for releases without a match.
+    pub fn from_kafka_version(v: &str) -> Option<ShippedVersion> {
+        let mut parts = v.trim().split('.');
+        match (parts.next(), parts.next()) {
+            (Some("4"), Some("2")) => Some(ShippedVersion::V4_2),
+            (Some("4"), Some("3")) => Some(ShippedVersion::V4_3),
+            (Some("4"), Some("4")) => Some(ShippedVersion::V4_4),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for ShippedVersion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.kafka_version())
+    }
+}
+
+/// The names [`assignor_by_name`] knows.
+pub const ASSIGNOR_NAMES: &[&str] = &["sticky", "balanced-sticky"];
+
+/// An assignor name that [`assignor_by_name`] does not know.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownAssignor {
+    pub name: String,
+}
+
+impl fmt::Display for UnknownAssignor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown assignor '{}' (valid: {})",
+            self.name,
+            ASSIGNOR_NAMES.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownAssignor {}
+
+/// The assignor called `name`: "sticky" is Apache's of `version`, "balanced-sticky" ours.
+pub fn assignor_by_name(
+    name: &str,
+    version: ShippedVersion,
+) -> Result<Box<dyn TaskAssignor + Send + Sync>, UnknownAssignor> {
+    match name {
+        "sticky" => Ok(Box::new(StickyAssignor::new(version))),
+        "balanced-sticky" => Ok(Box::new(BalancedStickyAssignor)),
+        _ => Err(UnknownAssignor {
+            name: name.to_string(),
+        }),
+    }
 }

@@ -37,7 +37,7 @@ fn tasks(list: &[(&str, i32)]) -> TaskSet {
 }
 
 fn run(spec: &GroupSpec) -> GroupAssignment {
-    let out = StickyAssignor.assign(spec).expect("assignment");
+    let out = BalancedStickyAssignor.assign(spec).expect("assignment");
     let m = evaluate(spec, &out);
     assert!(m.violations.is_empty(), "violations: {:?}", m.violations);
     out
@@ -67,7 +67,7 @@ fn process_of<'a>(spec: &'a GroupSpec, member: &str) -> &'a str {
 #[test]
 fn zero_members_give_an_empty_result() {
     let s = spec(vec![], vec![sub("0", 4, true)], 1);
-    assert!(StickyAssignor.assign(&s).unwrap().is_empty());
+    assert!(BalancedStickyAssignor.assign(&s).unwrap().is_empty());
 }
 
 #[test]
@@ -87,7 +87,7 @@ fn duplicate_member_ids_are_an_error() {
         vec![sub("0", 2, false)],
         0,
     );
-    let err = StickyAssignor.assign(&s).unwrap_err();
+    let err = BalancedStickyAssignor.assign(&s).unwrap_err();
     assert!(err.to_string().contains("'a'"), "{err}");
 }
 
@@ -537,7 +537,7 @@ proptest! {
 
     #[test]
     fn prop_invariants_hold(case in arb_case(true)) {
-        let out = StickyAssignor.assign(&case.spec).unwrap();
+        let out = BalancedStickyAssignor.assign(&case.spec).unwrap();
         let m = evaluate(&case.spec, &out);
         prop_assert!(m.violations.is_empty(), "{:?}", m.violations);
         prop_assert_eq!(out.len(), case.spec.members.len());
@@ -545,7 +545,7 @@ proptest! {
 
     #[test]
     fn prop_fresh_is_balanced(case in arb_case(false)) {
-        let out = StickyAssignor.assign(&case.spec).unwrap();
+        let out = BalancedStickyAssignor.assign(&case.spec).unwrap();
         let m = evaluate(&case.spec, &out);
         prop_assert!(m.violations.is_empty(), "{:?}", m.violations);
         prop_assert!(m.active_spread <= 1, "active spread {}", m.active_spread);
@@ -554,16 +554,16 @@ proptest! {
 
     #[test]
     fn prop_deterministic_under_shuffle(case in arb_case(true)) {
-        let a = StickyAssignor.assign(&case.spec).unwrap();
-        let b = StickyAssignor.assign(&shuffled(&case.spec, case.shuffle_seed)).unwrap();
+        let a = BalancedStickyAssignor.assign(&case.spec).unwrap();
+        let b = BalancedStickyAssignor.assign(&shuffled(&case.spec, case.shuffle_seed)).unwrap();
         prop_assert_eq!(a, b);
     }
 
     #[test]
     fn prop_stable_on_own_output(case in arb_case(true)) {
-        let first = StickyAssignor.assign(&case.spec).unwrap();
+        let first = BalancedStickyAssignor.assign(&case.spec).unwrap();
         let again_spec = with_current(case.spec.clone(), &first);
-        let second = StickyAssignor.assign(&again_spec).unwrap();
+        let second = BalancedStickyAssignor.assign(&again_spec).unwrap();
         // Actives are always a fixed point.
         for (m, a) in &first {
             prop_assert_eq!(&a.active, &second[m].active, "member {}", m);
@@ -605,10 +605,13 @@ fn proptest_helpers_cover_rack_tags_too() {
         let subs = vec![sub("0", rng.gen_range(0..8), true), sub("1", 4, false)];
         let mut s = spec(members, subs, rng.gen_range(0..4));
         s.configs.rack_aware_assignment_tags = vec!["zone".into(), "rack".into()];
-        let out = StickyAssignor.assign(&s).unwrap();
+        let out = BalancedStickyAssignor.assign(&s).unwrap();
         let m = evaluate(&s, &out);
         assert!(m.violations.is_empty(), "round {round}: {:?}", m.violations);
-        assert_eq!(out, StickyAssignor.assign(&shuffled(&s, round)).unwrap());
+        assert_eq!(
+            out,
+            BalancedStickyAssignor.assign(&shuffled(&s, round)).unwrap()
+        );
         assert!(m.active_spread <= 1);
         let _: BTreeMap<_, _> = out;
     }

@@ -1,9 +1,6 @@
 package streamsgroup;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import org.apache.kafka.coordinator.group.streams.assignor.AssignmentMemberSpec;
 import org.apache.kafka.coordinator.group.streams.assignor.GroupAssignment;
@@ -13,170 +10,79 @@ import org.apache.kafka.coordinator.group.streams.assignor.StickyTaskAssignor;
 import org.apache.kafka.coordinator.group.streams.assignor.TaskId;
 import org.apache.kafka.coordinator.group.streams.assignor.TopologyDescriber;
 
-import java.io.InputStream;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
-import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
- * Black-box oracle: runs Apache Kafka's own StickyTaskAssignor (kafka-group-coordinator 4.3.1,
- * internal API "shape A") on a GroupSpec given as JSON on stdin, in the serde shape of
- * streams-group's {@code coordinator::assignor::GroupSpec}:
- *
- * <pre>
- * {"members": [{"member_id", "process_id", "instance_id"?, "rack_id"?, "client_tags"?: {k: v},
- *               "current"?: {"active": [{"subtopology", "partitions"}], "standby": [...], "warmup": [...]},
- *               "task_offsets"?: [{"subtopology", "partition", "offset"}], "task_end_offsets"?: [...]}],
- *  "subtopologies": [{"id", "num_tasks", "stateful"}],
- *  "configs": {"num_standby_replicas", "rack_aware_assignment_tags"}}
- * </pre>
- *
- * Prints {@code {member_id: {"active": [{"subtopology","partitions"}], "standby": [...]}}} with
- * sorted keys, plus (to stderr) the assignor's wall-clock time. With {@code --repeat N} the
- * assignment is computed N times and the best and median times are printed to stderr (the
- * first runs warm up the JIT). 4.3.1 has no rack-aware standby placement: the tags are ignored.
+ * Assignor oracle for Kafka 4.1-4.3: Apache's StickyTaskAssignor through the internal API
+ * (package {@code org.apache.kafka.coordinator.group.streams.assignor}). See {@link OracleIo}
+ * for input, output and {@code --repeat}. Task offsets are passed but not read by these
+ * versions; rack and client tags neither.
  */
 public final class AssignorOracle {
 
     public static void main(String[] args) throws Exception {
-        int repeat = 1;
-        for (int i = 0; i < args.length; i++) {
-            if (args[i].equals("--repeat") && i + 1 < args.length) {
-                repeat = Math.max(1, Integer.parseInt(args[++i]));
-            }
-        }
-        ObjectMapper mapper = new ObjectMapper();
-        JsonNode spec;
-        try (InputStream in = System.in) {
-            spec = mapper.readTree(in);
-        }
+        OracleIo.run(args, AssignorOracle::assign);
+    }
 
+    private static OracleIo.Result assign(JsonNode spec) {
+        // As TargetAssignmentBuilder.build(): new HashMap<>(), put in member order.
         Map<String, AssignmentMemberSpec> members = new HashMap<>();
         for (JsonNode m : spec.path("members")) {
             JsonNode current = m.path("current");
-            Map<String, String> tags = new HashMap<>();
-            m.path("client_tags").fields().forEachRemaining(e -> tags.put(e.getKey(), e.getValue().asText()));
             members.put(m.path("member_id").asText(), new AssignmentMemberSpec(
-                optional(m.path("instance_id")),
-                optional(m.path("rack_id")),
-                taskMap(current.path("active")),
-                taskMap(current.path("standby")),
-                taskMap(current.path("warmup")),
+                OracleIo.optional(m.path("instance_id")),
+                OracleIo.optional(m.path("rack_id")),
+                OracleIo.taskMap(current.path("active")),
+                OracleIo.taskMap(current.path("standby")),
+                OracleIo.taskMap(current.path("warmup")),
                 m.path("process_id").asText(),
-                tags,
-                offsets(m.path("task_offsets")),
-                offsets(m.path("task_end_offsets"))));
+                OracleIo.clientTags(m),
+                taskIdOffsets(m.path("task_offsets")),
+                taskIdOffsets(m.path("task_end_offsets"))));
         }
-
-        List<String> subtopologies = new ArrayList<>();
-        Map<String, Integer> numTasks = new HashMap<>();
-        Set<String> stateful = new HashSet<>();
-        for (JsonNode s : spec.path("subtopologies")) {
-            String id = s.path("id").asText();
-            if (!numTasks.containsKey(id)) {
-                subtopologies.add(id);
-            }
-            numTasks.merge(id, Math.max(0, s.path("num_tasks").asInt()), Math::max);
-            if (s.path("stateful").asBoolean(false)) {
-                stateful.add(id);
-            }
-        }
+        TreeMap<String, OracleIo.Sub> subs = OracleIo.subtopologies(spec);
         TopologyDescriber describer = new TopologyDescriber() {
             @Override
             public List<String> subtopologies() {
-                return subtopologies;
+                return subs.keySet().stream().toList();
             }
 
             @Override
             public int maxNumInputPartitions(String id) {
-                Integer n = numTasks.get(id);
-                if (n == null) {
+                OracleIo.Sub s = subs.get(id);
+                if (s == null) {
                     throw new NoSuchElementException(id);
                 }
-                return n;
+                return s.numTasks();
             }
 
             @Override
             public boolean isStateful(String id) {
-                return stateful.contains(id);
+                OracleIo.Sub s = subs.get(id);
+                return s != null && s.stateful();
             }
         };
-
-        int standbys = spec.path("configs").path("num_standby_replicas").asInt(0);
-        Map<String, String> configs = Map.of("num.standby.replicas", Integer.toString(standbys));
-        GroupSpecImpl groupSpec = new GroupSpecImpl(members, configs);
-
-        long[] nanos = new long[repeat];
-        GroupAssignment result = null;
-        for (int i = 0; i < repeat; i++) {
-            // One instance per call: the 4.3.1 assignor keeps per-call state in a field.
-            StickyTaskAssignor assignor = new StickyTaskAssignor();
-            long start = System.nanoTime();
-            result = assignor.assign(groupSpec, describer);
-            nanos[i] = System.nanoTime() - start;
+        Map<String, String> configs = Map.of("num.standby.replicas", Integer.toString(OracleIo.numStandbyReplicas(spec)));
+        // One instance per call: these versions keep per-call state in a field.
+        GroupAssignment result = new StickyTaskAssignor().assign(new GroupSpecImpl(java.util.Collections.unmodifiableMap(members), configs), describer);
+        Map<String, Map<String, java.util.Set<Integer>>> active = new HashMap<>();
+        Map<String, Map<String, java.util.Set<Integer>>> standby = new HashMap<>();
+        for (Map.Entry<String, MemberAssignment> e : result.members().entrySet()) {
+            active.put(e.getKey(), e.getValue().activeTasks());
+            standby.put(e.getKey(), e.getValue().standbyTasks());
         }
-        long[] sorted = nanos.clone();
-        java.util.Arrays.sort(sorted);
-        System.err.printf("oracle: runs=%d first_ms=%.3f best_ms=%.3f median_ms=%.3f%n",
-            repeat, nanos[0] / 1e6, sorted[0] / 1e6, sorted[repeat / 2] / 1e6);
-
-        ObjectNode out = mapper.createObjectNode();
-        Map<String, MemberAssignment> byMember = new TreeMap<>(result.members());
-        for (String id : new TreeSet<>(members.keySet())) {
-            byMember.putIfAbsent(id, MemberAssignment.empty());
-        }
-        for (Map.Entry<String, MemberAssignment> e : byMember.entrySet()) {
-            ObjectNode a = out.putObject(e.getKey());
-            a.set("active", taskList(mapper, e.getValue().activeTasks()));
-            a.set("standby", taskList(mapper, e.getValue().standbyTasks()));
-        }
-        System.out.println(mapper.writeValueAsString(out));
+        return new OracleIo.Result(active, standby);
     }
 
-    private static Optional<String> optional(JsonNode n) {
-        return n.isMissingNode() || n.isNull() ? Optional.empty() : Optional.of(n.asText());
-    }
-
-    private static Map<String, Set<Integer>> taskMap(JsonNode list) {
-        Map<String, Set<Integer>> out = new HashMap<>();
-        for (JsonNode e : list) {
-            Set<Integer> parts = out.computeIfAbsent(e.path("subtopology").asText(), k -> new HashSet<>());
-            for (JsonNode p : e.path("partitions")) {
-                parts.add(p.asInt());
-            }
-        }
-        return out;
-    }
-
-    private static Map<TaskId, Long> offsets(JsonNode list) {
+    private static Map<TaskId, Long> taskIdOffsets(JsonNode list) {
         Map<TaskId, Long> out = new HashMap<>();
         for (JsonNode e : list) {
-            out.put(new TaskId(e.path("subtopology").asText(), e.path("partition").asInt()),
-                e.path("offset").asLong());
+            out.put(new TaskId(e.path("subtopology").asText(), e.path("partition").asInt()), e.path("offset").asLong());
         }
         return out;
-    }
-
-    private static ArrayNode taskList(ObjectMapper mapper, Map<String, Set<Integer>> tasks) {
-        ArrayNode list = mapper.createArrayNode();
-        for (Map.Entry<String, Set<Integer>> e : new TreeMap<>(tasks).entrySet()) {
-            if (e.getValue().isEmpty()) {
-                continue;
-            }
-            ObjectNode entry = list.addObject();
-            entry.put("subtopology", e.getKey());
-            ArrayNode parts = entry.putArray("partitions");
-            for (int p : new TreeSet<>(e.getValue())) {
-                parts.add(p);
-            }
-        }
-        return list;
     }
 }

@@ -1,4 +1,5 @@
-//! The sticky task assignor ("sticky", the broker default).
+//! The balanced sticky task assignor ("balanced-sticky"): this project's own variant of the
+//! sticky assignor, not what any Apache release computes (that is [`super::StickyAssignor`]).
 //!
 //! 1. Stateful actives, then stateless actives, each in three passes: keep the previous active
 //!    owner (under the per-member quota), else the best-ranked holder of state (previous standby
@@ -19,13 +20,13 @@ use super::rack::RackState;
 use super::{AssignorError, GroupAssignment, GroupSpec, MemberAssignment, TaskAssignor};
 use crate::model::TaskSet;
 
-/// The sticky assignor. Stateless: one value can serve any number of calls and threads.
+/// The balanced sticky assignor. Stateless: one value can serve any number of calls and threads.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct StickyAssignor;
+pub struct BalancedStickyAssignor;
 
-impl TaskAssignor for StickyAssignor {
+impl TaskAssignor for BalancedStickyAssignor {
     fn name(&self) -> &'static str {
-        "sticky"
+        "balanced-sticky"
     }
 
     fn assign(&self, spec: &GroupSpec) -> Result<GroupAssignment, AssignorError> {
