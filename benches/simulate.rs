@@ -28,6 +28,7 @@ fn config(members: u32, subtopologies: usize, partitions: i32) -> SimConfig {
         .map(|i| (format!("in-{i}"), partitions))
         .collect();
     SimConfig {
+        assignor: "sticky".into(),
         kafka_version: streams_group::coordinator::KafkaVersion::NEWEST,
         group_id: "bench".into(),
         members,

@@ -335,7 +335,7 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__diff__subcmd__assignment)
-            opts="-o -v -h -V --group --simulate --members --kafka-version --partitions --exit-code --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
+            opts="-o -v -h -V --group --simulate --members --kafka-version --assignor --partitions --exit-code --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -350,6 +350,10 @@ _streams__group() {
                     return 0
                     ;;
                 --kafka-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --assignor)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -751,7 +755,7 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__simulate)
-            opts="-n -o -v -h -V --members --threads-per-process --processes --topology --application-id --partitions --topic-partitions --scenario --count --standby-replicas --session-timeout --heartbeat-interval --initial-rebalance-delay --release-delay --restart-delay --racks --static --seed --max-time --trace --kafka-version --from-snapshot --from-group --group --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
+            opts="-n -o -v -h -V --members --threads-per-process --processes --topology --application-id --partitions --topic-partitions --scenario --count --standby-replicas --session-timeout --heartbeat-interval --initial-rebalance-delay --release-delay --restart-delay --racks --static --seed --max-time --trace --kafka-version --assignor --from-snapshot --from-group --group --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -834,6 +838,10 @@ _streams__group() {
                     return 0
                     ;;
                 --kafka-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --assignor)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -63,6 +63,7 @@ complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l seed -d 'Seed for start-up jitter; the same seed gives the same run' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l max-time -d 'Stop at this virtual time even if the group never settles' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l kafka-version -d 'Kafka release whose group coordinator runs: 4.2, 4.3, 4.4 or kip (the KIP-1071 text, with topology epoch updates). Default: the snapshot\'s or live broker\'s version, else 4.4' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l assignor -d 'Task assignor: `sticky` (the release\'s own StickyTaskAssignor, exactly) or `balanced-sticky` (this tool\'s: stateful and stateless balanced apart, rack-aware standbys). Default: the group\'s (describe v1 reports it), else sticky' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l from-snapshot -d 'Start from a group in a `describe --output json` snapshot (its members, epochs, tasks)' -r -F
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l from-group -d 'Start from a live group (needs --bootstrap-server)' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l group -d 'The group to start from when the snapshot has several' -r
@@ -139,6 +140,7 @@ complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l group -d 'The group: live with no snapshot file, or the group to take from the snapshots' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l members -d 'Members in the simulation (default: the snapshot\'s member count)' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l kafka-version -d 'With --simulate: the Kafka release whose coordinator simulates (4.2, 4.3, 4.4, kip). Default: the version the snapshot records, else 4.4' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l assignor -d 'With --simulate: the task assignor (sticky or balanced-sticky). Default: the group\'s, else sticky' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l partitions -d 'Partitions of source topics whose count the snapshot does not show' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F

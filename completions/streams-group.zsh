@@ -58,6 +58,7 @@ _arguments "${_arguments_options[@]}" : \
 '--seed=[Seed for start-up jitter; the same seed gives the same run]:SEED:_default' \
 '--max-time=[Stop at this virtual time even if the group never settles]:MS:_default' \
 '--kafka-version=[Kafka release whose group coordinator runs\: 4.2, 4.3, 4.4 or kip (the KIP-1071 text, with topology epoch updates). Default\: the snapshot'\''s or live broker'\''s version, else 4.4]:VERSION:_default' \
+'--assignor=[Task assignor\: \`sticky\` (the release'\''s own StickyTaskAssignor, exactly) or \`balanced-sticky\` (this tool'\''s\: stateful and stateless balanced apart, rack-aware standbys). Default\: the group'\''s (describe v1 reports it), else sticky]:NAME:_default' \
 '(--topology --from-group)--from-snapshot=[Start from a group in a \`describe --output json\` snapshot (its members, epochs, tasks)]:FILE:_files' \
 '(--topology)--from-group=[Start from a live group (needs --bootstrap-server)]:GROUP:_default' \
 '--group=[The group to start from when the snapshot has several]:GROUP:_default' \
@@ -167,6 +168,7 @@ _arguments "${_arguments_options[@]}" : \
 '--group=[The group\: live with no snapshot file, or the group to take from the snapshots]:GROUP:_default' \
 '--members=[Members in the simulation (default\: the snapshot'\''s member count)]:N:_default' \
 '--kafka-version=[With --simulate\: the Kafka release whose coordinator simulates (4.2, 4.3, 4.4, kip). Default\: the version the snapshot records, else 4.4]:VERSION:_default' \
+'--assignor=[With --simulate\: the task assignor (sticky or balanced-sticky). Default\: the group'\''s, else sticky]:NAME:_default' \
 '--partitions=[Partitions of source topics whose count the snapshot does not show]:N:_default' \
 '--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
 '--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \

@@ -338,6 +338,8 @@ fn racks_keep_a_tasks_copies_apart() {
         "simulate",
         "--members",
         "6",
+        "--assignor",
+        "balanced-sticky",
         "--racks",
         "3",
         "--standby-replicas",

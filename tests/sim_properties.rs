@@ -42,6 +42,7 @@ fn config(
         .map(|n| (n, partitions))
         .collect();
     SimConfig {
+        assignor: "sticky".into(),
         kafka_version: KafkaVersion::NEWEST,
         group_id: "app".into(),
         members,

@@ -98,6 +98,11 @@ pub struct AssignmentArgs {
     #[arg(long, value_name = "VERSION", requires = "simulate", value_parser = super::profile::parse)]
     pub kafka_version: Option<KafkaVersion>,
 
+    /// With --simulate: the task assignor (sticky or balanced-sticky). Default: the group's,
+    /// else sticky
+    #[arg(long, value_name = "NAME", requires = "simulate")]
+    pub assignor: Option<String>,
+
     /// Partitions of source topics whose count the snapshot does not show
     #[arg(long, value_name = "N", default_value_t = 8)]
     pub partitions: i32,
@@ -497,6 +502,7 @@ fn vs_simulation(
     }
     let cfg = SimConfig {
         kafka_version: version,
+        assignor: super::profile::choose_assignor(args.assignor.as_deref(), g.assignor.as_deref())?,
         group_id: g.group_id.clone(),
         members,
         threads_per_process: threads,

@@ -46,3 +46,27 @@ pub fn parse(s: &str) -> Result<KafkaVersion, String> {
     s.parse()
         .map_err(|e: crate::model::version::UnknownVersion| e.to_string())
 }
+
+/// The task assignor to run: `--assignor`, else the one the group's broker reports (describe
+/// v1, Kafka 4.4), else the release's own "sticky". A name this tool does not implement is an
+/// error naming the ones it has.
+pub fn choose_assignor(flag: Option<&str>, recorded: Option<&str>) -> anyhow::Result<String> {
+    use crate::coordinator::assignor::ASSIGNOR_NAMES;
+    let known = |n: &str| ASSIGNOR_NAMES.contains(&n);
+    match (flag, recorded) {
+        (Some(n), _) if known(n) => Ok(n.to_string()),
+        (Some(n), _) => Err(crate::error::Failure::usage(format!(
+            "unknown assignor '{n}': use one of {}",
+            ASSIGNOR_NAMES.join(", ")
+        ))
+        .into()),
+        (None, Some(n)) if known(n) => Ok(n.to_string()),
+        (None, Some(n)) => Err(crate::error::Failure::usage(format!(
+            "the group uses the task assignor '{n}', which this tool does not implement \
+             (it has {}): pick one with --assignor",
+            ASSIGNOR_NAMES.join(", ")
+        ))
+        .into()),
+        (None, None) => Ok("sticky".to_string()),
+    }
+}

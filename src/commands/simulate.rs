@@ -127,6 +127,12 @@ pub struct Args {
     #[arg(long, value_name = "VERSION", value_parser = super::profile::parse)]
     pub kafka_version: Option<KafkaVersion>,
 
+    /// Task assignor: `sticky` (the release's own StickyTaskAssignor, exactly) or
+    /// `balanced-sticky` (this tool's: stateful and stateless balanced apart, rack-aware
+    /// standbys). Default: the group's (describe v1 reports it), else sticky
+    #[arg(long, value_name = "NAME")]
+    pub assignor: Option<String>,
+
     /// Start from a group in a `describe --output json` snapshot (its members, epochs, tasks)
     #[arg(long, value_name = "FILE", conflicts_with_all = ["topology", "from_group"])]
     pub from_snapshot: Option<PathBuf>,
@@ -408,8 +414,13 @@ fn finish(
         )
         .into());
     }
+    let assignor = super::profile::choose_assignor(
+        args.assignor.as_deref(),
+        initial.as_ref().and_then(|g| g.assignor.as_deref()),
+    )?;
     Ok(SimConfig {
         kafka_version,
+        assignor,
         group_id,
         members,
         threads_per_process,

@@ -140,7 +140,9 @@ impl GroupConfig {
     ) -> Result<GroupConfig, ConfigError> {
         let mut c = self.clone();
         let n: i64 = value.trim().parse().map_err(|_| {
-            ConfigError(format!("Invalid value {value} for configuration {key}: Not a number of type INT"))
+            ConfigError(format!(
+                "Invalid value {value} for configuration {key}: Not a number of type INT"
+            ))
         })?;
         match key {
             "streams.session.timeout.ms" => c.session_timeout_ms = n,
@@ -151,7 +153,9 @@ impl GroupConfig {
             }
             "streams.num.standby.replicas" => {
                 c.num_standby_replicas = u32::try_from(n).map_err(|_| {
-                    ConfigError(format!("Invalid value {value} for configuration {key}: Value must be at least 0"))
+                    ConfigError(format!(
+                        "Invalid value {value} for configuration {key}: Value must be at least 0"
+                    ))
                 })?
             }
             _ => return Err(ConfigError(format!("Unknown group config name: {key}"))),

@@ -651,8 +651,8 @@ impl StreamsGroup {
         );
         let endpoints_in_group = updated.user_endpoint.is_some()
             || (self.persisted && self.members.values().any(|m| m.user_endpoint.is_some()));
-        let backup = (version.is_release() && unconfigured && endpoints_in_group)
-            .then(|| self.clone());
+        let backup =
+            (version.is_release() && unconfigured && endpoints_in_group).then(|| self.clone());
 
         // --- The request is good: apply it. ---
         let member_before = member;
@@ -763,12 +763,13 @@ impl StreamsGroup {
         } else {
             0
         };
-        let topics_to_create_now = match self.configuration.as_ref().and_then(|c| c.problem.as_ref()) {
-            Some(configure::TopicProblem::MissingInternalTopics { to_create, .. }) => {
-                to_create.clone()
-            }
-            _ => Vec::new(),
-        };
+        let topics_to_create_now =
+            match self.configuration.as_ref().and_then(|c| c.problem.as_ref()) {
+                Some(configure::TopicProblem::MissingInternalTopics { to_create, .. }) => {
+                    to_create.clone()
+                }
+                _ => Vec::new(),
+            };
         if !self.persisted && version.is_release() {
             self.configuration = None;
             self.endpoint_information_epoch = 0;

@@ -30,7 +30,7 @@ use crate::model::heartbeat::{LEAVE_EPOCH, STATIC_LEAVE_EPOCH};
 use crate::model::{ErrorCode, HeartbeatRequest, HeartbeatResponse};
 use crate::topology::configure::TopicMetadata;
 
-use assignor::{BalancedStickyAssignor, TaskAssignor};
+use assignor::{StickyAssignor, TaskAssignor};
 use target::{NoWarmups, WarmupRefiner};
 
 /// A group coordinator for many groups.
@@ -56,7 +56,7 @@ impl Coordinator {
             defaults,
             groups: BTreeMap::new(),
             other_groups: BTreeSet::new(),
-            assignor: Box::new(BalancedStickyAssignor),
+            assignor: Box::new(StickyAssignor::new(version.shipped_assignor())),
             refiner: Box::new(NoWarmups),
         }
     }

@@ -92,6 +92,16 @@ impl KafkaVersion {
         self == KafkaVersion::Kip
     }
 
+    /// Whose sticky assignor runs by default: the release's own (the KIP profile, 4.4's).
+    pub fn shipped_assignor(self) -> crate::coordinator::assignor::ShippedVersion {
+        use crate::coordinator::assignor::ShippedVersion;
+        match self {
+            KafkaVersion::V4_2 => ShippedVersion::V4_2,
+            KafkaVersion::V4_3 => ShippedVersion::V4_3,
+            KafkaVersion::V4_4 | KafkaVersion::Kip => ShippedVersion::V4_4,
+        }
+    }
+
     /// The StreamsGroupHeartbeat version a client of this release sends.
     pub fn heartbeat_version(self) -> i16 {
         if self >= KafkaVersion::V4_4 {

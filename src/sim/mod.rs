@@ -35,6 +35,8 @@ use scenario::{Action, Scenario};
 pub struct SimConfig {
     /// Which coordinator runs: a Kafka release's, or the KIP text's.
     pub kafka_version: KafkaVersion,
+    /// The task assignor by name ("sticky": the release's own; "balanced-sticky": ours).
+    pub assignor: String,
     pub group_id: String,
     pub members: u32,
     pub threads_per_process: u32,
@@ -516,7 +518,13 @@ pub fn run(
         .map_err(|e| SimError(format!("invalid group configuration: {e}")))?;
     let mut e = Engine {
         cfg,
-        coordinator: Coordinator::for_version(cfg.kafka_version, cfg.group.clone()),
+        coordinator: Coordinator::for_version(cfg.kafka_version, cfg.group.clone()).with_assignor(
+            crate::coordinator::assignor::assignor_by_name(
+                &cfg.assignor,
+                cfg.kafka_version.shipped_assignor(),
+            )
+            .map_err(|e| SimError(e.to_string()))?,
+        ),
         metadata: cfg.metadata.clone(),
         clients: Vec::new(),
         by_member: BTreeMap::new(),
