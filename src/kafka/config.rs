@@ -499,11 +499,10 @@ pub fn load(
     match command_config {
         None => Ok(ClientConfig::plaintext(bootstrap, timeout)),
         Some(p) => {
-            let text =
-                crate::input::read_text_capped(p.as_ref(), crate::input::MAX_SMALL_FILE_BYTES)
-                    .map_err(|e| {
-                        ConfigError(format!("cannot read --command-config {}: {e}", p.display()))
-                    })?;
+            let text = crate::input::read_text_capped(p, crate::input::MAX_SMALL_FILE_BYTES)
+                .map_err(|e| {
+                    ConfigError(format!("cannot read --command-config {}: {e}", p.display()))
+                })?;
             let props = parse_properties(&text);
             from_properties(bootstrap, timeout, &props, p.parent())
                 .map_err(|e| ConfigError(format!("{}: {}", p.display(), e.0)))

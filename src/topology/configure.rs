@@ -23,6 +23,7 @@ use std::fmt;
 
 use serde::Serialize;
 
+use crate::coordinator::assignor::java::JavaHashMap;
 use crate::model::codes::{ErrorCode, StatusCode};
 use crate::model::topology::{Subtopology, Topology};
 
@@ -161,6 +162,16 @@ impl fmt::Display for InvalidTopology {
 
 impl std::error::Error for InvalidTopology {}
 
+/// `names` (duplicates ignored) in the iteration order of a `java.util.HashSet` or `HashMap`
+/// they were added to in this order.
+fn java_hash_order<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let mut m = JavaHashMap::<String>::new();
+    for n in names {
+        m.put(n.to_string());
+    }
+    m.iter().cloned().collect()
+}
+
 /// Configure `topology` against `metadata`; see the module documentation.
 pub fn configure(
     topology: &Topology,
@@ -258,33 +269,61 @@ pub fn configure(
         }
     }
     let internal_topics: Vec<CreatableTopic> = wanted.values().cloned().collect();
-    let mut to_create = Vec::new();
-    for t in wanted.into_values() {
-        match existing(&t.name) {
-            Some(found) if found != t.partitions => {
-                return Ok(Configuration {
-                    subtopologies: Vec::new(),
-                    internal_topics,
-                    problem: Some(TopicProblem::IncorrectlyPartitioned {
-                        detail: format!(
-                            "Existing topic {} has different number of partitions: expected {}, \
-                             found {}",
-                            t.name, t.partitions, found
-                        ),
-                    }),
-                });
-            }
-            Some(_) => {}
-            None => to_create.push(t),
+    // Apache checks the existing internal topics in the iteration order of the topology's
+    // required-topics `HashSet`, so the first mismatch it names is the first in that order.
+    let required = java_hash_order(subs.iter().flat_map(|s| {
+        s.source_topics
+            .iter()
+            .map(String::as_str)
+            .chain(s.repartition_source_topics.iter().map(|t| t.name.as_str()))
+            .chain(s.state_changelog_topics.iter().map(|t| t.name.as_str()))
+    }));
+    for name in &required {
+        let (Some(t), Some(found)) = (wanted.get(name.as_str()), existing(name)) else {
+            continue;
+        };
+        if found != t.partitions {
+            return Ok(Configuration {
+                subtopologies: Vec::new(),
+                internal_topics,
+                problem: Some(TopicProblem::IncorrectlyPartitioned {
+                    detail: format!(
+                        "Existing topic {} has different number of partitions: expected {}, \
+                         found {}",
+                        t.name, t.partitions, found
+                    ),
+                }),
+            });
         }
     }
+    // The topics to create are a `HashMap` filled per subtopology (repartition sources, then
+    // changelogs); the status names the first three in its iteration order.
+    let missing = java_hash_order(subs.iter().flat_map(|s| {
+        s.repartition_source_topics
+            .iter()
+            .chain(s.state_changelog_topics.iter())
+            .map(|t| t.name.as_str())
+    }));
+    let missing: Vec<&str> = missing
+        .iter()
+        .map(String::as_str)
+        .filter(|n| existing(n).is_none() && wanted.contains_key(*n))
+        .collect();
+    let to_create: Vec<CreatableTopic> = wanted
+        .into_values()
+        .filter(|t| existing(&t.name).is_none())
+        .collect();
     if !to_create.is_empty() {
-        let names: Vec<&str> = to_create.iter().map(|t| t.name.as_str()).collect();
+        let names: Vec<&str> = missing.iter().take(3).copied().collect();
+        let more = match missing.len() {
+            n if n > 3 => format!(" and {} additional topics", n - 3),
+            _ => String::new(),
+        };
         return Ok(Configuration {
             subtopologies: Vec::new(),
             internal_topics,
             problem: Some(TopicProblem::MissingInternalTopics {
-                detail: format!("Internal topics are missing: [{}]", names.join(", ")),
+                detail: format!("Internal topics are missing: {}{more}", names.join(", ")),
                 to_create,
             }),
         });
@@ -678,7 +717,7 @@ mod tests {
         };
         assert_eq!(
             detail,
-            "Internal topics are missing: [app-rep, app-store-changelog]"
+            "Internal topics are missing: app-rep, app-store-changelog"
         );
         assert_eq!(
             to_create
