@@ -146,9 +146,10 @@ proptest! {
                         req.member_epoch = 0;
                         req.topology = Some(topology(r.topo_epoch.max(0), r.variant));
                         req.rebalance_timeout_ms = 10_000;
-                        req.active_tasks = None;
-                        req.standby_tasks = None;
-                        req.warmup_tasks = None;
+                        // A joining client says it owns nothing (null lists are refused).
+                        req.active_tasks = Some(TaskSet::new());
+                        req.standby_tasks = Some(TaskSet::new());
+                        req.warmup_tasks = Some(TaskSet::new());
                     }
                 }
                 req.group_id = "app".into();
