@@ -21,11 +21,7 @@ const MAX_CAPACITY: usize = 1 << 30;
 /// The multiplier of `BaseHashTable.findSlot`.
 const SLOT_MULTIPLIER: i64 = -7_046_029_254_386_353_131;
 
-/// Java's `String.hashCode`: `31 * h + c` over the UTF-16 code units, wrapping.
-pub fn java_string_hash(s: &str) -> i32 {
-    s.encode_utf16()
-        .fold(0i32, |h, c| h.wrapping_mul(31).wrapping_add(i32::from(c)))
-}
+use super::assignor::java::java_string_hash;
 
 /// Member ids in the order Apache's `TimelineHashMap` of members iterates them.
 #[derive(Clone, Debug)]
@@ -111,17 +107,6 @@ impl MemberOrder {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn string_hash_is_javas() {
-        assert_eq!(java_string_hash(""), 0);
-        assert_eq!(java_string_hash("a"), 97);
-        assert_eq!(java_string_hash("hello"), 99_162_322);
-        // Wraps like Java's int arithmetic.
-        assert_eq!(java_string_hash("polygenelubricants"), i32::MIN);
-        // UTF-16 code units, not bytes: U+1F600 is the surrogate pair d83d de00.
-        assert_eq!(java_string_hash("\u{1F600}"), 0xd83d * 31 + 0xde00);
-    }
 
     #[test]
     fn a_table_keeps_every_key_once_and_grows() {

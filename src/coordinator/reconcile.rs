@@ -122,28 +122,58 @@ fn next_revoke_first(
             }
         }
     }
-    if !revoke.is_empty() && still_owned(&revoke, owned) {
-        return Reconciled {
-            member_epoch: epoch_if_revoking,
+    let revocations_pending = !revoke.is_empty() && still_owned(&revoke, owned);
+    let step = Step {
+        keep,
+        revoke,
+        grant,
+        any_unreleased,
+    };
+    step.finish(member, epoch_if_revoking, target_epoch, revocations_pending)
+}
+
+/// One reconciliation step's decision: what the member keeps, gives up and gets.
+struct Step {
+    keep: Assignment,
+    revoke: Assignment,
+    grant: Assignment,
+    any_unreleased: bool,
+}
+
+impl Step {
+    /// Both releases end alike: with revocations outstanding the member only keeps, at
+    /// `epoch_if_revoking`; otherwise it gets the grants too, at the target epoch.
+    fn finish(
+        self,
+        member: &Member,
+        epoch_if_revoking: i32,
+        target_epoch: i32,
+        revocations_pending: bool,
+    ) -> Reconciled {
+        if revocations_pending {
+            return Reconciled {
+                member_epoch: epoch_if_revoking,
+                previous_member_epoch: member.member_epoch,
+                state: MemberState::UnrevokedTasks,
+                assigned: self.keep,
+                pending_revocation: self.revoke,
+            };
+        }
+        let mut assigned = self.keep;
+        for role in TaskRole::ALL {
+            assigned.get_mut(role).extend(self.grant.get(role));
+        }
+        Reconciled {
+            member_epoch: target_epoch,
             previous_member_epoch: member.member_epoch,
-            state: MemberState::UnrevokedTasks,
-            assigned: keep,
-            pending_revocation: revoke,
-        };
-    }
-    for role in TaskRole::ALL {
-        keep.get_mut(role).extend(grant.get(role));
-    }
-    Reconciled {
-        member_epoch: target_epoch,
-        previous_member_epoch: member.member_epoch,
-        state: if any_unreleased {
-            MemberState::UnreleasedTasks
-        } else {
-            MemberState::Stable
-        },
-        assigned: keep,
-        pending_revocation: Assignment::default(),
+            state: if self.any_unreleased {
+                MemberState::UnreleasedTasks
+            } else {
+                MemberState::Stable
+            },
+            assigned,
+            pending_revocation: Assignment::default(),
+        }
     }
 }
 
@@ -232,30 +262,13 @@ fn next_in_place(
         }
     }
 
-    if revocations_pending {
-        return Reconciled {
-            member_epoch: epoch_if_revoking,
-            previous_member_epoch: member.member_epoch,
-            state: MemberState::UnrevokedTasks,
-            assigned: keep,
-            pending_revocation: revoke,
-        };
-    }
-    let mut assigned = keep;
-    for role in TaskRole::ALL {
-        assigned.get_mut(role).extend(grant.get(role));
-    }
-    Reconciled {
-        member_epoch: target_epoch,
-        previous_member_epoch: member.member_epoch,
-        state: if any_unreleased {
-            MemberState::UnreleasedTasks
-        } else {
-            MemberState::Stable
-        },
-        assigned,
-        pending_revocation: Assignment::default(),
-    }
+    let step = Step {
+        keep,
+        revoke,
+        grant,
+        any_unreleased,
+    };
+    step.finish(member, epoch_if_revoking, target_epoch, revocations_pending)
 }
 
 #[cfg(test)]
