@@ -5,12 +5,16 @@
 //! For each version, one oracle JVM runs N random scenarios (each with its own group id and its
 //! own topic names). A scenario is a topology, a set of member "slots" (process, static
 //! instance id, rack, client tags, endpoint, rebalance timeout, whether it ever releases revoked
-//! tasks) and a list of ops: joins, heartbeats, releases, leaves, crashes, time steps, topic
-//! creation and growth, group configs, malformed requests, topology changes and stale epochs.
-//! Simulated Kafka Streams clients follow *Apache's* responses (closed loop); both coordinators
-//! get the identical request at the identical time. Before every op both sides fire their
-//! timers up to the op's time and the groups are compared; after every heartbeat the responses,
-//! the internal topics to create and the groups are compared.
+//! tasks) and a list of ops (`Op`): joins, heartbeats, releases, leaves, crashes, time steps,
+//! topic creation, growth and deletion, group configs, malformed requests, topology changes,
+//! stale epochs, heartbeats without task lists or with changed member fields, zombies.
+//! Simulated Kafka Streams clients follow *Apache's* responses (closed loop): fenced or unknown
+//! members drop their tasks and rejoin under the same id, other errors kill the client (its next
+//! heartbeat op restarts it under a new member id), revoked tasks stay owned until a release.
+//! Both coordinators get the identical request at the identical time. Before every op both sides
+//! fire their timers up to the op's time (ours one by one at their deadlines) and the groups are
+//! compared; after every heartbeat the responses, the internal topics to create and the groups
+//! are compared. The broker runs Apache's defaults plus `group.streams.max.size=24`.
 //!
 //! By default our coordinator runs a *replay assignor*, which returns the target Apache computed
 //! in the same step, so every assignment must agree exactly. The first difference of a scenario
@@ -26,7 +30,8 @@
 //!   asserted;
 //! - `ORACLE_ALLOW_DIFFERENCES=1` reports differences without failing;
 //! - `ORACLE_SHRINK=R` runs at most R shrink attempts per kind of difference (default 400;
-//!   0: no shrinking); `ORACLE_SHRINK_KINDS=K` shrinks at most K kinds per version (default 12);
+//!   0: no shrinking), for at most `ORACLE_SHRINK_SECS` seconds (default 20);
+//!   `ORACLE_SHRINK_KINDS=K` shrinks at most K kinds per version (default 12);
 //! - `ORACLE_VERBOSE=1` traces every step of every scenario;
 //! - `ORACLE_IGNORE=kind,kind` tolerates differences whose kind contains one of these strings
 //!   (counted and listed, the scenario goes on): to look past a known text-only difference.
@@ -80,6 +85,7 @@ struct Settings {
     allow_differences: bool,
     shrink_runs: usize,
     shrink_kinds: usize,
+    shrink_secs: u64,
     verbose: bool,
     ignore: Vec<String>,
 }
@@ -128,6 +134,7 @@ impl Settings {
             allow_differences: env_flag("ORACLE_ALLOW_DIFFERENCES"),
             shrink_runs: env_num("ORACLE_SHRINK").unwrap_or(400),
             shrink_kinds: env_num("ORACLE_SHRINK_KINDS").unwrap_or(12),
+            shrink_secs: env_num("ORACLE_SHRINK_SECS").unwrap_or(20),
             verbose: env_flag("ORACLE_VERBOSE"),
             ignore: std::env::var("ORACLE_IGNORE")
                 .unwrap_or_else(|_| KNOWN_DIFFERENCES.join(","))
@@ -195,9 +202,11 @@ enum Bad {
     ChangelogPartitions,
     SourceRegex,
     OwnedNotAssigned,
+    LeaveUnknownMember,
+    OtherInstanceId,
 }
 
-const ALL_BAD: [Bad; 23] = [
+const ALL_BAD: [Bad; 25] = [
     Bad::EmptyMemberId,
     Bad::BlankMemberId,
     Bad::EmptyGroupId,
@@ -221,6 +230,8 @@ const ALL_BAD: [Bad; 23] = [
     Bad::ChangelogPartitions,
     Bad::SourceRegex,
     Bad::OwnedNotAssigned,
+    Bad::LeaveUnknownMember,
+    Bad::OtherInstanceId,
 ];
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -256,6 +267,23 @@ enum Op {
     Shutdown(usize),
     /// A heartbeat with task offsets and end offsets (4.4; refused before).
     Offsets(usize),
+    /// A heartbeat without task lists (nothing confirmed).
+    QuietHeartbeat(usize),
+    /// A heartbeat that sends a changed member field.
+    Resend(usize, Field),
+    /// A client that left or crashed sends one more heartbeat with its old epoch and tasks
+    /// (a GC pause, a lost leave); if it is accepted, it carries on.
+    Zombie(usize),
+}
+
+/// Member fields a heartbeat may change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+enum Field {
+    Rack,
+    Process,
+    Tags,
+    RebalanceTimeout,
+    Endpoint,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -391,7 +419,14 @@ fn gen_scenario(rng: &mut ChaCha8Rng) -> Scenario {
         source_topics: first_source.into_iter().collect(),
         ..Subtopology::default()
     });
-    let topologies = vec![base, epoch1, changed];
+    // The same topology with its lists in another order (Apache compares lists).
+    let mut reordered = base.clone();
+    reordered.subtopologies.reverse();
+    let mut sources_reordered = base.clone();
+    for s in &mut sources_reordered.subtopologies {
+        s.source_topics.reverse();
+    }
+    let topologies = vec![base, epoch1, changed, reordered, sources_reordered];
 
     // Sources created late give MISSING_SOURCE_TOPICS until a Topics op creates them.
     let mut topics = BTreeMap::new();
@@ -516,6 +551,9 @@ fn gen_scenario(rng: &mut ChaCha8Rng) -> Scenario {
                 1,  // 13 rejoin under the same id
                 1,  // 14 shutdown
                 1,  // 15 offsets
+                2,  // 16 heartbeat without task lists
+                1,  // 17 changed member field
+                1,  // 18 zombie
             ],
         );
         let some_alive = |rng: &mut ChaCha8Rng| alive.choose(rng).copied();
@@ -646,7 +684,7 @@ fn gen_scenario(rng: &mut ChaCha8Rng) -> Scenario {
             }
             10 => {
                 if let Some(s) = some_alive(rng) {
-                    ops.push(Op::TopologyChange(s, rng.gen_range(1..=2)));
+                    ops.push(Op::TopologyChange(s, rng.gen_range(1..=4)));
                 }
             }
             11 => {
@@ -674,9 +712,33 @@ fn gen_scenario(rng: &mut ChaCha8Rng) -> Scenario {
                     }
                 }
             }
-            _ => {
+            15 => {
                 if let Some(s) = some_alive(rng) {
                     ops.push(Op::Offsets(s));
+                }
+            }
+            16 => {
+                if let Some(s) = some_alive(rng) {
+                    ops.push(Op::QuietHeartbeat(s));
+                }
+            }
+            17 => {
+                if let Some(s) = some_alive(rng) {
+                    let f = *[
+                        Field::Rack,
+                        Field::Process,
+                        Field::Tags,
+                        Field::RebalanceTimeout,
+                        Field::Endpoint,
+                    ]
+                    .choose(rng)
+                    .expect("nonempty");
+                    ops.push(Op::Resend(s, f));
+                }
+            }
+            _ => {
+                if let Some(&s) = gone.choose(rng) {
+                    ops.push(Op::Zombie(s));
                 }
             }
         }
@@ -1332,6 +1394,9 @@ struct Runner<'a> {
     tolerated: BTreeMap<String, u64>,
     /// What the run exercised (responses, statuses, member states, timers), for the summary.
     coverage: BTreeMap<String, u64>,
+    /// Whether Apache accepted the last request, and its response.
+    last_response_ok: bool,
+    last_response: Option<HeartbeatResponse>,
 }
 
 /// Broker configs of the oracle (Apache's defaults otherwise): a group size limit that the
@@ -1411,6 +1476,8 @@ impl<'a> Runner<'a> {
             ignore,
             tolerated: BTreeMap::new(),
             coverage: BTreeMap::new(),
+            last_response_ok: false,
+            last_response: None,
         }
     }
 
@@ -1606,6 +1673,11 @@ impl<'a> Runner<'a> {
         None
     }
 
+    /// Whether slot `s` exists and its client is in one of these states.
+    fn is(&self, s: usize, lives: &[Life]) -> bool {
+        self.clients.get(s).is_some_and(|c| lives.contains(&c.life))
+    }
+
     fn slot(&self, s: usize) -> &'a Slot {
         &self.scn.slots[s]
     }
@@ -1745,9 +1817,8 @@ impl<'a> Runner<'a> {
                         ..HeartbeatRequest::default()
                     };
                     self.send(*s, &req, false)?;
-                    let c = &mut self.clients[*s];
-                    c.life = Life::Left;
-                    c.drop_tasks();
+                    // It keeps its epoch and tasks in memory: a zombie may send them again.
+                    self.clients[*s].life = Life::Left;
                 }
             }
             Op::Crash(s) if valid(s) => {
@@ -1799,22 +1870,64 @@ impl<'a> Runner<'a> {
                     self.send(*s, &req, true)?;
                 }
             }
-            Op::Offsets(s) if valid(s) => {
-                if self.clients[*s].life == Life::Joined {
-                    let mut req = self.beat_request(*s);
-                    let owned = self.clients[*s].owned();
-                    let offsets: BTreeMap<TaskId, i64> = owned
-                        .active
-                        .tasks()
-                        .chain(owned.standby.tasks())
-                        .enumerate()
-                        .map(|(i, t)| (t, 100 * i as i64))
-                        .collect();
-                    req.task_end_offsets =
-                        Some(offsets.iter().map(|(t, o)| (t.clone(), o + 1000)).collect());
-                    req.task_offsets = Some(offsets);
-                    self.send(*s, &req, true)?;
+            Op::Offsets(s) if self.is(*s, &[Life::Joined]) => {
+                let mut req = self.beat_request(*s);
+                let owned = self.clients[*s].owned();
+                let offsets: BTreeMap<TaskId, i64> = owned
+                    .active
+                    .tasks()
+                    .chain(owned.standby.tasks())
+                    .enumerate()
+                    .map(|(i, t)| (t, 100 * i as i64))
+                    .collect();
+                req.task_end_offsets =
+                    Some(offsets.iter().map(|(t, o)| (t.clone(), o + 1000)).collect());
+                req.task_offsets = Some(offsets);
+                self.send(*s, &req, true)?;
+            }
+            Op::QuietHeartbeat(s) if self.is(*s, &[Life::Joined]) => {
+                let mut req = self.beat_request(*s);
+                req.active_tasks = None;
+                req.standby_tasks = None;
+                req.warmup_tasks = None;
+                self.send(*s, &req, true)?;
+            }
+            Op::Resend(s, field) if self.is(*s, &[Life::Joined]) => {
+                let mut req = self.beat_request(*s);
+                match field {
+                    Field::Rack => req.rack_id = Some("r-moved".into()),
+                    Field::Process => {
+                        req.process_id = Some(format!("{}-moved", self.slot(*s).process))
+                    }
+                    Field::Tags => {
+                        req.client_tags = Some(BTreeMap::from([(
+                            "zone".to_string(),
+                            "z-moved".to_string(),
+                        )]))
+                    }
+                    Field::RebalanceTimeout => req.rebalance_timeout_ms = 30_000,
+                    Field::Endpoint => {
+                        req.user_endpoint = Some(Endpoint {
+                            host: format!("h-moved-{s}"),
+                            port: 9090,
+                        })
+                    }
                 }
+                self.send(*s, &req, true)?;
+            }
+            Op::Zombie(s)
+                if self.is(*s, &[Life::Left, Life::Crashed]) && self.clients[*s].epoch > 0 =>
+            {
+                let req = self.beat_request(*s);
+                let r = self.send(*s, &req, false);
+                if self.last_response_ok {
+                    let c = &mut self.clients[*s];
+                    c.life = Life::Joined;
+                    if let Some(resp) = self.last_response.take() {
+                        c.on_response(&resp);
+                    }
+                }
+                r?;
             }
             _ => {}
         }
@@ -1923,6 +2036,16 @@ impl<'a> Runner<'a> {
                 req.standby_tasks.as_mut()?.insert("0", 0);
             }
             Bad::BlankInstanceId => req.instance_id = Some(" ".into()),
+            Bad::LeaveUnknownMember => {
+                req.member_id = format!("ghost-{s}");
+                req.member_epoch = -1;
+                req.active_tasks = None;
+                req.standby_tasks = None;
+                req.warmup_tasks = None;
+                req.topology = None;
+                req.rebalance_timeout_ms = -1;
+            }
+            Bad::OtherInstanceId => req.instance_id = Some(format!("i-other-{s}")),
             Bad::BlankRackId => req.rack_id = Some(String::new()),
             Bad::StaticLeaveWithoutInstance => {
                 req.member_epoch = -2;
@@ -1992,6 +2115,8 @@ impl<'a> Runner<'a> {
             .oracle
             .heartbeat(req, self.now, &client_id, &client_host);
         self.heartbeats += 1;
+        self.last_response_ok = out.response.error.is_none();
+        self.last_response = Some(out.response.clone());
         let r = &out.response;
         self.count(match r.error {
             Some(e) => format!("error {}", e.name()),
@@ -2147,7 +2272,10 @@ fn without_slot(scn: &Scenario, k: usize) -> Scenario {
                 | Op::TopologyChange(s, _)
                 | Op::StaleEpoch(s, _)
                 | Op::Shutdown(s)
-                | Op::Offsets(s) => Some(*s),
+                | Op::Offsets(s)
+                | Op::QuietHeartbeat(s)
+                | Op::Resend(s, _)
+                | Op::Zombie(s) => Some(*s),
                 _ => None,
             };
             if slot_of == Some(k) {
@@ -2164,6 +2292,9 @@ fn without_slot(scn: &Scenario, k: usize) -> Scenario {
                 Op::StaleEpoch(s, b) => Op::StaleEpoch(fix(s), b),
                 Op::Shutdown(s) => Op::Shutdown(fix(s)),
                 Op::Offsets(s) => Op::Offsets(fix(s)),
+                Op::QuietHeartbeat(s) => Op::QuietHeartbeat(fix(s)),
+                Op::Resend(s, f) => Op::Resend(fix(s), f),
+                Op::Zombie(s) => Op::Zombie(fix(s)),
                 other => other,
             })
         })
@@ -2231,12 +2362,14 @@ struct Shrinker<'a> {
     kind: String,
     budget: usize,
     tries: usize,
+    deadline: Instant,
 }
 
 impl Shrinker<'_> {
     /// Does the candidate still show a difference of the same kind?
     fn still(&mut self, cand: &Scenario) -> bool {
-        if self.tries >= self.budget {
+        if self.tries >= self.budget || Instant::now() >= self.deadline {
+            self.budget = self.tries;
             return false;
         }
         self.tries += 1;
@@ -2520,6 +2653,7 @@ fn lockstep(version_name: &'static str) {
             kind: diff.kind.clone(),
             budget: settings.shrink_runs,
             tries: 0,
+            deadline: Instant::now() + std::time::Duration::from_secs(settings.shrink_secs),
         };
         let small = shrinker.shrink(scn.clone(), diff.step);
         let tries = shrinker.tries;
@@ -2580,7 +2714,7 @@ fn lockstep(version_name: &'static str) {
         String::new()
     };
     eprintln!(
-        "oracle {}: {:.1} s, {} runs including shrinking{extra}",
+        "timing {}: {:.1} s, {} runs including shrinking{extra}",
         lab.name,
         started.elapsed().as_secs_f64(),
         lab.runs
