@@ -2,7 +2,8 @@
 //! `GroupMetadataManager` (4.2.2, 4.3.1, 4.4.0), run in process by the oracle of
 //! `tests/support/gmm_oracle.rs` (see docs/oracle.md).
 //!
-//! For each version, one oracle JVM runs N random scenarios (each with its own group id and its
+//! For each version, one oracle JVM first replays the minimal reproducer of every difference ever
+//! found (`tests/data/oracle-differences/*.json`), then runs N random scenarios (each with its own group id and its
 //! own topic names). A scenario is a topology, a set of member "slots" (process, static
 //! instance id, rack, client tags, endpoint, rebalance timeout, whether it ever releases revoked
 //! tasks) and a list of ops (`Op`): joins, heartbeats, releases, leaves, crashes, time steps,
@@ -36,7 +37,8 @@
 //! - `ORACLE_IGNORE=kind,kind` tolerates differences whose kind contains one of these strings
 //!   (counted and listed, the scenario goes on): to look past a known text-only difference.
 //!
-//! Output: one line per version, `oracle VERSION: N scenarios, H heartbeats, D differences`.
+//! Output: one line per version, `oracle VERSION: N scenarios, H heartbeats, D differences`
+//! (N counts the reproducers too). Any difference fails the test.
 
 #![allow(clippy::collapsible_match)]
 
@@ -94,24 +96,6 @@ fn env_num<T: std::str::FromStr>(key: &str) -> Option<T> {
     std::env::var(key).ok().and_then(|v| v.trim().parse().ok())
 }
 
-/// Scenarios per hundred still allowed to differ (see `lockstep`): the open differences of the
-/// README's "Fidelity" section. Lower it as they are fixed; the goal is 0.
-const OPEN_DIFFERENCES_PER_100: usize = 3;
-
-/// Differences still open, tolerated by default (`ORACLE_IGNORE=none` for a strict run) and
-/// listed in the README ("Fidelity"); each tolerated one is counted in the output.
-/// - Apache answers UNKNOWN_SERVER_ERROR when `buildEndpointToPartitions` meets a topology with
-///   no configured subtopologies; the local coordinator models that, but not Apache's
-///   per-member cache of endpoint-to-partitions maps, so the two disagree on a few heartbeats
-///   of members with an interactive-query endpoint.
-/// - Kafka 4.4's in-place reconciliation grants a promoted task in one case where ours waits
-///   for or grants differently (2 of 60 scenarios); not yet found.
-const KNOWN_DIFFERENCES: &[&str] = &[
-    "response.error: Apache None, ours Some(UnknownServerError)",
-    "response.error: Apache Some(UnknownServerError), ours None",
-    "response.active_tasks",
-];
-
 fn env_flag(key: &str) -> bool {
     std::env::var(key).is_ok_and(|v| v == "1" || v.eq_ignore_ascii_case("true"))
 }
@@ -137,7 +121,7 @@ impl Settings {
             shrink_secs: env_num("ORACLE_SHRINK_SECS").unwrap_or(20),
             verbose: env_flag("ORACLE_VERBOSE"),
             ignore: std::env::var("ORACLE_IGNORE")
-                .unwrap_or_else(|_| KNOWN_DIFFERENCES.join(","))
+                .unwrap_or_default()
                 .split(',')
                 .map(str::trim)
                 .filter(|s| !s.is_empty())
@@ -1379,7 +1363,6 @@ struct Runner<'a> {
     now: i64,
     ours: Coordinator,
     /// Our group configs while our group does not exist yet (the coordinator's defaults).
-    pending_config: GroupConfig,
     targets: SharedTargets,
     our_topics: BTreeMap<String, i32>,
     apache_topics: BTreeMap<String, i32>,
@@ -1463,7 +1446,6 @@ impl<'a> Runner<'a> {
             gid: format!("g{run_id}"),
             now,
             ours,
-            pending_config: our_defaults(),
             targets,
             our_topics: BTreeMap::new(),
             apache_topics: BTreeMap::new(),
@@ -1844,6 +1826,7 @@ impl<'a> Runner<'a> {
                     self.log(|| format!("  delete {name}"));
                     self.oracle.delete_topics(&[name.as_str()]);
                     self.our_topics.remove(&name);
+                    self.ours.topic_deleted(&name);
                 }
             }
             Op::Config(key, value) => return self.config(key, value),
@@ -2057,10 +2040,7 @@ impl<'a> Runner<'a> {
 
     fn config(&mut self, key: &str, value: &str) -> Result<(), (String, String)> {
         let apache = self.oracle.group_config(&self.gid, &[(key, value)]);
-        let mut cfg = match self.ours.group(&self.gid) {
-            Some(g) => g.config().clone(),
-            None => self.pending_config.clone(),
-        };
+        let mut cfg = self.ours.group_config(&self.gid).clone();
         let ours = cfg
             .with_group_config(key, value, self.version)
             .map(|c| cfg = c)
@@ -2082,13 +2062,7 @@ impl<'a> Runner<'a> {
         }
         // Tolerated or not, our group follows Apache's verdict.
         if apache.is_ok() && ours.is_ok() {
-            match self.ours.group_mut(&self.gid) {
-                Some(g) => g.set_config(cfg),
-                None => {
-                    self.pending_config = cfg.clone();
-                    self.ours = new_coordinator(self.version, cfg, self.mode, &self.targets);
-                }
-            }
+            self.ours.set_group_config(&self.gid, cfg);
         }
         Ok(())
     }
@@ -2577,6 +2551,35 @@ fn scenario_json(scn: &Scenario) -> String {
     s
 }
 
+/// The minimal reproducers of the differences found so far (`tests/data/oracle-differences`).
+fn reproducers() -> Vec<(String, Scenario)> {
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/oracle-differences");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .map(|p| {
+            let name = p
+                .file_stem()
+                .expect("file name")
+                .to_string_lossy()
+                .into_owned();
+            (name, read_scenario(p))
+        })
+        .collect()
+}
+
+fn read_scenario(path: &std::path::Path) -> Scenario {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text)
+        .unwrap_or_else(|e| panic!("{}: not a scenario: {e}", path.display()))
+}
+
 fn lockstep(version_name: &'static str) {
     if !GmmOracle::available() {
         return;
@@ -2592,18 +2595,23 @@ fn lockstep(version_name: &'static str) {
         ignore: settings.ignore.clone(),
     };
 
-    let scenarios: Vec<(usize, Scenario)> = if let Some(path) = &settings.replay {
-        let text =
-            std::fs::read_to_string(path).unwrap_or_else(|e| panic!("ORACLE_REPLAY={path}: {e}"));
-        let scn: Scenario = serde_json::from_str(&text)
-            .unwrap_or_else(|e| panic!("ORACLE_REPLAY={path}: not a scenario: {e}"));
-        vec![(0, scn)]
+    let scenarios: Vec<(String, Scenario)> = if let Some(path) = &settings.replay {
+        vec![(path.clone(), read_scenario(std::path::Path::new(path)))]
     } else if let Some(k) = settings.only {
-        vec![(k, gen_scenario(&mut scenario_rng(settings.seed, k)))]
+        vec![(
+            k.to_string(),
+            gen_scenario(&mut scenario_rng(settings.seed, k)),
+        )]
     } else {
-        (0..settings.scenarios)
-            .map(|k| (k, gen_scenario(&mut scenario_rng(settings.seed, k))))
-            .collect()
+        // Every difference ever found stays fixed: its reproducer runs first, on every version.
+        let mut all = reproducers();
+        all.extend((0..settings.scenarios).map(|k| {
+            (
+                k.to_string(),
+                gen_scenario(&mut scenario_rng(settings.seed, k)),
+            )
+        }));
+        all
     };
     let single = scenarios.len() == 1;
 
@@ -2612,7 +2620,7 @@ fn lockstep(version_name: &'static str) {
     let mut invalid_targets = 0u64;
     let mut tolerated: BTreeMap<String, u64> = BTreeMap::new();
     let mut coverage: BTreeMap<String, u64> = BTreeMap::new();
-    let mut kinds: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    let mut kinds: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut shrunk = 0usize;
     for (k, scn) in &scenarios {
         let tracing = settings.verbose || single;
@@ -2634,7 +2642,7 @@ fn lockstep(version_name: &'static str) {
         let Some(diff) = r.diff else { continue };
         differences += 1;
         let first_of_kind = !kinds.contains_key(&diff.kind);
-        kinds.entry(diff.kind.clone()).or_default().push(*k);
+        kinds.entry(diff.kind.clone()).or_default().push(k.clone());
         println!(
             "DIFFERENCE {version_name} scenario {k} step {} ({:?}): {}",
             diff.step, scn.ops[diff.step], diff.kind
@@ -2720,12 +2728,9 @@ fn lockstep(version_name: &'static str) {
         lab.runs
     );
     if settings.assignor == AssignorMode::Replay && !settings.allow_differences {
-        // The goal is 0. Until the last open differences (README, "Fidelity") are fixed, a run
-        // fails when more than 3% of its scenarios differ: a regression guard, not a pass.
-        let budget = (scenarios.len() * OPEN_DIFFERENCES_PER_100).div_ceil(100) as u64;
         assert!(
-            differences <= budget,
-            "Kafka {version_name}: {differences} of {} scenarios differ from Apache, more than the {budget} still open (see above; ORACLE_ALLOW_DIFFERENCES=1 reports without failing)",
+            differences == 0,
+            "Kafka {version_name}: {differences} of {} scenarios differ from Apache (see above; ORACLE_ALLOW_DIFFERENCES=1 reports without failing)",
             scenarios.len()
         );
     }

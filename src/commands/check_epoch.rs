@@ -220,10 +220,12 @@ pub fn check(global: &GlobalArgs, args: &Args) -> anyhow::Result<CheckReport> {
     }
 
     let resolved = super::diff::resolve_topology(global, &args.topology, app, None)?;
-    let mut new = resolved.topology;
+    // A file carries no wire order, and the broker compares lists in the order the client sends
+    // them (the same build sends the same order): both sides are compared order-free.
+    let mut new = resolved.topology.normalized();
     new.epoch = epoch;
 
-    let group_topology = current_topology(&group, &new)?;
+    let group_topology = current_topology(&group, &new)?.map(|t| t.normalized());
     let mut metadata = snapshot::topic_metadata(&group, args.partitions);
     for t in new
         .subtopologies

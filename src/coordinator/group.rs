@@ -20,6 +20,7 @@ use super::member_order::MemberOrder;
 use super::ownership::Ownership;
 use super::profile::{KafkaVersion, TopologyRules};
 use super::reconcile::{reconcile, RoleChanges};
+use super::refined_cache::RefinedCache;
 use super::target::{self, TargetAssignment, WarmupRefiner};
 use super::topology_epoch::{broker_verdict, kip_verdict, BrokerVerdict, TopologyVerdict};
 
@@ -145,6 +146,8 @@ pub struct StreamsGroup {
     targets_computed: u64,
     /// The order Apache's coordinator walks the members in (its assignor's tie-breaks).
     member_order: MemberOrder,
+    /// 4.4's refined-assignment cache (soft state).
+    refined: RefinedCache,
 }
 
 impl StreamsGroup {
@@ -190,6 +193,7 @@ impl StreamsGroup {
             persisted: false,
             targets_computed: 0,
             member_order: MemberOrder::default(),
+            refined: RefinedCache::default(),
         }
     }
 
@@ -381,7 +385,10 @@ impl StreamsGroup {
                 self.static_members.remove(iid);
             }
         }
-        self.target.remove(member_id);
+        if let Some(t) = self.target.remove(member_id) {
+            self.refined
+                .member_removed(member_id, self.target_assignment_epoch, t);
+        }
         if !m.is_reconciled(self.target_assignment_epoch) {
             self.unreconciled = self.unreconciled.saturating_sub(1);
         }
@@ -396,6 +403,18 @@ impl StreamsGroup {
             self.shutdown_requested_by = None;
             if self.version == KafkaVersion::Kip {
                 self.initial_delay_deadline = None;
+            }
+        }
+    }
+
+    /// A topic the group has seen was deleted. Apache's metadata hash covers the topic id, so a
+    /// topic re-created with the same partition count is still a change: the count the group
+    /// saw is replaced by 0, which `required_metadata` never yields, so that the next heartbeat
+    /// sees a change whatever the topic looks like by then.
+    pub(crate) fn topic_deleted(&mut self, topic: &str) {
+        if let Some(seen) = self.metadata_seen.get_mut(topic) {
+            if seen.is_some() {
+                *seen = Some(0);
             }
         }
     }
@@ -622,7 +641,14 @@ impl StreamsGroup {
         // 3b. A ready topology: owned tasks must exist in it.
         let validated = if configuration_after.is_ready() {
             if let Some(owned) = &owned {
-                self.check_owned_tasks_exist(&configuration_after, owned, &member)?;
+                if let Err(e) = self.check_owned_tasks_exist(&configuration_after, owned, &member) {
+                    // Apache checks after it stored the configured topology (soft state that a
+                    // failed heartbeat does not revert).
+                    if reconfigure {
+                        self.configuration = Some(configuration_after);
+                    }
+                    return Err(e);
+                }
             }
             topology_after.epoch
         } else {
@@ -657,6 +683,9 @@ impl StreamsGroup {
         // --- The request is good: apply it. ---
         let member_before = member;
         let was_empty = self.members.is_empty();
+        // Replacing the only member empties the group for a moment when Apache replays the old
+        // member's tombstones (after this response is built), which clears a shutdown request.
+        let empties_for_a_moment = replaces_static.is_some() && self.members.len() == 1;
         if let Some(old_id) = &replaces_static {
             self.replace_static_member(old_id, &req.member_id);
         }
@@ -692,8 +721,16 @@ impl StreamsGroup {
         // 4. The target assignment.
         let mut status = Vec::new();
         status.extend(stale_topology);
-        let target =
+        let mut target =
             self.target_for_member(&req.member_id, ctx.now_ms, assignor, refiner, &mut status)?;
+        if version.caches_refined_assignment() {
+            target.tasks = self.refined.tasks_for(
+                &req.member_id,
+                target.epoch,
+                target.tasks,
+                self.config.num_warmup_replicas > 0,
+            );
+        }
 
         // 5. Reconcile this member towards its target.
         let mut member = self.members[&req.member_id].clone();
@@ -750,7 +787,7 @@ impl StreamsGroup {
         }
         if let Some(backup) = backup {
             if self.endpoint_information_epoch != req.endpoint_information_epoch {
-                *self = backup;
+                self.fail_keeping_soft_state(backup, &member);
                 return Err(server_error());
             }
         }
@@ -773,8 +810,12 @@ impl StreamsGroup {
         if !self.persisted && version.is_release() {
             self.configuration = None;
             self.endpoint_information_epoch = 0;
+            self.refined = RefinedCache::default();
         }
         self.persisted = true;
+        if empties_for_a_moment {
+            self.shutdown_requested_by = None;
+        }
         // The records replay in order: the member record, then its current assignment; each is
         // a `put` into Apache's member table.
         if member_record_written || replaces_static.is_some() {
@@ -1018,6 +1059,35 @@ impl StreamsGroup {
 
     /// A static member that left temporarily comes back under a new member id: it takes over
     /// the old member's assignment and target, without a new group epoch.
+    /// The initial rebalance delay still pending from a failed creation of this group.
+    pub(crate) fn inherit_initial_delay(&mut self, deadline_ms: i64, now_ms: i64) {
+        if deadline_ms > now_ms {
+            self.initial_delay_deadline = Some(deadline_ms);
+        }
+    }
+
+    pub(crate) fn initial_delay_deadline(&self) -> Option<i64> {
+        self.initial_delay_deadline
+    }
+
+    /// A heartbeat that throws after it changed the group: Apache's runtime replays none of its
+    /// records but reverts nothing either (`CoordinatorWriteEvent.run`), so what the handler set
+    /// directly stays: the configured topology, the endpoint information epoch, the shutdown
+    /// request and the timers it scheduled (the member's session and rebalance timeouts, the
+    /// initial rebalance delay). Everything record-backed is as in `backup`.
+    fn fail_keeping_soft_state(&mut self, backup: StreamsGroup, member: &Member) {
+        let failed = std::mem::replace(self, backup);
+        self.configuration = failed.configuration;
+        self.endpoint_information_epoch = failed.endpoint_information_epoch;
+        self.shutdown_requested_by = failed.shutdown_requested_by;
+        self.initial_delay_deadline = failed.initial_delay_deadline;
+        self.refined = failed.refined;
+        if let Some(m) = self.members.get_mut(&member.member_id) {
+            m.session_deadline_ms = member.session_deadline_ms;
+            m.rebalance_deadline = member.rebalance_deadline;
+        }
+    }
+
     fn replace_static_member(&mut self, old_id: &str, new_id: &str) {
         let Some(mut m) = self.members.get(old_id).cloned() else {
             return;
@@ -1032,6 +1102,7 @@ impl StreamsGroup {
         if let Some(t) = self.target.remove(old_id) {
             self.target.insert(new_id.to_string(), t);
         }
+        self.refined.relabel(old_id, new_id);
         m.member_id = new_id.to_string();
         m.member_epoch = 0;
         m.previous_member_epoch = 0;

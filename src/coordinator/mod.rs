@@ -16,6 +16,7 @@ pub mod member_order;
 pub mod ownership;
 pub mod profile;
 pub mod reconcile;
+pub mod refined_cache;
 pub mod target;
 pub mod topology_epoch;
 pub mod validate;
@@ -42,6 +43,13 @@ pub struct Coordinator {
     other_groups: BTreeSet<String>,
     assignor: Box<dyn TaskAssignor>,
     refiner: Box<dyn WarmupRefiner>,
+    /// Initial-rebalance-delay timers of groups whose creating heartbeat failed after scheduling
+    /// one: Apache's timer outlives the group that was never stored, and the next creating join
+    /// finds it scheduled (`scheduleIfAbsent`), so the delay runs from the failed join.
+    orphan_initial_delays: BTreeMap<String, i64>,
+    /// Group configs (`kafka-configs.sh --entity-type groups`): like Apache's, they exist apart
+    /// from the group, before it is created and after it is deleted.
+    group_configs: BTreeMap<String, GroupConfig>,
 }
 
 impl Coordinator {
@@ -58,6 +66,8 @@ impl Coordinator {
             other_groups: BTreeSet::new(),
             assignor: Box::new(StickyAssignor::new(version.shipped_assignor())),
             refiner: Box::new(NoWarmups),
+            orphan_initial_delays: BTreeMap::new(),
+            group_configs: BTreeMap::new(),
         }
     }
 
@@ -73,6 +83,23 @@ impl Coordinator {
     pub fn with_assignor(mut self, assignor: Box<dyn TaskAssignor>) -> Coordinator {
         self.assignor = assignor;
         self
+    }
+
+    /// Set a group's configs (validated by the caller, e.g. `GroupConfig::with_group_config`);
+    /// a group created later starts with them.
+    pub fn set_group_config(&mut self, group_id: &str, config: GroupConfig) {
+        if let Some(g) = self.groups.get_mut(group_id) {
+            g.set_config(config.clone());
+        }
+        self.group_configs.insert(group_id.to_string(), config);
+    }
+
+    /// The configs a group has or would be created with.
+    pub fn group_config(&self, group_id: &str) -> &GroupConfig {
+        match self.groups.get(group_id) {
+            Some(g) => g.config(),
+            None => self.group_configs.get(group_id).unwrap_or(&self.defaults),
+        }
     }
 
     /// Mark a group id as used by another group type: streams heartbeats for it fail.
@@ -91,6 +118,13 @@ impl Coordinator {
 
     pub fn group_mut(&mut self, group_id: &str) -> Option<&mut StreamsGroup> {
         self.groups.get_mut(group_id)
+    }
+
+    /// A topic was deleted from the cluster (it may come back under a new topic id).
+    pub fn topic_deleted(&mut self, topic: &str) {
+        for g in self.groups.values_mut() {
+            g.topic_deleted(topic);
+        }
     }
 
     /// Handle one StreamsGroupHeartbeat. `metadata` is the cluster's topics and partition counts.
@@ -138,8 +172,11 @@ impl Coordinator {
                 );
             }
             // A group is created by a successful join only.
-            let mut g =
-                StreamsGroup::with_version(&req.group_id, self.defaults.clone(), self.version);
+            let config = self.group_config(&req.group_id).clone();
+            let mut g = StreamsGroup::with_version(&req.group_id, config, self.version);
+            if let Some(d) = self.orphan_initial_delays.remove(&req.group_id) {
+                g.inherit_initial_delay(d, ctx.now_ms);
+            }
             let out = g.heartbeat(
                 req,
                 ctx,
@@ -149,6 +186,8 @@ impl Coordinator {
             );
             if out.response.error.is_none() {
                 self.groups.insert(req.group_id.clone(), g);
+            } else if let Some(d) = g.initial_delay_deadline() {
+                self.orphan_initial_delays.insert(req.group_id.clone(), d);
             }
             return out;
         }
@@ -164,6 +203,8 @@ impl Coordinator {
 
     /// Fire due timers in every group.
     pub fn expire(&mut self, now_ms: i64) -> Vec<(String, Removal)> {
+        // A due orphan timer finds no group and does nothing.
+        self.orphan_initial_delays.retain(|_, d| *d > now_ms);
         let mut out = Vec::new();
         for (id, g) in &mut self.groups {
             for r in g.expire(now_ms, self.assignor.as_ref(), self.refiner.as_ref()) {

@@ -83,42 +83,43 @@ impl Ownership {
             .collect()
     }
 
-    /// Whether a task in `role` may not be granted yet to `member` of `process`, because it is
-    /// still held where a new copy would collide (see the module docs of `reconcile`).
+    /// Whether a task in `role` may not be granted yet to a member of `process` that is assigned
+    /// `assigned`, because a copy is still held where a new one would collide; Kafka 4.4's
+    /// `CurrentAssignmentBuilder.isUnreleased*Task`. Apache's index is by process: a copy at the
+    /// process counts unless the member is assigned it in that role, so the member's own copy
+    /// pending revocation blocks too, until the record of this heartbeat drops it (a task
+    /// revoked from a member and targeted to it again is granted at its next heartbeat).
     pub fn is_unreleased(
         &self,
         role: TaskRole,
         s: &str,
         p: i32,
-        member: &str,
+        assigned: &Assignment,
         process: &str,
     ) -> bool {
         let holders = self.holders(s, p);
-        let other_in_process = |r: TaskRole| {
+        let at_process = |r: TaskRole| {
             holders
                 .iter()
-                .any(|h| h.role == r && h.process_id == process && h.member_id != member)
+                .any(|h| h.role == r && h.process_id == process)
         };
+        let elsewhere_in_process = |r: TaskRole| at_process(r) && !assigned.get(r).contains(s, p);
         match role {
             // One active owner in the whole group; and no copy in another member of the process.
-            // The member's own copy blocks too: a task revoked from it and targeted to it again
-            // is granted once the revocation is confirmed, as Apache does.
             TaskRole::Active => {
                 holders.iter().any(|h| h.role == TaskRole::Active)
-                    || other_in_process(TaskRole::Standby)
-                    || other_in_process(TaskRole::Warmup)
+                    || elsewhere_in_process(TaskRole::Standby)
+                    || elsewhere_in_process(TaskRole::Warmup)
             }
             TaskRole::Standby => {
-                other_in_process(TaskRole::Active)
-                    || other_in_process(TaskRole::Standby)
-                    || other_in_process(TaskRole::Warmup)
+                elsewhere_in_process(TaskRole::Active)
+                    || at_process(TaskRole::Standby)
+                    || elsewhere_in_process(TaskRole::Warmup)
             }
             TaskRole::Warmup => {
-                holders
-                    .iter()
-                    .any(|h| h.role == TaskRole::Active && h.process_id == process)
-                    || other_in_process(TaskRole::Standby)
-                    || other_in_process(TaskRole::Warmup)
+                at_process(TaskRole::Active)
+                    || elsewhere_in_process(TaskRole::Standby)
+                    || at_process(TaskRole::Warmup)
             }
         }
     }

@@ -39,6 +39,12 @@ impl KafkaVersion {
         self >= KafkaVersion::V4_4
     }
 
+    /// 4.4.0 reconciles towards a refined target cached per assignment epoch (see
+    /// `refined_cache`); its refiner is a stub, and later code has no such cache.
+    pub fn caches_refined_assignment(self) -> bool {
+        self == KafkaVersion::V4_4
+    }
+
     /// `group.streams.assignment.interval.ms` (KIP-1263) exists from 4.3 on.
     pub fn has_assignment_interval(self) -> bool {
         self >= KafkaVersion::V4_3

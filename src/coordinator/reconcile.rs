@@ -201,9 +201,9 @@ fn next_in_place(
             if cur.contains(s, p) {
                 continue;
             }
-            // Copies this member has in another role are not "held elsewhere": `is_unreleased`
-            // only looks at other members, except that a warm-up never joins an active copy.
-            if ownership.is_unreleased(role, s, p, &member.member_id, &member.process_id) {
+            // Copies this member is assigned in another role are not "held elsewhere", except
+            // that a warm-up never joins an active copy (see `is_unreleased`).
+            if ownership.is_unreleased(role, s, p, current, &member.process_id) {
                 any_unreleased = true;
                 continue;
             }

@@ -106,7 +106,7 @@ pub fn broker_verdict(group: Option<&Topology>, request: &Topology) -> BrokerVer
     };
     if request.epoch < group.epoch {
         BrokerVerdict::AcceptedStale
-    } else if request.epoch == group.epoch && request.same_content(group) {
+    } else if request.same_record(group) {
         BrokerVerdict::Accepted
     } else {
         BrokerVerdict::Rejected {

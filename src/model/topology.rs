@@ -116,6 +116,17 @@ impl Topology {
         t
     }
 
+    /// Equal as the broker's topology records are (`StreamsTopology.equals` in Apache 4.1 to
+    /// 4.4): the same epoch, the same subtopologies by id, and every list in the same order.
+    /// A member that sends its lists in another order sends a different topology. Kept apart
+    /// from `same_content` because files carry no wire order (see `check-epoch`).
+    pub fn same_record(&self, other: &Topology) -> bool {
+        fn by_id(t: &Topology) -> BTreeMap<&str, &Subtopology> {
+            t.subtopologies.iter().map(|s| (s.id.as_str(), s)).collect()
+        }
+        self.epoch == other.epoch && by_id(self) == by_id(other)
+    }
+
     /// Equal content, ignoring the epoch and the order of lists.
     pub fn same_content(&self, other: &Topology) -> bool {
         let a = self.normalized();

@@ -198,11 +198,23 @@ pub fn configure(
         ));
     }
 
+    // Apache walks the subtopologies in the order of its `HashMap` by id (filled in the
+    // request's order); where that order matters (repartition counts decided in passes, the
+    // first mis-partitioned topic named), so do we.
+    let walk: Vec<&Subtopology> = {
+        let by_id: BTreeMap<&str, &Subtopology> =
+            subs.iter().map(|s| (s.id.as_str(), *s)).collect();
+        java_hash_order(topology.subtopologies.iter().map(|s| s.id.as_str()))
+            .iter()
+            .filter_map(|id| by_id.get(id.as_str()).copied())
+            .collect()
+    };
+
     // 2. Repartition topic partition counts.
-    let mut counts = repartition_counts(&subs, &existing)?;
+    let mut counts = repartition_counts(&walk, &existing)?;
 
     // 3. Copartitioning.
-    if let Err(problem) = enforce_copartitioning(&subs, &existing, &mut counts)? {
+    if let Err(problem) = enforce_copartitioning(&walk, &existing, &mut counts)? {
         return Ok(Configuration::not_ready(problem));
     }
 
@@ -210,7 +222,7 @@ pub fn configure(
 
     // 4. Changelog partition counts.
     let mut changelogs: BTreeMap<&str, i32> = BTreeMap::new();
-    for s in &subs {
+    for s in &walk {
         let sources: BTreeSet<&str> = s.source_topics.iter().map(String::as_str).collect();
         let internal: Vec<&str> = s
             .state_changelog_topics
@@ -222,9 +234,9 @@ pub fn configure(
             continue;
         }
         let Some(n) = s.input_topics().filter_map(count_of).max() else {
+            // Apache's words (`ChangelogTopics.setup`): the broker answers with them.
             return Err(InvalidTopology::new(format!(
-                "No source topics found for subtopology {}: cannot decide the number of \
-                 partitions of its changelog topics",
+                "No source topics found for subtopology {}",
                 s.id
             )));
         };
@@ -270,8 +282,9 @@ pub fn configure(
     }
     let internal_topics: Vec<CreatableTopic> = wanted.values().cloned().collect();
     // Apache checks the existing internal topics in the iteration order of the topology's
-    // required-topics `HashSet`, so the first mismatch it names is the first in that order.
-    let required = java_hash_order(subs.iter().flat_map(|s| {
+    // required-topics `HashSet`, filled walking the subtopologies, so the first mismatch it
+    // names is the first in that order.
+    let required = java_hash_order(walk.iter().flat_map(|s| {
         s.source_topics
             .iter()
             .map(String::as_str)
@@ -296,14 +309,22 @@ pub fn configure(
             });
         }
     }
-    // The topics to create are a `HashMap` filled per subtopology (repartition sources, then
-    // changelogs); the status names the first three in its iteration order.
-    let missing = java_hash_order(subs.iter().flat_map(|s| {
-        s.repartition_source_topics
+    // The topics to create are a `HashMap` filled per subtopology, from its own `HashMap`s of
+    // repartition sources, then changelogs; the status names the first three in its order.
+    let missing = java_hash_order(
+        subs.iter()
+            .flat_map(|s| {
+                let names = |ts: &[crate::model::TopicInfo]| {
+                    java_hash_order(ts.iter().map(|t| t.name.as_str()))
+                };
+                let mut own = names(&s.repartition_source_topics);
+                own.extend(names(&s.state_changelog_topics));
+                own
+            })
+            .collect::<Vec<String>>()
             .iter()
-            .chain(s.state_changelog_topics.iter())
-            .map(|t| t.name.as_str())
-    }));
+            .map(String::as_str),
+    );
     let missing: Vec<&str> = missing
         .iter()
         .map(String::as_str)
@@ -482,11 +503,16 @@ fn repartition_counts(
                 if counts.contains_key(sink) {
                     continue;
                 }
+                // Repartition sources count as decided, even when the topic exists with
+                // another count (which `configure` then reports as mis-partitioned).
                 let from_repartition = s
                     .repartition_source_topics
                     .iter()
-                    .filter_map(|x| existing(&x.name).or_else(|| counts.get(&x.name).copied()));
-                let from_sources = s.source_topics.iter().filter_map(|x| existing(x));
+                    .filter_map(|x| counts.get(&x.name).copied());
+                let from_sources = s
+                    .source_topics
+                    .iter()
+                    .filter_map(|x| existing(x).or_else(|| counts.get(x).copied()));
                 match from_repartition.chain(from_sources).max() {
                     Some(c) => {
                         counts.insert(sink.clone(), c);
@@ -500,26 +526,20 @@ fn repartition_counts(
             break;
         }
         if !progress {
-            let unresolved: BTreeSet<&str> = subs
-                .iter()
-                .flat_map(|s| s.repartition_sink_topics.iter().map(String::as_str))
-                .filter(|t| !counts.contains_key(*t))
-                .collect();
-            return Err(InvalidTopology::new(format!(
-                "Failed to compute the number of partitions for repartition topics {}: there may \
-                 be loops in the topology, or subtopologies without inputs.",
-                unresolved.into_iter().collect::<Vec<_>>().join(", ")
-            )));
+            // Apache's words (`RepartitionTopics`), as the broker answers them.
+            return Err(InvalidTopology::new(
+                "Failed to compute number of partitions for all repartition topics. There may \
+                 be loops in the topology that cannot be resolved.",
+            ));
         }
     }
     for s in subs {
         for r in &s.repartition_source_topics {
             if !counts.contains_key(&r.name) {
-                return Err(InvalidTopology::new(format!(
-                    "Failed to compute the number of partitions for repartition topic {}: it is \
-                     never used as a sink topic.",
-                    r.name
-                )));
+                return Err(InvalidTopology::new(
+                    "Failed to compute number of partitions for all repartition topics, because \
+                     a repartition source topic is never used as a sink topic.",
+                ));
             }
         }
     }
@@ -670,6 +690,44 @@ mod tests {
 
     fn md(entries: &[(&str, i32)]) -> TopicMetadata {
         entries.iter().map(|(k, v)| (k.to_string(), *v)).collect()
+    }
+
+    /// Found by the lock-step oracle (seed 4242, scenario 16, group `g1`): three repartition
+    /// topics are mis-partitioned; Apache 4.2.2 names `g1-rep8`, the first of them in its
+    /// required-topics `HashSet`, and expects 6 for it because a repartition source counts as
+    /// decided (6, from `g1-in2`), not as the 5 partitions it has.
+    #[test]
+    fn the_first_mis_partitioned_topic_is_apaches() {
+        let text = include_str!("../../tests/data/configure/java-order-g1.json");
+        let topology: Topology = serde_json::from_str(text).expect("topology");
+        let mut metadata = md(&[
+            ("g1-in0", 6),
+            ("g1-in1", 2),
+            ("g1-in2", 6),
+            ("g1-rep4", 5),
+            ("g1-rep6", 5),
+            ("g1-rep7", 2),
+            ("g1-rep8", 5),
+        ]);
+        for (c, n) in [
+            ("s1-store0", 6),
+            ("s3-store0", 2),
+            ("s3-store1", 2),
+            ("s5-store0", 2),
+            ("s5-store1", 2),
+            ("s6-store0", 5),
+            ("s6-store1", 5),
+            ("s7-store0", 2),
+            ("s8-store0", 5),
+            ("s8-store1", 5),
+        ] {
+            metadata.insert(format!("g1-{c}-changelog"), n);
+        }
+        let c = configure(&topology, &metadata).expect("valid");
+        assert_eq!(
+            c.problem.map(|p| p.detail().to_string()).as_deref(),
+            Some("Existing topic g1-rep8 has different number of partitions: expected 6, found 5")
+        );
     }
 
     /// input -> [0] -> app-rep -> [1] (store changelog)

@@ -85,8 +85,8 @@ import org.slf4j.LoggerFactory;
  *     "/127.0.0.1". Runs, in the broker's order: KafkaApis' topic checks (internal topics,
  *     invalid names: STREAMS_INVALID_TOPOLOGY), GroupCoordinatorService's checks (unsupported
  *     features, then validity), then GroupMetadataManager.streamsGroupHeartbeat as a write
- *     operation (records replayed; on an exception the snapshot registry is reverted and the
- *     exception mapped by CoordinatorOperationExceptionHelper).
+ *     operation (records replayed; on an exception no record is replayed, the soft state the
+ *     handler changed stays, and the exception is mapped by CoordinatorOperationExceptionHelper).
  *   -> {"now_ms":N,"timers":[...],"response":"HEX","rejected_by":null|"kafka_apis"|"service"|"coordinator",
  *       "creatable_topics":{"t":{"partitions":P,"replication":R,"configs":{...}}},"group":SNAPSHOT|null}
  *
@@ -146,7 +146,7 @@ public final class StreamsCoordinatorOracle {
         }
     }
 
-    /** A write operation threw: the registry was reverted; {@code cause} is Apache's exception. */
+    /** A write operation threw: nothing was replayed; {@code cause} is Apache's exception. */
     static final class OperationFailed extends Exception {
         OperationFailed(Throwable cause) {
             super(cause);
@@ -338,9 +338,11 @@ public final class StreamsCoordinatorOracle {
     // ------------------------------------------------------------------------------ write operations
 
     /**
-     * Runs one write operation as CoordinatorRuntime does: on an exception, revert the soft state
-     * to the last written offset; otherwise replay the records, advance the offset and snapshot.
-     * Snapshots older than the last written offset are dropped at once (immediate commit).
+     * Runs one write operation as CoordinatorRuntime.CoordinatorWriteEvent does: on an exception
+     * the event completes with it and nothing is reverted (the runtime reverts only when appending
+     * records fails), so soft state the handler set before throwing stays; otherwise replay the
+     * records, advance the offset and snapshot. Snapshots older than the last written offset are
+     * dropped at once (immediate commit).
      */
     @SuppressWarnings("unchecked")
     private <T> CoordinatorResult<T, CoordinatorRecord> write(Callable<CoordinatorResult<?, ?>> op) throws OperationFailed {
@@ -350,7 +352,6 @@ public final class StreamsCoordinatorOracle {
         } catch (Fatal | ProtocolError e) {
             throw e;
         } catch (Throwable e) {
-            snapshots.revertToSnapshot(lastWrittenOffset);
             throw new OperationFailed(e);
         }
         if (result == null) return null;
