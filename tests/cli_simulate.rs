@@ -424,3 +424,49 @@ fn scenario_counts_obey_the_command_lines_limits() {
         "{err}"
     );
 }
+
+/// Apache's sticky assignor warns (at WARN, in the broker log) when it cannot place every
+/// standby; the simulation says the same on stderr and in the JSON report.
+#[test]
+fn standbys_without_room_are_warned_about_as_the_assignor_does() {
+    let args = [
+        "simulate",
+        "--members",
+        "2",
+        "--processes",
+        "2",
+        "--standby-replicas",
+        "2",
+        "--kafka-version",
+        "4.3",
+        "--output",
+        "json",
+    ];
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.lines()
+            .any(|l| l.starts_with("warning: assignor: Unable to assign 1 of 2 standby tasks")),
+        "{err}"
+    );
+    let report: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let warnings = report["assignor_warnings"]
+        .as_array()
+        .expect("assignor_warnings");
+    assert!(!warnings.is_empty() && warnings.len() <= 20);
+    // With room for every standby there is nothing to warn about.
+    let (_, out, err) = run(&[
+        "simulate",
+        "--members",
+        "3",
+        "--processes",
+        "3",
+        "--standby-replicas",
+        "2",
+        "--output",
+        "json",
+    ]);
+    assert!(!err.contains("warning: assignor"), "{err}");
+    let report: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert!(report.get("assignor_warnings").is_none());
+}

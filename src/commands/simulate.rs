@@ -178,6 +178,10 @@ pub fn run(global: &GlobalArgs, args: &Args) -> anyhow::Result<i32> {
     if let Some(b) = bar {
         b.finish_and_clear();
     }
+    // As the broker logs them: on stderr, so that stdout stays the report (JSON has them too).
+    for w in &report.assignor_warnings {
+        eprintln!("warning: assignor: {w}");
+    }
     match global.output {
         OutputFormat::Json => crate::emit!("{}", render::json::to_string(&report)),
         OutputFormat::Table => {

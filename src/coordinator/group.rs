@@ -148,6 +148,8 @@ pub struct StreamsGroup {
     member_order: MemberOrder,
     /// 4.4's refined-assignment cache (soft state).
     refined: RefinedCache,
+    /// What the assignor warned about when it computed the current target.
+    assignor_warnings: Vec<String>,
 }
 
 impl StreamsGroup {
@@ -194,6 +196,7 @@ impl StreamsGroup {
             targets_computed: 0,
             member_order: MemberOrder::default(),
             refined: RefinedCache::default(),
+            assignor_warnings: Vec::new(),
         }
     }
 
@@ -283,6 +286,11 @@ impl StreamsGroup {
     }
 
     /// Target assignments computed since the group was created or restored.
+    /// The warnings of the assignor's last run (e.g. standbys it could not place).
+    pub fn assignor_warnings(&self) -> &[String] {
+        &self.assignor_warnings
+    }
+
     pub fn targets_computed(&self) -> u64 {
         self.targets_computed
     }
@@ -705,6 +713,11 @@ impl StreamsGroup {
         if let Some(o) = &req.task_end_offsets {
             updated.task_end_offsets = o.clone();
         }
+        // As `StreamsGroup.updateStaticMember`: the member's old instance id is forgotten, even
+        // when the member now names another one.
+        if let Some(old) = &member_before.instance_id {
+            self.static_members.remove(old);
+        }
         if let Some(iid) = &updated.instance_id {
             self.static_members
                 .insert(iid.clone(), updated.member_id.clone());
@@ -1024,8 +1037,10 @@ impl StreamsGroup {
             config: &self.config,
             version: self.version,
         };
-        let target = target::compute(assignor, refiner, &inputs).map_err(|e| e.message)?;
+        let (target, warnings) =
+            target::compute(assignor, refiner, &inputs).map_err(|e| e.message)?;
         self.target = target;
+        self.assignor_warnings = warnings;
         self.target_assignment_epoch = self.group_epoch;
         self.target_assignment_timestamp_ms = now_ms;
         self.targets_computed += 1;

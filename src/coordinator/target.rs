@@ -110,21 +110,25 @@ pub fn group_spec(inputs: &TargetInputs<'_>, configuration: &Configuration) -> G
     }
 }
 
-/// Compute the target for every member. A topology that is not ready gives everyone nothing.
+/// Compute the target for every member, with the warnings the assignor logged (Apache logs them
+/// at WARN, e.g. too few processes for the standbys asked for). A topology that is not ready
+/// gives everyone nothing.
 pub fn compute(
     assignor: &dyn TaskAssignor,
     refiner: &dyn WarmupRefiner,
     inputs: &TargetInputs<'_>,
-) -> Result<TargetAssignment, AssignorError> {
+) -> Result<(TargetAssignment, Vec<String>), AssignorError> {
     let members = inputs.members;
     let Some(configuration) = inputs.configuration.filter(|c| c.is_ready()) else {
-        return Ok(members
+        let empty = members
             .keys()
             .map(|id| (id.clone(), Assignment::default()))
-            .collect());
+            .collect();
+        return Ok((empty, Vec::new()));
     };
     let spec = group_spec(inputs, configuration);
-    let assigned = assignor.assign(&spec)?;
+    let outcome = assignor.assign_with_warnings(&spec)?;
+    let assigned = outcome.assignment;
     let mut target: TargetAssignment = members
         .keys()
         .map(|id| (id.clone(), Assignment::default()))
@@ -136,5 +140,8 @@ pub fn compute(
             t.warmup = TaskSet::new();
         }
     }
-    Ok(refiner.refine(target, members, inputs.config))
+    Ok((
+        refiner.refine(target, members, inputs.config),
+        outcome.warnings,
+    ))
 }

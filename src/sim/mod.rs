@@ -128,6 +128,8 @@ struct Engine<'a> {
     rebalances: u64,
     /// Target assignments the coordinator had computed when last looked at.
     last_targets_computed: u64,
+    /// Distinct assignor warnings, in the order first seen.
+    assignor_warnings: Vec<String>,
     statuses_seen: BTreeSet<String>,
     step_statuses: BTreeSet<String>,
     errors_seen: BTreeMap<String, u64>,
@@ -257,6 +259,12 @@ impl<'a> Engine<'a> {
             if g.targets_computed() != self.last_targets_computed {
                 self.last_targets_computed = g.targets_computed();
                 self.rebalances += 1;
+                for w in g.assignor_warnings() {
+                    // Bounded: one line per distinct warning is what a reader can use.
+                    if self.assignor_warnings.len() < 20 && !self.assignor_warnings.contains(w) {
+                        self.assignor_warnings.push(w.clone());
+                    }
+                }
             }
         }
     }
@@ -535,6 +543,7 @@ pub fn run(
         heartbeats: 0,
         rebalances: 0,
         last_targets_computed: 0,
+        assignor_warnings: Vec::new(),
         statuses_seen: BTreeSet::new(),
         step_statuses: BTreeSet::new(),
         errors_seen: BTreeMap::new(),
@@ -808,6 +817,7 @@ fn build_report(
         errors_seen: e.errors_seen.clone(),
         invariant_violations: e.invariants.violations.clone(),
         failed_members: e.failures.clone(),
+        assignor_warnings: e.assignor_warnings.clone(),
         advice: advice(cfg, scenario, &e.failures),
         steps,
         members,

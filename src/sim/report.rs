@@ -34,6 +34,9 @@ pub struct Report {
     pub invariant_violations: Vec<String>,
     /// Members stopped by an error the real Kafka Streams client treats as fatal.
     pub failed_members: Vec<MemberFailure>,
+    /// What the assignor warned about (as Apache's logs at WARN), distinct, at most 20.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub assignor_warnings: Vec<String>,
     /// What to do instead, when the run shows the user's plan failing on their broker.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub advice: Option<String>,
