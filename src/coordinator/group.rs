@@ -683,8 +683,14 @@ impl StreamsGroup {
             configuration_after.problem,
             None | Some(configure::TopicProblem::MissingInternalTopics { .. })
         );
+        // The map covers the other members as stored and this member as updated (a rejoin
+        // without an endpoint has none any more).
         let endpoints_in_group = updated.user_endpoint.is_some()
-            || (self.persisted && self.members.values().any(|m| m.user_endpoint.is_some()));
+            || (self.persisted
+                && self
+                    .members
+                    .iter()
+                    .any(|(id, m)| *id != updated.member_id && m.user_endpoint.is_some()));
         let backup =
             (version.is_release() && unconfigured && endpoints_in_group).then(|| self.clone());
 
