@@ -27,7 +27,7 @@ pub fn client_config(global: &GlobalArgs) -> Result<config::ClientConfig, Failur
     };
     let cfg = config::load(
         bootstrap,
-        Duration::from_millis(global.timeout.max(1)),
+        Duration::from_millis(global.timeout),
         global.command_config.as_deref(),
     )
     .map_err(|e| Failure::usage(e.0))?;
