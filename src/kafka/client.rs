@@ -553,6 +553,7 @@ impl Cluster {
 
     /// Describe groups with committed offsets, end offsets and lag.
     pub async fn describe(&mut self, groups: &[String]) -> KafkaResult<DescribeResult> {
+        super::limits::check_group_ids(groups)?;
         let (raw, describe_version) = self.describe_raw(groups).await?;
         let mut described: Vec<GroupDescription> = Vec::new();
         let mut errors = Vec::new();

@@ -8,6 +8,7 @@ pub mod codec;
 pub mod config;
 pub mod conn;
 pub mod error;
+pub mod limits;
 pub mod scram;
 pub mod tls;
 pub mod wire;
