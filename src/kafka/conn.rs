@@ -87,7 +87,7 @@ pub async fn bounded<T>(
     }
 }
 
-fn split_host_port(addr: &str) -> KafkaResult<(String, u16)> {
+pub(crate) fn split_host_port(addr: &str) -> KafkaResult<(String, u16)> {
     let bad = || KafkaError::Config(format!("bad broker address `{addr}` (expected host:port)"));
     let (host, port) = addr.rsplit_once(':').ok_or_else(bad)?;
     let port: u16 = port.parse().map_err(|_| bad())?;

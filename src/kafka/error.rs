@@ -41,6 +41,8 @@ pub enum KafkaError {
     Unsupported { detail: String, hint: String },
     /// Bad configuration (files, PEM).
     Config(String),
+    /// Every bootstrap address failed: one error per address, in the order given.
+    Bootstrap(Vec<KafkaError>),
 }
 
 impl fmt::Display for KafkaError {
@@ -70,6 +72,16 @@ impl fmt::Display for KafkaError {
             }
             KafkaError::Unsupported { detail, .. } => f.write_str(detail),
             KafkaError::Config(s) => f.write_str(s),
+            KafkaError::Bootstrap(all) => {
+                f.write_str("no bootstrap server answered: ")?;
+                for (i, e) in all.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str("; ")?;
+                    }
+                    write!(f, "{e}")?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -114,6 +126,14 @@ impl KafkaError {
             }
             KafkaError::Unsupported { hint, .. } => Failure::kafka(msg).with_hint(hint.clone()),
             KafkaError::Config(_) => Failure::usage(msg),
+            // The first address is the one the user expects to answer: its hint fits best.
+            KafkaError::Bootstrap(all) => match all.first() {
+                Some(first) => Failure {
+                    message: msg,
+                    ..first.to_failure()
+                },
+                None => Failure::unreachable(msg).with_hint(HINT_REACH),
+            },
         }
     }
 }

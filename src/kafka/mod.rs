@@ -3,6 +3,7 @@
 //! connections with TLS and SASL (`conn`), and the cluster-level operations used by `list` and
 //! `describe` (`client`).
 
+pub mod bootstrap;
 pub mod client;
 pub mod codec;
 pub mod config;
