@@ -58,7 +58,8 @@ pub struct GlobalArgs {
     pub command_config: Option<PathBuf>,
 
     /// Upper bound for every network wait, in milliseconds
-    #[arg(long, global = true, value_name = "MS", default_value_t = 30_000)]
+    #[arg(long, global = true, value_name = "MS", default_value_t = 30_000,
+          value_parser = parse_timeout)]
     pub timeout: u64,
 
     /// Output format
@@ -72,6 +73,23 @@ pub struct GlobalArgs {
     /// More detail
     #[arg(long, short = 'v', global = true)]
     pub verbose: bool,
+}
+
+/// Kafka's own timeouts are int32 milliseconds; 0 would make every wait fail at once.
+pub const MAX_TIMEOUT_MS: u64 = i32::MAX as u64;
+
+fn parse_timeout(s: &str) -> Result<u64, String> {
+    let ms: u64 = s
+        .trim()
+        .parse()
+        .map_err(|_| "expected a whole number of milliseconds, e.g. 30000".to_string())?;
+    match ms {
+        0 => Err("a timeout of 0 ms would fail every network wait at once; give at least 1 \
+                  (the default is 30000)"
+            .into()),
+        ms if ms > MAX_TIMEOUT_MS => Err(format!("at most {MAX_TIMEOUT_MS} ms")),
+        ms => Ok(ms),
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -57,6 +57,7 @@ pub fn run(global: &GlobalArgs, args: &Args) -> anyhow::Result<i32> {
             return Err(Failure::usage("--group needs a non-empty group id").into());
         }
     }
+    kafka::limits::check_group_ids(&args.groups).map_err(|e| e.to_failure())?;
     let cfg = kafka::client_config(global)?;
     let groups = args.groups.clone();
     let all = args.all_groups;

@@ -54,6 +54,7 @@ fn describe_raw(
     global: &GlobalArgs,
     group_id: &str,
 ) -> anyhow::Result<(Described, Option<KafkaVersion>)> {
+    kafka::limits::check_group_ids(&[group_id]).map_err(|e| e.to_failure())?;
     let cfg = kafka::client_config(global).map_err(|f| {
         f.with_hint(
             "or describe the group to a file with `describe --output json` and pass that file",

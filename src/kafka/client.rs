@@ -88,7 +88,7 @@ pub fn lag(committed: Option<i64>, end: Option<i64>, earliest: Option<i64>) -> O
 }
 
 impl Cluster {
-    /// Connect to the first reachable bootstrap server and learn the brokers.
+    /// Connect to the first bootstrap server that answers and learn the brokers.
     pub async fn connect(cfg: ClientConfig) -> KafkaResult<Cluster> {
         if cfg.bootstrap.is_empty() {
             return Err(KafkaError::Config(
@@ -96,26 +96,7 @@ impl Cluster {
             ));
         }
         let deadline = Instant::now() + cfg.timeout;
-        let mut last_err = None;
-        let mut boot = None;
-        for addr in &cfg.bootstrap {
-            match Connection::open(addr, &cfg).await {
-                Ok(c) => {
-                    boot = Some(c);
-                    break;
-                }
-                // Authentication and TLS trust problems will not get better on another broker.
-                Err(
-                    e @ (KafkaError::Sasl { .. } | KafkaError::Tls { .. } | KafkaError::Config(_)),
-                ) => return Err(e),
-                Err(e) => last_err = Some(e),
-            }
-        }
-        let Some(mut boot) = boot else {
-            return Err(
-                last_err.unwrap_or_else(|| KafkaError::Config("no bootstrap server".into()))
-            );
-        };
+        let mut boot = super::bootstrap::open_first(&cfg).await?;
         let req = MetadataRequest::default()
             .with_topics(Some(Vec::new()))
             .with_allow_auto_topic_creation(false);
@@ -553,6 +534,7 @@ impl Cluster {
 
     /// Describe groups with committed offsets, end offsets and lag.
     pub async fn describe(&mut self, groups: &[String]) -> KafkaResult<DescribeResult> {
+        super::limits::check_group_ids(groups)?;
         let (raw, describe_version) = self.describe_raw(groups).await?;
         let mut described: Vec<GroupDescription> = Vec::new();
         let mut errors = Vec::new();

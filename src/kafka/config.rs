@@ -326,6 +326,8 @@ pub fn from_properties(
         };
     }
     if let Some(c) = get("client.id") {
+        // Every request header carries it.
+        super::limits::check_string("client.id", &c).map_err(|e| ConfigError(e.to_string()))?;
         cfg.client_id = c;
     }
 

@@ -16,16 +16,19 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 use super::config::{ClientConfig, SaslMechanism};
-use super::error::{KafkaError, KafkaResult};
+use super::error::{KafkaError, KafkaResult, HINT_AUTH, HINT_MECHANISM, HINT_NOT_SASL};
 use super::scram::{ScramClient, ScramHash};
 use super::tls;
 use super::wire::{self, Writer};
+use crate::model::codes::ErrorCode;
 
 /// Largest response we accept (bytes).
 pub const MAX_FRAME: usize = 256 * 1024 * 1024;
 
 pub const API_STREAMS_GROUP_HEARTBEAT: i16 = 88;
 pub const API_STREAMS_GROUP_DESCRIBE: i16 = 89;
+
+const ILLEGAL_SASL_STATE: i16 = 34;
 
 /// Our highest version per API key (explicit caps; see the wire-protocol reference §4).
 pub fn client_max_version(api_key: i16) -> Option<i16> {
@@ -84,7 +87,7 @@ pub async fn bounded<T>(
     }
 }
 
-fn split_host_port(addr: &str) -> KafkaResult<(String, u16)> {
+pub(crate) fn split_host_port(addr: &str) -> KafkaResult<(String, u16)> {
     let bad = || KafkaError::Config(format!("bad broker address `{addr}` (expected host:port)"));
     let (host, port) = addr.rsplit_once(':').ok_or_else(bad)?;
     let port: u16 = port.parse().map_err(|_| bad())?;
@@ -356,31 +359,9 @@ impl Connection {
         let sasl_err = |addr: &str, detail: String| KafkaError::Sasl {
             addr: addr.to_string(),
             detail,
+            hint: HINT_AUTH,
         };
-        let hs = SaslHandshakeRequest::default()
-            .with_mechanism(StrBytes::from_string(mechanism.name().to_string()));
-        let (hs_version, hs_resp): (i16, SaslHandshakeResponse) = self
-            .negotiated(ApiKey::SaslHandshake, 1, &hs)
-            .await
-            .map_err(|e| match e {
-                KafkaError::Unsupported { .. } => sasl_err(
-                    &self.addr,
-                    "the broker does not offer SaslHandshake v1 (is this a SASL listener?)".into(),
-                ),
-                other => other,
-            })?;
-        let _ = hs_version;
-        if hs_resp.error_code != 0 {
-            let offered: Vec<String> = hs_resp.mechanisms.iter().map(|m| m.to_string()).collect();
-            return Err(sasl_err(
-                &self.addr,
-                format!(
-                    "mechanism {} is not enabled on this listener (it offers: {})",
-                    mechanism.name(),
-                    offered.join(", ")
-                ),
-            ));
-        }
+        self.sasl_handshake(mechanism).await?;
         match mechanism {
             SaslMechanism::Plain => {
                 let mut token = Vec::new();
@@ -412,6 +393,34 @@ impl Connection {
         Ok(())
     }
 
+    async fn sasl_handshake(&mut self, mechanism: SaslMechanism) -> KafkaResult<()> {
+        let hs = SaslHandshakeRequest::default()
+            .with_mechanism(StrBytes::from_string(mechanism.name().to_string()));
+        let (_, resp): (i16, SaslHandshakeResponse) = self
+            .negotiated(ApiKey::SaslHandshake, 1, &hs)
+            .await
+            .map_err(|e| match e {
+                KafkaError::Unsupported { .. } => KafkaError::Sasl {
+                    addr: self.addr.clone(),
+                    detail: "the broker does not offer SaslHandshake v1, so this is not a SASL \
+                             listener"
+                        .into(),
+                    hint: HINT_NOT_SASL,
+                },
+                other => other,
+            })?;
+        if resp.error_code == 0 {
+            return Ok(());
+        }
+        let offered: Vec<String> = resp.mechanisms.iter().map(|m| m.to_string()).collect();
+        Err(handshake_failure(
+            &self.addr,
+            mechanism,
+            resp.error_code,
+            &offered,
+        ))
+    }
+
     async fn sasl_step(&mut self, token: Vec<u8>) -> KafkaResult<Vec<u8>> {
         let req = SaslAuthenticateRequest::default().with_auth_bytes(Bytes::from(token));
         let (_, resp): (i16, SaslAuthenticateResponse) =
@@ -424,9 +433,53 @@ impl Connection {
             return Err(KafkaError::Sasl {
                 addr: self.addr.clone(),
                 detail: format!("{msg} (error {})", resp.error_code),
+                hint: HINT_AUTH,
             });
         }
         Ok(resp.auth_bytes.to_vec())
+    }
+}
+
+/// The error for a refused SaslHandshake. A broker answers ILLEGAL_SASL_STATE (with no
+/// mechanisms) when the listener does not do SASL at all, and UNSUPPORTED_SASL_MECHANISM with the
+/// listener's mechanisms otherwise; neither is a credentials problem.
+fn handshake_failure(
+    addr: &str,
+    mechanism: SaslMechanism,
+    code: i16,
+    offered: &[String],
+) -> KafkaError {
+    let (detail, hint) = if code == ILLEGAL_SASL_STATE {
+        (
+            "this listener is not a SASL listener (SaslHandshake answered ILLEGAL_SASL_STATE), \
+             but security.protocol asks for SASL"
+                .to_string(),
+            HINT_NOT_SASL,
+        )
+    } else if offered.is_empty() {
+        (
+            format!(
+                "mechanism {} is not enabled on this listener, and it offers no SASL mechanisms \
+                 ({})",
+                mechanism.name(),
+                ErrorCode::from_code(code).name()
+            ),
+            HINT_NOT_SASL,
+        )
+    } else {
+        (
+            format!(
+                "mechanism {} is not enabled on this listener (it offers: {})",
+                mechanism.name(),
+                offered.join(", ")
+            ),
+            HINT_MECHANISM,
+        )
+    };
+    KafkaError::Sasl {
+        addr: addr.to_string(),
+        detail,
+        hint,
     }
 }
 
@@ -460,5 +513,26 @@ mod tests {
         assert_eq!(client_max_version(ApiKey::OffsetFetch as i16), Some(9));
         assert_eq!(client_max_version(API_STREAMS_GROUP_DESCRIBE), Some(1));
         assert_eq!(client_max_version(12345), None);
+    }
+
+    #[test]
+    fn sasl_handshake_failures_name_what_the_listener_offers() {
+        let hint = |e: &KafkaError| match e {
+            KafkaError::Sasl { hint, .. } => *hint,
+            _ => panic!("not a SASL error: {e}"),
+        };
+        let plain = handshake_failure("a:1", SaslMechanism::Plain, ILLEGAL_SASL_STATE, &[]);
+        assert!(plain.to_string().contains("not a SASL listener"), "{plain}");
+        assert_eq!(hint(&plain), HINT_NOT_SASL);
+        let none = handshake_failure("a:1", SaslMechanism::ScramSha512, 33, &[]);
+        assert!(none.to_string().contains("offers no SASL mechanisms"), "{none}");
+        assert!(!none.to_string().contains("offers: "), "{none}");
+        let offered = ["PLAIN".to_string(), "SCRAM-SHA-256".to_string()];
+        let some = handshake_failure("a:1", SaslMechanism::ScramSha512, 33, &offered);
+        assert!(
+            some.to_string().contains("(it offers: PLAIN, SCRAM-SHA-256)"),
+            "{some}"
+        );
+        assert_eq!(hint(&some), HINT_MECHANISM);
     }
 }

@@ -9,6 +9,9 @@ pub const HINT_REACH: &str = "is the broker running and is --bootstrap-server ri
 pub const HINT_TLS: &str = "check ssl.truststore.location (the CA that signed the broker's \
                             certificate) and security.protocol";
 pub const HINT_AUTH: &str = "wrong username or password? check sasl.jaas.config and sasl.mechanism";
+pub const HINT_NOT_SASL: &str = "use the port of the broker's SASL listener in --bootstrap-server, \
+                                 or set security.protocol=PLAINTEXT (or SSL) to match this listener";
+pub const HINT_MECHANISM: &str = "set sasl.mechanism to one the listener offers";
 pub const HINT_OLD_BROKER: &str = "streams groups need Apache Kafka 4.1+ (4.2+ recommended)";
 
 #[derive(Debug)]
@@ -19,8 +22,13 @@ pub enum KafkaError {
     Timeout { addr: String, what: String },
     /// TLS setup or handshake failure.
     Tls { addr: String, detail: String },
-    /// SASL failure (wrong password, mechanism not enabled).
-    Sasl { addr: String, detail: String },
+    /// SASL failure: wrong credentials, a mechanism the listener does not offer, or a listener
+    /// that does not do SASL. The hint says which way out fits.
+    Sasl {
+        addr: String,
+        detail: String,
+        hint: &'static str,
+    },
     /// The peer does not speak the Kafka protocol, or sent something we cannot decode.
     Protocol { addr: String, detail: String },
     /// The broker answered with an error code.
@@ -33,6 +41,8 @@ pub enum KafkaError {
     Unsupported { detail: String, hint: String },
     /// Bad configuration (files, PEM).
     Config(String),
+    /// Every bootstrap address failed: one error per address, in the order given.
+    Bootstrap(Vec<KafkaError>),
 }
 
 impl fmt::Display for KafkaError {
@@ -43,7 +53,7 @@ impl fmt::Display for KafkaError {
                 write!(f, "timed out waiting for {addr} ({what})")
             }
             KafkaError::Tls { addr, detail } => write!(f, "TLS with {addr} failed: {detail}"),
-            KafkaError::Sasl { addr, detail } => {
+            KafkaError::Sasl { addr, detail, .. } => {
                 write!(f, "SASL authentication with {addr} failed: {detail}")
             }
             KafkaError::Protocol { addr, detail } => {
@@ -62,6 +72,16 @@ impl fmt::Display for KafkaError {
             }
             KafkaError::Unsupported { detail, .. } => f.write_str(detail),
             KafkaError::Config(s) => f.write_str(s),
+            KafkaError::Bootstrap(all) => {
+                f.write_str("no bootstrap server answered: ")?;
+                for (i, e) in all.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str("; ")?;
+                    }
+                    write!(f, "{e}")?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -84,7 +104,7 @@ impl KafkaError {
                 Failure::unreachable(msg).with_hint(HINT_REACH)
             }
             KafkaError::Tls { .. } => Failure::unreachable(msg).with_hint(HINT_TLS),
-            KafkaError::Sasl { .. } => Failure::unreachable(msg).with_hint(HINT_AUTH),
+            KafkaError::Sasl { hint, .. } => Failure::unreachable(msg).with_hint(*hint),
             KafkaError::Protocol { .. } => Failure::unreachable(msg).with_hint(
                 "is --bootstrap-server a Kafka listener (and the right security.protocol)?",
             ),
@@ -106,6 +126,14 @@ impl KafkaError {
             }
             KafkaError::Unsupported { hint, .. } => Failure::kafka(msg).with_hint(hint.clone()),
             KafkaError::Config(_) => Failure::usage(msg),
+            // The first address is the one the user expects to answer: its hint fits best.
+            KafkaError::Bootstrap(all) => match all.first() {
+                Some(first) => Failure {
+                    message: msg,
+                    ..first.to_failure()
+                },
+                None => Failure::unreachable(msg).with_hint(HINT_REACH),
+            },
         }
     }
 }
@@ -135,6 +163,7 @@ mod tests {
         let f = KafkaError::Sasl {
             addr: "a".into(),
             detail: "x".into(),
+            hint: HINT_AUTH,
         }
         .to_failure();
         assert_eq!(f.exit_code, exit::UNREACHABLE);

@@ -3,11 +3,13 @@
 //! connections with TLS and SASL (`conn`), and the cluster-level operations used by `list` and
 //! `describe` (`client`).
 
+pub mod bootstrap;
 pub mod client;
 pub mod codec;
 pub mod config;
 pub mod conn;
 pub mod error;
+pub mod limits;
 pub mod scram;
 pub mod tls;
 pub mod wire;
@@ -27,7 +29,7 @@ pub fn client_config(global: &GlobalArgs) -> Result<config::ClientConfig, Failur
     };
     let cfg = config::load(
         bootstrap,
-        Duration::from_millis(global.timeout.max(1)),
+        Duration::from_millis(global.timeout),
         global.command_config.as_deref(),
     )
     .map_err(|e| Failure::usage(e.0))?;
