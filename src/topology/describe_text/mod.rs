@@ -218,7 +218,9 @@ fn global_note(sub: &grammar::RawSub, label: &str) -> String {
     let mut stores = BTreeSet::new();
     for n in &sub.nodes {
         match &n.kind {
-            NodeKind::Source(SourceTopics::List(ts)) => topics.extend(ts.iter().map(String::as_str)),
+            NodeKind::Source(SourceTopics::List(ts)) => {
+                topics.extend(ts.iter().map(String::as_str))
+            }
             NodeKind::Processor(ss) => stores.extend(ss.iter().map(String::as_str)),
             _ => {}
         }
