@@ -503,8 +503,10 @@ fn repartition_counts(
                 if counts.contains_key(sink) {
                     continue;
                 }
-                // Repartition sources count as decided, even when the topic exists with
-                // another count (which `configure` then reports as mis-partitioned).
+                // Upstream repartition topics count as computed, never as they exist (as
+                // Apache's RepartitionTopics does): once copartitioning has resized one, the
+                // existing count would change what its downstream repartition topic must be,
+                // and an existing topic of another count is reported as mis-partitioned.
                 let from_repartition = s
                     .repartition_source_topics
                     .iter()
@@ -830,6 +832,37 @@ mod tests {
         assert_eq!(
             c.problem.as_ref().map(TopicProblem::detail),
             Some("Existing topic app-rep has different number of partitions: expected 6, found 3")
+        );
+    }
+
+    #[test]
+    fn creating_what_was_asked_for_makes_a_chain_after_a_coerced_join_ready() {
+        // input(6) -> [0] -> r1 -> [1: join r1 with table(3)] -> r2 -> [2]. r1 is coerced to
+        // the table's 3; r2 is computed from r1 before that (6), also once r1 exists with 3.
+        let mut s0 = sub("0");
+        s0.source_topics = vec!["input".into()];
+        s0.repartition_sink_topics = vec!["r1".into()];
+        let mut s1 = sub("1");
+        s1.source_topics = vec!["table".into()];
+        s1.repartition_source_topics = vec![info("r1", 0)];
+        s1.copartition_groups = vec![["r1".to_string(), "table".to_string()].into()];
+        s1.repartition_sink_topics = vec!["r2".into()];
+        let mut s2 = sub("2");
+        s2.repartition_source_topics = vec![info("r2", 0)];
+        let t = Topology {
+            epoch: 0,
+            subtopologies: vec![s0, s1, s2],
+        };
+        let mut m = md(&[("input", 6), ("table", 3)]);
+        let first = configure(&t, &m).unwrap();
+        for topic in &first.internal_topics {
+            m.insert(topic.name.clone(), topic.partitions);
+        }
+        let c = configure(&t, &m).unwrap();
+        assert!(c.is_ready(), "{:?}", c.problem);
+        assert_eq!(
+            (c.num_tasks("0"), c.num_tasks("1"), c.num_tasks("2")),
+            (Some(6), Some(3), Some(6))
         );
     }
 

@@ -92,14 +92,15 @@ pub enum Format {
 }
 
 /// Which format `text` is in: JSON when the first non-blank character is `{`, describe text
-/// when the first non-blank line starts with `Topologies:` or `Topology:`.
+/// when the first non-blank line starts with one of its keywords (`Topologies:`, `Topology:`,
+/// `Sub-topology:`, `Source:`, ...), also after a log prefix.
 pub fn detect_format(text: &str) -> Result<Format, ParseError> {
     let body = text.strip_prefix('\u{feff}').unwrap_or(text);
     let trimmed = body.trim_start();
     if trimmed.starts_with('{') {
         return Ok(Format::Json);
     }
-    if trimmed.starts_with("Topologies:") || trimmed.starts_with("Topology:") {
+    if describe_text::looks_like_describe(body) {
         return Ok(Format::DescribeText);
     }
     if trimmed.is_empty() {
@@ -114,7 +115,7 @@ pub fn detect_format(text: &str) -> Result<Format, ParseError> {
         line,
         column,
         "expected a JSON topology (`{`) or Kafka Streams Topology#describe() text \
-         (`Topologies:` or `Topology:`)",
+         (`Topologies:`, `Topology:` or `Sub-topology:`): is it the right file?",
     ))
 }
 
@@ -202,6 +203,14 @@ mod tests {
         );
         assert_eq!(
             detect_format("\nTopology: x:\n").unwrap(),
+            Format::DescribeText
+        );
+        assert_eq!(
+            detect_format("2024-01-01 10:00:00 INFO  Topologies:\n").unwrap(),
+            Format::DescribeText
+        );
+        assert_eq!(
+            detect_format("\r\n\tSub-topology: 0\r\n").unwrap(),
             Format::DescribeText
         );
         let e = detect_format("\n  hello").unwrap_err();
