@@ -84,9 +84,11 @@ fn parse_timeout(s: &str) -> Result<u64, String> {
         .parse()
         .map_err(|_| "expected a whole number of milliseconds, e.g. 30000".to_string())?;
     match ms {
-        0 => Err("a timeout of 0 ms would fail every network wait at once; give at least 1 \
+        0 => Err(
+            "a timeout of 0 ms would fail every network wait at once; give at least 1 \
                   (the default is 30000)"
-            .into()),
+                .into(),
+        ),
         ms if ms > MAX_TIMEOUT_MS => Err(format!("at most {MAX_TIMEOUT_MS} ms")),
         ms => Ok(ms),
     }

@@ -86,7 +86,13 @@ fn silent_bootstrap_address_and_sasl_against_a_plaintext_listener() {
     // Default --timeout (30 s): the silent address must not cost it.
     for args in [
         vec!["list", "--bootstrap-server", &list],
-        vec!["describe", "--group", "no-such-app", "--bootstrap-server", &list],
+        vec![
+            "describe",
+            "--group",
+            "no-such-app",
+            "--bootstrap-server",
+            &list,
+        ],
     ] {
         let (out, took) = run_guarded(&args);
         let err = stderr_of(&out);
@@ -193,6 +199,16 @@ fn a_zero_timeout_is_refused() {
         one_error_line(&err);
         assert!(err.contains("--timeout"), "{err}");
     }
-    let out = streams_group(&["list", "--bootstrap-server", "127.0.0.1:1", "--timeout", "0"]);
-    assert!(stderr_of(&out).contains("at least 1"), "{}", stderr_of(&out));
+    let out = streams_group(&[
+        "list",
+        "--bootstrap-server",
+        "127.0.0.1:1",
+        "--timeout",
+        "0",
+    ]);
+    assert!(
+        stderr_of(&out).contains("at least 1"),
+        "{}",
+        stderr_of(&out)
+    );
 }

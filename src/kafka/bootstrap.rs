@@ -129,6 +129,9 @@ mod tests {
         let e = run(open_first(&cfg(&list.join(","), 2000))).unwrap_err();
         // Sequential attempts would take 3 × 2 s; overlapping ones about 2 s + 2 staggers.
         assert!(t0.elapsed() < Duration::from_millis(5500), "{e}");
-        assert!(matches!(e, KafkaError::Bootstrap(ref all) if all.len() == 3), "{e}");
+        assert!(
+            matches!(e, KafkaError::Bootstrap(ref all) if all.len() == 3),
+            "{e}"
+        );
     }
 }

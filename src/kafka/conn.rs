@@ -525,12 +525,16 @@ mod tests {
         assert!(plain.to_string().contains("not a SASL listener"), "{plain}");
         assert_eq!(hint(&plain), HINT_NOT_SASL);
         let none = handshake_failure("a:1", SaslMechanism::ScramSha512, 33, &[]);
-        assert!(none.to_string().contains("offers no SASL mechanisms"), "{none}");
+        assert!(
+            none.to_string().contains("offers no SASL mechanisms"),
+            "{none}"
+        );
         assert!(!none.to_string().contains("offers: "), "{none}");
         let offered = ["PLAIN".to_string(), "SCRAM-SHA-256".to_string()];
         let some = handshake_failure("a:1", SaslMechanism::ScramSha512, 33, &offered);
         assert!(
-            some.to_string().contains("(it offers: PLAIN, SCRAM-SHA-256)"),
+            some.to_string()
+                .contains("(it offers: PLAIN, SCRAM-SHA-256)"),
             "{some}"
         );
         assert_eq!(hint(&some), HINT_MECHANISM);
