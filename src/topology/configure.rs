@@ -311,20 +311,14 @@ pub fn configure(
     }
     // The topics to create are a `HashMap` filled per subtopology, from its own `HashMap`s of
     // repartition sources, then changelogs; the status names the first three in its order.
-    let missing = java_hash_order(
-        subs.iter()
-            .flat_map(|s| {
-                let names = |ts: &[crate::model::TopicInfo]| {
-                    java_hash_order(ts.iter().map(|t| t.name.as_str()))
-                };
-                let mut own = names(&s.repartition_source_topics);
-                own.extend(names(&s.state_changelog_topics));
-                own
-            })
-            .collect::<Vec<String>>()
-            .iter()
-            .map(String::as_str),
-    );
+    let mut per_subtopology: Vec<String> = Vec::new();
+    for s in &subs {
+        let names =
+            |ts: &[crate::model::TopicInfo]| java_hash_order(ts.iter().map(|t| t.name.as_str()));
+        per_subtopology.extend(names(&s.repartition_source_topics));
+        per_subtopology.extend(names(&s.state_changelog_topics));
+    }
+    let missing = java_hash_order(per_subtopology.iter().map(String::as_str));
     let missing: Vec<&str> = missing
         .iter()
         .map(String::as_str)
