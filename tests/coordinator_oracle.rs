@@ -1380,6 +1380,8 @@ struct Runner<'a> {
     /// Whether Apache accepted the last request, and its response.
     last_response_ok: bool,
     last_response: Option<HeartbeatResponse>,
+    /// Apache's metadata hash last seen (traced when it changes).
+    last_hash: Option<i64>,
 }
 
 /// Broker configs of the oracle (Apache's defaults otherwise): a group size limit that the
@@ -1460,6 +1462,7 @@ impl<'a> Runner<'a> {
             coverage: BTreeMap::new(),
             last_response_ok: false,
             last_response: None,
+            last_hash: None,
         }
     }
 
@@ -1537,6 +1540,13 @@ impl<'a> Runner<'a> {
 
     fn count_group(&mut self, g: Option<&OracleGroup>) {
         let Some(g) = g else { return };
+        if self.tracing && self.last_hash != Some(g.metadata_hash) {
+            let (was, now, epoch) = (self.last_hash, g.metadata_hash, g.group_epoch);
+            self.log(|| {
+                format!("  (Apache metadata hash {was:?} -> {now} at group epoch {epoch})")
+            });
+            self.last_hash = Some(now);
+        }
         let states: BTreeSet<String> = g
             .members
             .values()

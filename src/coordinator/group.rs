@@ -107,10 +107,41 @@ fn error_response(error: ErrorCode, message: Option<String>) -> HeartbeatRespons
     }
 }
 
+/// Apache's `DeadlineAndEpoch` for the metadata refresh: the hash is recomputed from the deadline
+/// on, or while the group epoch is below the epoch of the bump that set it (a bump whose records
+/// were never written because the heartbeat failed later).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct RefreshDeadline {
+    deadline_ms: i64,
+    epoch: i32,
+}
+
+impl RefreshDeadline {
+    /// `DeadlineAndEpoch.EMPTY`: due at once.
+    const EXPIRED: RefreshDeadline = RefreshDeadline {
+        deadline_ms: 0,
+        epoch: 0,
+    };
+
+    /// A heartbeat's bump: `METADATA_REFRESH_INTERVAL_MS` is `Integer.MAX_VALUE`.
+    fn after_bump(now_ms: i64, epoch: i32) -> RefreshDeadline {
+        RefreshDeadline {
+            deadline_ms: now_ms.saturating_add(i64::from(i32::MAX)),
+            epoch,
+        }
+    }
+
+    fn expired(&self, now_ms: i64, group_epoch: i32) -> bool {
+        now_ms >= self.deadline_ms || group_epoch < self.epoch
+    }
+}
+
 /// What the target assignment step decided for the member at hand.
 struct TargetForMember {
     epoch: i32,
     tasks: Assignment,
+    /// The initial rebalance delay held the target back: Apache's result carries no target map.
+    held_back: bool,
 }
 
 #[derive(Clone)]
@@ -125,9 +156,14 @@ pub struct StreamsGroup {
     topology: Option<Topology>,
     /// The topology configured against the topic metadata last seen (soft state).
     configuration: Option<Configuration>,
-    /// Partition counts of the topology's required topics when `configuration` was computed:
-    /// the local stand-in for Apache's metadata hash.
+    /// Partition counts of the topology's required topics that the last epoch bump of a
+    /// heartbeat recorded: the local stand-in for Apache's stored metadata hash.
     metadata_seen: BTreeMap<String, Option<i32>>,
+    /// When the heartbeat next recomputes that hash (Apache's soft `metadataRefreshDeadline`).
+    metadata_refresh: RefreshDeadline,
+    /// The required topics of the stored topology as this group last saw them: a change is
+    /// Apache's `onMetadataUpdate` asking the groups subscribed to a topic for a refresh.
+    metadata_observed: BTreeMap<String, Option<i32>>,
     /// The topology epoch for which the configuration was ready, or -1.
     validated_topology_epoch: i32,
     last_assignment_configs: (u32, Vec<String>),
@@ -183,6 +219,8 @@ impl StreamsGroup {
             topology: None,
             configuration: None,
             metadata_seen: BTreeMap::new(),
+            metadata_refresh: RefreshDeadline::EXPIRED,
+            metadata_observed: BTreeMap::new(),
             validated_topology_epoch: -1,
             members: BTreeMap::new(),
             static_members: BTreeMap::new(),
@@ -233,6 +271,7 @@ impl StreamsGroup {
         g.group_epoch = desc.group_epoch;
         g.target_assignment_epoch = desc.target_assignment_epoch;
         g.metadata_seen = g.required_metadata(&topology, metadata);
+        g.metadata_observed = g.metadata_seen.clone();
         g.configuration = configure::configure(&topology, metadata).ok();
         g.validated_topology_epoch = match &g.configuration {
             Some(c) if c.is_ready() => topology.epoch,
@@ -393,10 +432,8 @@ impl StreamsGroup {
                 self.static_members.remove(iid);
             }
         }
-        if let Some(t) = self.target.remove(member_id) {
-            self.refined
-                .member_removed(member_id, self.target_assignment_epoch, t);
-        }
+        // The refined cache keeps the removed member's entry (soft state, filled earlier).
+        self.target.remove(member_id);
         if !m.is_reconciled(self.target_assignment_epoch) {
             self.unreconciled = self.unreconciled.saturating_sub(1);
         }
@@ -425,6 +462,23 @@ impl StreamsGroup {
                 *seen = Some(0);
             }
         }
+        if self.metadata_observed.contains_key(topic) {
+            self.metadata_refresh = RefreshDeadline::EXPIRED;
+        }
+    }
+
+    /// Apache's `onMetadataUpdate` calls `requestMetadataRefresh` on every group whose stored
+    /// topology requires a changed topic; we learn of changes only when a heartbeat brings the
+    /// metadata, which is the first moment the refresh can matter.
+    fn observe_metadata(&mut self, metadata: &TopicMetadata) {
+        let Some(topology) = &self.topology else {
+            return;
+        };
+        let now = self.required_metadata(topology, metadata);
+        if now != self.metadata_observed {
+            self.metadata_refresh = RefreshDeadline::EXPIRED;
+            self.metadata_observed = now;
+        }
     }
 
     fn required_metadata(
@@ -451,6 +505,7 @@ impl StreamsGroup {
         assignor: &dyn TaskAssignor,
         refiner: &dyn WarmupRefiner,
     ) -> HeartbeatOutcome {
+        self.observe_metadata(metadata);
         match self.try_heartbeat(req, ctx, metadata, assignor, refiner) {
             Ok(outcome) => outcome,
             Err(r) => {
@@ -630,9 +685,18 @@ impl StreamsGroup {
         let stale_topology = self.stale_topology_status(&updated, &topology_after);
 
         // 3. The topology against the topic metadata: a change of the required topics' partitions
-        //    is Apache's metadata hash change, and bumps the group epoch.
-        let seen = self.required_metadata(&topology_after, metadata);
+        //    is Apache's metadata hash change, and bumps the group epoch. The hash is recomputed
+        //    only for a new topology, a missing configuration or an expired refresh deadline, so
+        //    a change that a bump outside a heartbeat left unrefreshed stays unseen.
         let mut reconfigure = !had_topology || new_topology.is_some();
+        let seen = if reconfigure
+            || self.configuration.is_none()
+            || self.metadata_refresh.expired(ctx.now_ms, self.group_epoch)
+        {
+            self.required_metadata(&topology_after, metadata)
+        } else {
+            self.metadata_seen.clone()
+        };
         if seen != self.metadata_seen {
             bump = true;
             reconfigure = true;
@@ -684,13 +748,16 @@ impl StreamsGroup {
             None | Some(configure::TopicProblem::MissingInternalTopics { .. })
         );
         // The map covers the other members as stored and this member as updated (a rejoin
-        // without an endpoint has none any more).
+        // without an endpoint has none any more); 4.4 leaves out the static member this one
+        // replaces. (Apache caches each member's entry, but only while the topology is
+        // configured, and every reconfiguration clears the cache: unconfigured, it is empty.)
         let endpoints_in_group = updated.user_endpoint.is_some()
             || (self.persisted
-                && self
-                    .members
-                    .iter()
-                    .any(|(id, m)| *id != updated.member_id && m.user_endpoint.is_some()));
+                && self.members.iter().any(|(id, m)| {
+                    *id != updated.member_id
+                        && replaces_static.as_deref() != Some(id.as_str())
+                        && m.user_endpoint.is_some()
+                }));
         let backup =
             (version.is_release() && unconfigured && endpoints_in_group).then(|| self.clone());
 
@@ -706,8 +773,10 @@ impl StreamsGroup {
         if bump {
             self.group_epoch = self.next_group_epoch();
             self.last_assignment_configs = configs;
+            self.metadata_refresh = RefreshDeadline::after_bump(ctx.now_ms, self.group_epoch);
         }
         if let Some(t) = new_topology {
+            self.metadata_observed = self.required_metadata(&t, metadata);
             self.topology = Some(t);
         }
         self.configuration = Some(configuration_after);
@@ -743,10 +812,15 @@ impl StreamsGroup {
         let mut target =
             self.target_for_member(&req.member_id, ctx.now_ms, assignor, refiner, &mut status)?;
         if version.caches_refined_assignment() {
+            let empty = TargetAssignment::new();
             target.tasks = self.refined.tasks_for(
                 &req.member_id,
                 target.epoch,
-                target.tasks,
+                if target.held_back {
+                    &empty
+                } else {
+                    &self.target
+                },
                 self.config.num_warmup_replicas > 0,
             );
         }
@@ -828,6 +902,7 @@ impl StreamsGroup {
             };
         if !self.persisted && version.is_release() {
             self.configuration = None;
+            self.metadata_refresh = RefreshDeadline::EXPIRED;
             self.endpoint_information_epoch = 0;
             self.refined = RefinedCache::default();
         }
@@ -967,6 +1042,7 @@ impl StreamsGroup {
         let last = |g: &StreamsGroup| TargetForMember {
             epoch: g.target_assignment_epoch,
             tasks: g.target.get(member_id).cloned().unwrap_or_default(),
+            held_back: false,
         };
         if self.version == KafkaVersion::V4_2 && self.group_epoch <= self.target_assignment_epoch {
             return Ok(last(self));
@@ -984,6 +1060,7 @@ impl StreamsGroup {
             return Ok(TargetForMember {
                 epoch,
                 tasks: Assignment::default(),
+                held_back: true,
             });
         }
         if self.target_assignment_epoch >= self.group_epoch {
@@ -1103,6 +1180,7 @@ impl StreamsGroup {
         self.shutdown_requested_by = failed.shutdown_requested_by;
         self.initial_delay_deadline = failed.initial_delay_deadline;
         self.refined = failed.refined;
+        self.metadata_refresh = failed.metadata_refresh;
         if let Some(m) = self.members.get_mut(&member.member_id) {
             m.session_deadline_ms = member.session_deadline_ms;
             m.rebalance_deadline = member.rebalance_deadline;

@@ -54,14 +54,35 @@ impl TaskAssignor for BalancedStickyAssignor {
     }
 }
 
-/// Sticky candidate of task `t` among its ranked previous-state holders: the first one in rank
-/// order, replaced by a later one only if both its process load and its own task count are
-/// strictly lower. With `skip_holding`, processes that already hold `t` are skipped.
-fn least_loaded_prev(state: &State, t: u32, skip_holding: bool) -> Option<u32> {
+/// Sticky candidate of task `t` among its ranked previous-state holders that `allows` accepts:
+/// the first one in rank order, replaced by a later one only if both its process load and its
+/// own task count are lower. Members that held the task as a standby or warm-up always win over
+/// members that only reported offsets for it, so that a kept standby stays where it is. With
+/// `skip_holding`, processes that already hold `t` are skipped.
+fn least_loaded_prev(
+    state: &State,
+    t: u32,
+    skip_holding: bool,
+    allows: impl Fn(&State, u32) -> bool,
+) -> Option<u32> {
+    let (holders, reporters) = state.candidate_classes(t);
+    least_loaded_of(state, holders, t, skip_holding, &allows)
+        .or_else(|| least_loaded_of(state, reporters, t, skip_holding, &allows))
+}
+
+fn least_loaded_of(
+    state: &State,
+    candidates: &[u32],
+    t: u32,
+    skip_holding: bool,
+    allows: &impl Fn(&State, u32) -> bool,
+) -> Option<u32> {
     let mut best: Option<u32> = None;
-    for &c in state.candidates(t) {
+    for &c in candidates {
         let p = state.member_proc[c as usize];
-        if skip_holding && state.holds(p, t) {
+        // A holder at its quota is no candidate at all: judged only after the choice, it
+        // would hide another holder that may still take the task.
+        if (skip_holding && state.holds(p, t)) || !allows(state, c) {
             continue;
         }
         best = match best {
@@ -105,11 +126,9 @@ fn assign_actives(state: &mut State, tasks: &[u32], stateful: bool) -> Result<()
             state.assign_active(prev, t);
             continue;
         }
-        if let Some(c) = least_loaded_prev(state, t, false) {
-            if allows(state, c) {
-                state.assign_active(c, t);
-                continue;
-            }
+        if let Some(c) = least_loaded_prev(state, t, false, allows) {
+            state.assign_active(c, t);
+            continue;
         }
         rest.push(t);
     }
@@ -166,8 +185,9 @@ fn assign_standbys(
             {
                 Some(prev)
             } else {
-                least_loaded_prev(state, t, true)
-                    .filter(|&c| state.q_total.allows(state.member_total[c as usize]))
+                least_loaded_prev(state, t, true, |state, c| {
+                    state.q_total.allows(state.member_total[c as usize])
+                })
             };
             match target {
                 Some(m) => {

@@ -112,6 +112,9 @@ pub(super) struct State {
     /// Ranked previous-state candidates of task `t`: `cand_members[cand_start[t]..cand_start[t+1]]`.
     pub(super) cand_start: Vec<u32>,
     pub(super) cand_members: Vec<u32>,
+    /// How many of task `t`'s candidates held it as a standby or warm-up (they come first; the
+    /// rest only reported offsets).
+    pub(super) cand_holders: Vec<u32>,
     // ---- placement ----
     pub(super) active_owner: Vec<u32>,
     pub(super) standby_holders: Vec<Vec<u32>>,
@@ -278,6 +281,10 @@ impl State {
             cand_start[i + 1] += cand_start[i];
         }
         let cand_members = cands.iter().map(|c| c.3).collect();
+        let mut cand_holders = vec![0u32; num_tasks as usize];
+        for c in cands.iter().filter(|c| c.1 == 0) {
+            cand_holders[c.0 as usize] += 1;
+        }
 
         let member_heaps = (0..num_procs as usize)
             .map(|p| {
@@ -315,6 +322,7 @@ impl State {
             prev_active,
             cand_start,
             cand_members,
+            cand_holders,
             active_owner: vec![NONE; num_tasks as usize],
             standby_holders: vec![Vec::new(); num_tasks as usize],
             member_total: vec![0; num_members],
@@ -352,6 +360,13 @@ impl State {
 
     pub(super) fn stateless_load(&self, p: u32) -> Load {
         Load::new(self.proc_stateless_active[p as usize], self.capacity(p))
+    }
+
+    /// The candidates of task `t` that held it as a standby or warm-up, then those that only
+    /// reported offsets for it.
+    pub(super) fn candidate_classes(&self, t: u32) -> (&[u32], &[u32]) {
+        self.candidates(t)
+            .split_at(self.cand_holders[t as usize] as usize)
     }
 
     pub(super) fn candidates(&self, t: u32) -> &[u32] {
@@ -397,7 +412,9 @@ impl State {
             let count = self.member_total[m as usize];
             self.member_heaps[p as usize].push(Reverse((count, m)));
         }
-        self.q_total.update(m, self.member_total[m as usize]);
+        // The total quota stays at its ceiling: when the no-two-copies-on-one-process rule
+        // forces more members to the ceiling than `copies mod members`, a shrinking quota would
+        // move sticky standbys between equally loaded members on every run.
     }
 
     pub(super) fn assign_active(&mut self, m: u32, t: u32) {

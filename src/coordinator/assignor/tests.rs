@@ -559,11 +559,7 @@ proptest! {
         prop_assert_eq!(a, b);
     }
 
-    // Known bug in balanced-sticky (not the default assignor): within quota, a standby can
-    // still move on the assignor's own output (found 2026-12-02, m1-0's s1:0 moved to m6-1).
-    // Ignored until fixed so that CI stays deterministic; run with `--ignored` to see it.
     #[test]
-    #[ignore = "balanced-sticky standby stability bug, see the session 3 notes"]
     fn prop_stable_on_own_output(case in arb_case(true)) {
         let first = BalancedStickyAssignor.assign(&case.spec).unwrap();
         let again_spec = with_current(case.spec.clone(), &first);
@@ -619,4 +615,31 @@ fn proptest_helpers_cover_rack_tags_too() {
         assert!(m.active_spread <= 1);
         let _: BTreeMap<_, _> = out;
     }
+}
+
+/// Found by `prop_stable_on_own_output`: the no-two-copies-on-one-process rule forces two
+/// members to the ceiling of 2 where `copies mod members` is 1. A quota that shrank as members
+/// reached the ceiling then moved m3-0's standby of s1:0 to the equally loaded m2-0 on the
+/// assignor's own output.
+#[test]
+fn a_standby_forced_to_the_ceiling_stays_on_the_next_run() {
+    let mut ms = vec![
+        member("m0-0", "p00"),
+        member("m0-1", "p00"),
+        member("m0-2", "p00"),
+        member("m1-0", "p01"),
+        member("m2-0", "p02"),
+        member("m3-0", "p03"),
+        member("m3-1", "p03"),
+    ];
+    ms[0].current.active = tasks(&[("s1", 0)]);
+    ms[5].current.standby = tasks(&[("s1", 0)]);
+    let s = spec(
+        ms,
+        vec![sub("s0", 1, true), sub("s1", 1, true), sub("s2", 2, false)],
+        2,
+    );
+    let first = run(&s);
+    let second = run(&with_current(s.clone(), &first));
+    assert_eq!(first, second);
 }
