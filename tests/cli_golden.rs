@@ -66,7 +66,11 @@ fn every_case_matches_its_file() {
         }
         let want = std::fs::read_to_string(&file).unwrap_or_default();
         if got != want {
-            eprintln!("--- {} differs:\n{}", case.name, first_difference(&want, &got));
+            eprintln!(
+                "--- {} differs:\n{}",
+                case.name,
+                first_difference(&want, &got)
+            );
             failed.push(case.name.clone());
         }
     }
