@@ -282,7 +282,7 @@ _arguments "${_arguments_options[@]}" : \
 '--help[Print help]' \
 '-V[Print version]' \
 '--version[Print version]' \
-':file -- Topology file\: JSON, or Kafka Streams Topology#describe() text:_files' \
+':file -- Topology file\: JSON, Kafka Streams Topology#describe() text, or a snapshot; or group\:ID for a live group'\''s topology:_files' \
 && ret=0
 ;;
 (completions)

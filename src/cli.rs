@@ -1,10 +1,14 @@
 //! Command-line interface: global options and subcommands (clap derive).
 //!
-//! Each subcommand's own arguments live next to its code in `commands/<verb>.rs`.
+//! Each subcommand's own arguments live next to its code in `commands/<verb>.rs`; argument
+//! groups several commands share are in `commands/args.rs`.
 
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
+
+use streams_group::render::color::ColorMode;
+use streams_group::render::out::Format;
 
 use crate::commands;
 
@@ -28,7 +32,8 @@ Examples:
   streams-group lag --snapshot group.json --exit-code
 
 Exit codes: 0 ok, 1 negative answer (differences, rejected), 2 usage or input error,
-3 cluster unreachable, 4 the cluster answered with an error.";
+3 cluster unreachable, 4 the cluster answered with an error, 5 the output could not be
+written, 70 internal error (a bug: please report it).";
 
 #[derive(Debug, Parser)]
 #[command(name = "streams-group", version, about = ABOUT, long_about = LONG_ABOUT,
@@ -94,6 +99,16 @@ fn parse_timeout(s: &str) -> Result<u64, String> {
     }
 }
 
+impl GlobalArgs {
+    /// The format reports are written in.
+    pub fn format(&self) -> Format {
+        match self.output {
+            OutputFormat::Table => Format::Table,
+            OutputFormat::Json => Format::Json,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum OutputFormat {
     Table,
@@ -105,6 +120,16 @@ pub enum ColorChoice {
     Auto,
     Always,
     Never,
+}
+
+impl From<ColorChoice> for ColorMode {
+    fn from(c: ColorChoice) -> Self {
+        match c {
+            ColorChoice::Auto => ColorMode::Auto,
+            ColorChoice::Always => ColorMode::Always,
+            ColorChoice::Never => ColorMode::Never,
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]

@@ -2,15 +2,13 @@
 //!
 //! The library is split the way data flows: `model` (plain data), `topology` (parse, configure,
 //! diff), `coordinator` (the group coordinator, pure, time injected), `sim` (simulated clients on
-//! a virtual clock), `kafka` (the wire client), `render` (tables, JSON, colour), and `commands`
-//! (one module per subcommand, glue only).
+//! a virtual clock), `kafka` (the wire client), `usecase` (the operations the commands share, on
+//! plain inputs, each giving a report value) and `render` (tables, JSON, colour). It holds no
+//! command line: the binary (`main.rs`) owns the arguments (`cli`, `commands/`), the error kinds
+//! and the exit codes (`command_error`, `exit`).
 
 pub mod assignment_diff;
-pub mod cli;
-pub mod commands;
 pub mod coordinator;
-pub mod error;
-pub mod exit;
 pub mod input;
 pub mod kafka;
 pub mod lag;
@@ -19,3 +17,4 @@ pub mod render;
 pub mod sim;
 pub mod snapshot;
 pub mod topology;
+pub mod usecase;

@@ -1,47 +1,73 @@
+//! The `streams-group` binary: parse the arguments, run the command, print the error line and
+//! exit with the documented code. The command layer (`cli`, `commands/`) and the error kinds
+//! (`command_error`, `exit`) live here, not in the library.
+
+mod cli;
+mod command_error;
+mod commands;
+mod exit;
+
+use std::panic::{self, AssertUnwindSafe};
 use std::process::ExitCode;
 
 use clap::Parser;
 
-use streams_group::{cli::Cli, commands, error, exit, render};
+use cli::Cli;
+use exit::Code;
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(e) => {
-            if !e.use_stderr() {
-                // --help and --version.
-                let _ = e.print();
-                return ExitCode::from(0);
-            }
-            // Usage errors: one line, with the way out.
-            let text = e.render().to_string();
-            // The message, with any indented continuation (e.g. the missing arguments) folded in.
-            let mut lines = text.lines().filter(|l| !l.trim().is_empty());
-            let mut first = lines
-                .next()
-                .unwrap_or("error: bad usage")
-                .trim_end()
-                .to_string();
-            for l in lines.take_while(|l| l.starts_with(' ') && !l.trim().starts_with("tip:")) {
-                first.push(' ');
-                first.push_str(l.trim());
-            }
-            let tip = text
-                .lines()
-                .find_map(|l| l.trim().strip_prefix("tip: "))
-                .map(|t| format!("; {t}"))
-                .unwrap_or_default();
-            eprintln!("{first} (see --help{tip})");
-            return ExitCode::from(exit::USAGE as u8);
-        }
+        Err(e) => return usage_error(e).into(),
     };
-    render::color::init(cli.global.color);
-    match commands::dispatch(&cli) {
-        Ok(code) => ExitCode::from(code as u8),
-        Err(err) if err.downcast_ref::<render::out::BrokenPipe>().is_some() => ExitCode::from(0),
-        Err(err) => {
-            eprintln!("{}", error::render_error(&err));
-            ExitCode::from(error::exit_code_of(&err) as u8)
+    streams_group::render::color::init(cli.global.color.into());
+    // A panic is a bug: its message (from the hook), a request for a report, and exit 70.
+    let default_hook = panic::take_hook();
+    panic::set_hook(Box::new(move |info| {
+        if std::env::var_os("RUST_BACKTRACE").is_some() {
+            default_hook(info);
         }
+        streams_group::render::out::note(&format!(
+            "error: internal error: {info} (hint: {})",
+            command_error::HINT_BUG
+        ));
+    }));
+    let code = match panic::catch_unwind(AssertUnwindSafe(|| commands::dispatch(&cli))) {
+        Ok(Ok(code)) => code,
+        Ok(Err(err)) => {
+            if let Some(line) = err.line() {
+                streams_group::render::out::note(&line);
+            }
+            err.exit_code()
+        }
+        Err(_) => Code::Internal,
+    };
+    code.into()
+}
+
+/// Usage errors: one line, with the way out; `--help` and `--version` print and succeed.
+fn usage_error(e: clap::Error) -> Code {
+    if !e.use_stderr() {
+        let _ = e.print();
+        return Code::Success;
     }
+    let text = e.render().to_string();
+    // The message, with any indented continuation (e.g. the missing arguments) folded in.
+    let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+    let mut first = lines
+        .next()
+        .unwrap_or("error: bad usage")
+        .trim_end()
+        .to_string();
+    for l in lines.take_while(|l| l.starts_with(' ') && !l.trim().starts_with("tip:")) {
+        first.push(' ');
+        first.push_str(l.trim());
+    }
+    let tip = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("tip: "))
+        .map(|t| format!("; {t}"))
+        .unwrap_or_default();
+    streams_group::render::out::note(&format!("{first} (see --help{tip})"));
+    Code::Usage
 }

@@ -2,8 +2,11 @@
 
 use clap::CommandFactory;
 use clap_complete::Shell;
+use streams_group::render::out;
 
+use super::Outcome;
 use crate::cli::{Cli, GlobalArgs};
+use crate::exit::Code;
 
 #[derive(Debug, clap::Args)]
 #[command(
@@ -15,11 +18,11 @@ pub struct Args {
     pub shell: Shell,
 }
 
-pub fn run(_global: &GlobalArgs, args: &Args) -> anyhow::Result<i32> {
+pub fn run(_global: &GlobalArgs, args: &Args) -> Outcome {
     let mut cmd = Cli::command();
     // Generated into memory first: clap_complete panics on a failed write.
     let mut script = Vec::new();
     clap_complete::generate(args.shell, &mut cmd, "streams-group", &mut script);
-    crate::emit!("{}", String::from_utf8_lossy(&script));
-    Ok(crate::exit::SUCCESS)
+    out::write_stdout(&String::from_utf8_lossy(&script))?;
+    Ok(Code::Success)
 }

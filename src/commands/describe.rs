@@ -1,10 +1,14 @@
 //! `describe`: state, members, offsets and lag, topology of streams groups.
 
-use crate::cli::{GlobalArgs, OutputFormat};
-use crate::error::{render_error, Failure};
-use crate::exit;
-use crate::kafka;
-use crate::render::{describe as view, json};
+use streams_group::kafka::client::DescribeResult;
+use streams_group::model::group::{Snapshot, SNAPSHOT_SCHEMA_VERSION};
+use streams_group::render::{describe as view, out};
+use streams_group::usecase::live::{self, Selection};
+
+use super::Outcome;
+use crate::cli::GlobalArgs;
+use crate::command_error::CommandError;
+use crate::exit::Code;
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
@@ -51,99 +55,98 @@ pub struct Args {
     pub topology: bool,
 }
 
-pub fn run(global: &GlobalArgs, args: &Args) -> anyhow::Result<i32> {
-    for g in &args.groups {
-        if g.trim().is_empty() {
-            return Err(Failure::usage("--group needs a non-empty group id").into());
-        }
+pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
+    if args.groups.iter().any(|g| g.trim().is_empty()) {
+        return Err(CommandError::usage("--group needs a non-empty group id"));
     }
-    kafka::limits::check_group_ids(&args.groups).map_err(|e| e.to_failure())?;
-    let cfg = kafka::client_config(global)?;
-    let groups = args.groups.clone();
-    let all = args.all_groups;
-    let result = kafka::run_session(cfg, move |cluster| {
-        Box::pin(async move {
-            let ids = if all {
-                cluster
-                    .list_groups(&[])
-                    .await?
-                    .into_iter()
-                    .map(|g| g.group_id)
-                    .collect()
-            } else {
-                groups
-            };
-            if ids.is_empty() {
-                return Ok(None);
-            }
-            cluster.describe(&ids).await.map(Some)
-        })
-    })?;
-    let Some(mut result) = result else {
-        match global.output {
-            OutputFormat::Json => crate::emit!(
-                "{}",
-                json::to_string(&crate::model::group::Snapshot {
-                    kafka_version: None,
-                    schema_version: crate::model::group::SNAPSHOT_SCHEMA_VERSION,
-                    groups: vec![],
-                })
-            ),
-            OutputFormat::Table => eprintln!("no streams groups found"),
-        }
-        return Ok(exit::SUCCESS);
+    let selection = if args.all_groups {
+        Selection::All
+    } else {
+        Selection::Groups(args.groups.clone())
+    };
+    let client = super::live::client_config(global)?;
+    let Some(mut result) = live::describe(&client, selection)? else {
+        return no_groups(global);
     };
     if result.snapshot.groups.is_empty() && !result.errors.is_empty() {
         let (_, first) = result.errors.remove(0);
-        for (_, e) in &result.errors {
-            eprintln!("{}", render_error(&anyhow::Error::new(e.to_failure())));
-        }
-        return Err(first.to_failure().into());
+        report_errors(&result);
+        return Err(first.into());
     }
+    notes(global, args, &result);
+    let snap = &result.snapshot;
+    out::report(global.format(), snap, |s| {
+        view_table(s, args, global.verbose)
+    })?;
+    if result.errors.is_empty() {
+        Ok(Code::Success)
+    } else {
+        report_errors(&result);
+        Ok(Code::Broker)
+    }
+}
+
+/// A cluster without streams groups: an empty snapshot, or a note.
+fn no_groups(global: &GlobalArgs) -> Outcome {
+    let empty = Snapshot {
+        kafka_version: None,
+        schema_version: SNAPSHOT_SCHEMA_VERSION,
+        groups: vec![],
+    };
+    match global.format() {
+        out::Format::Json => out::report(out::Format::Json, &empty, |_| String::new())?,
+        out::Format::Table => out::note("no streams groups found"),
+    }
+    Ok(Code::Success)
+}
+
+/// One error line per group that failed, as for a failing command.
+fn report_errors(result: &DescribeResult) {
+    for (_, e) in &result.errors {
+        let err = CommandError::from(e);
+        if let Some(line) = err.line() {
+            out::note(&line);
+        }
+    }
+}
+
+/// Warnings and notes about the snapshot, on stderr.
+fn notes(global: &GlobalArgs, args: &Args, result: &DescribeResult) {
     let snap = &result.snapshot;
     for w in result.warnings.iter().chain(view::warnings(snap).iter()) {
-        eprintln!("warning: {w}");
+        out::note(&format!("warning: {w}"));
     }
     if args.members
         && global.verbose
         && result.describe_version < 1
         && snap.groups.iter().any(|g| !g.members.is_empty())
     {
-        eprintln!(
+        out::note(
             "note: task offsets are empty on brokers before Kafka 4.4 (StreamsGroupDescribe v0); \
-             TASK-LAG shows `-`"
+             TASK-LAG shows `-`",
         );
     }
-    match global.output {
-        OutputFormat::Json => crate::emit!("{}", json::to_string(snap)),
-        OutputFormat::Table => {
-            let out = if args.state {
-                view::state_table(snap, global.verbose)
-            } else if args.members {
-                view::members_table(snap, global.verbose)
-            } else if args.topology {
-                view::topology_table(snap)
-            } else {
-                for g in &snap.groups {
-                    if g.offsets.is_empty() {
-                        eprintln!(
-                            "note: group `{}` has no input partitions with offsets (topology not \
-                             initialised and nothing committed)",
-                            g.group_id
-                        );
-                    }
-                }
-                view::offsets_table(snap, global.verbose)
-            };
-            crate::emit!("{out}");
+    let offsets_view = !(args.state || args.members || args.topology);
+    if offsets_view && global.format() == out::Format::Table {
+        for g in snap.groups.iter().filter(|g| g.offsets.is_empty()) {
+            out::note(&format!(
+                "note: group `{}` has no input partitions with offsets (topology not \
+                 initialised and nothing committed)",
+                g.group_id
+            ));
         }
     }
-    if result.errors.is_empty() {
-        Ok(exit::SUCCESS)
+}
+
+/// The view asked for.
+fn view_table(s: &Snapshot, args: &Args, verbose: bool) -> String {
+    if args.state {
+        view::state_table(s, verbose)
+    } else if args.members {
+        view::members_table(s, verbose)
+    } else if args.topology {
+        view::topology_table(s)
     } else {
-        for (_, e) in &result.errors {
-            eprintln!("{}", render_error(&anyhow::Error::new(e.to_failure())));
-        }
-        Ok(exit::KAFKA_ERROR)
+        view::offsets_table(s, verbose)
     }
 }

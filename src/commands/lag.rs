@@ -2,16 +2,15 @@
 
 use std::path::PathBuf;
 
-use colored::Colorize;
-use serde::Serialize;
+use streams_group::lag;
+use streams_group::render::{lag as view, out};
+use streams_group::usecase::lag::report;
+use streams_group::usecase::source::{load_group, GroupSource};
 
-use crate::cli::{GlobalArgs, OutputFormat};
-use crate::error::Failure;
-use crate::exit;
-use crate::lag::{self, LagStatus, TaskLag};
-use crate::model::group::GroupDescription;
-use crate::render;
-use crate::snapshot;
+use super::Outcome;
+use crate::cli::GlobalArgs;
+use crate::command_error::CommandError;
+use crate::exit::Code;
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
@@ -41,38 +40,24 @@ pub struct Args {
     pub exit_code: bool,
 }
 
-#[derive(Serialize)]
-struct Report {
-    group_id: String,
-    acceptable_recovery_lag: i64,
-    caught_up: usize,
-    lagging: usize,
-    unknown: usize,
-    tasks: Vec<TaskLag>,
-}
-
-pub fn run(global: &GlobalArgs, args: &Args) -> anyhow::Result<i32> {
+pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
     if args.acceptable_recovery_lag < 0 {
-        return Err(Failure::usage("--acceptable-recovery-lag must not be negative").into());
+        return Err(CommandError::usage(
+            "--acceptable-recovery-lag must not be negative",
+        ));
     }
-    let g = group(global, args)?;
-    let tasks = lag::group_task_lags(&g, args.acceptable_recovery_lag);
-    let count = |s: LagStatus| tasks.iter().filter(|t| t.status == s).count();
-    let report = Report {
-        group_id: g.group_id.clone(),
-        acceptable_recovery_lag: args.acceptable_recovery_lag,
-        caught_up: count(LagStatus::CaughtUp),
-        lagging: count(LagStatus::Lagging),
-        unknown: count(LagStatus::Unknown),
-        tasks,
+    let source = match &args.snapshot {
+        Some(path) => GroupSource::Snapshot {
+            path: path.clone(),
+            group: args.group.clone(),
+        },
+        None => super::live::live_group(global, args.group.as_deref().unwrap_or_default())?,
     };
-    match global.output {
-        OutputFormat::Json => crate::emit!("{}", render::json::to_string(&report)),
-        OutputFormat::Table => crate::emit!("{}", table(&report)),
-    }
-    let nothing_reported = report.tasks.is_empty() && !g.members.is_empty();
-    if nothing_reported {
-        eprintln!(
+    let g = load_group(&source)?.group;
+    let report = report(&g, args.acceptable_recovery_lag);
+    out::report(global.format(), &report, view::table)?;
+    if report.nothing_reported {
+        out::note(&format!(
             "note: no member of {} reports task offsets: brokers before Kafka 4.4 return none, and \
              on 4.4 members report them every streams.task.offset.interval.ms (60 s by default){}",
             g.group_id,
@@ -81,71 +66,7 @@ pub fn run(global: &GlobalArgs, args: &Args) -> anyhow::Result<i32> {
             } else {
                 ""
             }
-        );
+        ));
     }
-    // A gate passes only on evidence: a lagging task, or nothing reported at all, fails it.
-    Ok(
-        if args.exit_code && (report.lagging > 0 || nothing_reported) {
-            exit::NEGATIVE
-        } else {
-            exit::SUCCESS
-        },
-    )
-}
-
-fn group(global: &GlobalArgs, args: &Args) -> anyhow::Result<GroupDescription> {
-    match &args.snapshot {
-        Some(path) => {
-            let s = snapshot::load_snapshot(path).map_err(|e| Failure::usage(e.to_string()))?;
-            Ok(snapshot::find_group(&s, args.group.as_deref())
-                .map_err(|e| Failure::usage(e.to_string()))?
-                .clone())
-        }
-        None => {
-            let id = args.group.as_deref().unwrap_or_default();
-            crate::commands::live::describe_group(global, id)
-        }
-    }
-}
-
-fn table(r: &Report) -> String {
-    let mut t = render::table::new(&[
-        "GROUP",
-        "MEMBER",
-        "PROCESS",
-        "TASK",
-        "ROLE",
-        "OFFSET",
-        "END-OFFSET",
-        "LAG",
-        "STATUS",
-    ]);
-    let num = |v: Option<i64>| v.map_or("-".to_string(), |v| v.to_string());
-    for l in &r.tasks {
-        let status = match l.status {
-            LagStatus::CaughtUp => "caught-up".green().to_string(),
-            LagStatus::Lagging => "lagging".yellow().to_string(),
-            LagStatus::Unknown => "unknown".dimmed().to_string(),
-        };
-        t.add_row(vec![
-            l.group_id.clone(),
-            l.member_id.clone(),
-            l.process_id.clone(),
-            l.task.to_string(),
-            l.role.map_or("on-disk".to_string(), |r| r.to_string()),
-            num(l.offset),
-            num(l.end_offset),
-            num(l.lag),
-            status,
-        ]);
-    }
-    let mut out = String::new();
-    if !r.tasks.is_empty() {
-        out.push_str(&render::table::render(&t));
-    }
-    out.push_str(&format!(
-        "{}: {} caught up, {} lagging, {} unknown (acceptable.recovery.lag = {})\n",
-        r.group_id, r.caught_up, r.lagging, r.unknown, r.acceptable_recovery_lag
-    ));
-    out
+    Ok(Code::answer(!args.exit_code || report.gate_passes()))
 }

@@ -1,10 +1,12 @@
 //! `list`: the streams groups of a cluster, with their state.
 
-use crate::cli::{GlobalArgs, OutputFormat};
-use crate::exit;
-use crate::kafka;
-use crate::render::list::{ListReport, ListRow};
-use crate::render::{json, list as render_list};
+use streams_group::render::{list as view, out};
+use streams_group::usecase::live;
+
+use super::Outcome;
+use crate::cli::GlobalArgs;
+use crate::command_error::CommandError;
+use crate::exit::Code;
 
 const VALID_STATES: &[&str] = &[
     "Empty",
@@ -38,66 +40,27 @@ fn canonical_state(s: &str) -> Option<&'static str> {
     })
 }
 
-pub fn run(global: &GlobalArgs, args: &Args) -> anyhow::Result<i32> {
+pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
     let mut states = Vec::new();
     for s in &args.state {
         match canonical_state(s) {
             Some(c) => states.push(c.to_string()),
             None => {
-                return Err(crate::error::Failure::usage(format!(
+                return Err(CommandError::usage(format!(
                     "unknown state `{s}` (expected one of {})",
                     VALID_STATES.join(", ")
-                ))
-                .into())
+                )))
             }
         }
     }
-    let cfg = kafka::client_config(global)?;
-    let verbose = global.verbose;
-    let report = kafka::run_session(cfg, move |cluster| {
-        Box::pin(async move {
-            let groups = cluster.list_groups(&states).await?;
-            let mut rows: Vec<ListRow> = groups
-                .iter()
-                .map(|g| ListRow {
-                    group_id: g.group_id.clone(),
-                    state: g.state.clone(),
-                    group_epoch: None,
-                    target_assignment_epoch: None,
-                    members: None,
-                })
-                .collect();
-            if verbose && !rows.is_empty() {
-                let ids: Vec<String> = rows.iter().map(|r| r.group_id.clone()).collect();
-                let described = cluster.describe(&ids).await?;
-                for r in &mut rows {
-                    if let Some(d) = described
-                        .snapshot
-                        .groups
-                        .iter()
-                        .find(|d| d.group_id == r.group_id)
-                    {
-                        r.group_epoch = Some(d.group_epoch);
-                        r.target_assignment_epoch = Some(d.target_assignment_epoch);
-                        r.members = Some(d.members.len());
-                        r.state = d.state.clone();
-                    }
-                }
-            }
-            Ok(ListReport { groups: rows })
-        })
-    })?;
-    match global.output {
-        OutputFormat::Json => crate::emit!("{}", json::to_string(&report)),
-        OutputFormat::Table => {
-            if report.groups.is_empty() {
-                eprintln!("no streams groups found");
-            } else {
-                crate::emit!("{}", render_list::table(&report, verbose));
-            }
-        }
+    let client = super::live::client_config(global)?;
+    let report = live::list(&client, states, global.verbose)?;
+    if report.groups.is_empty() && global.format() == out::Format::Table {
+        out::note("no streams groups found");
+    } else {
+        out::report(global.format(), &report, |r| view::table(r, global.verbose))?;
     }
-    Ok(exit::SUCCESS)
+    Ok(Code::Success)
 }
 
 #[cfg(test)]

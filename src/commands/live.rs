@@ -1,78 +1,65 @@
-//! Live group access for the offline-first commands (`diff`, `check-epoch`, `simulate
-//! --from-group`): the one place they reach a cluster.
+//! Reaching the cluster from the global options (`--bootstrap-server`, `--command-config`,
+//! `--timeout`): the one place commands build a client configuration.
+
+use std::time::Duration;
+
+use streams_group::kafka::{self, config::ClientConfig};
+use streams_group::render::out;
+use streams_group::usecase::source::{GroupSource, TopologySource};
 
 use crate::cli::GlobalArgs;
-use crate::kafka;
-use crate::model::group::GroupDescription;
-use crate::model::{ErrorCode, KafkaVersion};
+use crate::command_error::CommandError;
 
-/// Describe one streams group (state, members, topology, offsets) on the cluster given by
-/// `--bootstrap-server`.
-pub fn describe_group(global: &GlobalArgs, group_id: &str) -> anyhow::Result<GroupDescription> {
-    Ok(describe_group_versioned(global, group_id)?.0)
-}
-
-/// Describe one streams group, or learn that the cluster has none of that id (a first
-/// deployment): `None` then, with the profile detected from the broker either way.
-pub fn describe_group_if_exists(
-    global: &GlobalArgs,
-    group_id: &str,
-) -> anyhow::Result<(Option<GroupDescription>, Option<KafkaVersion>)> {
-    let (result, version) = describe_raw(global, group_id)?;
-    match result {
-        Ok(g) => Ok((Some(g), version)),
-        Err(kafka::error::KafkaError::Broker {
-            code: ErrorCode::GroupIdNotFound,
-            message,
-            ..
-        }) if !message
-            .as_deref()
-            .unwrap_or("")
-            .contains("is not a streams group") =>
-        {
-            Ok((None, version))
+/// The client configuration. With `--verbose`, unknown property keys are noted on stderr.
+pub fn client_config(global: &GlobalArgs) -> Result<ClientConfig, CommandError> {
+    let Some(bootstrap) = global.bootstrap_server.as_deref() else {
+        return Err(CommandError::usage(
+            "this command needs --bootstrap-server HOST:PORT (or STREAMS_GROUP_BOOTSTRAP_SERVER)",
+        ));
+    };
+    let cfg = kafka::config::load(
+        bootstrap,
+        Duration::from_millis(global.timeout),
+        global.command_config.as_deref(),
+    )?;
+    if global.verbose {
+        for k in &cfg.ignored_keys {
+            out::note(&format!(
+                "note: --command-config key `{k}` is not used by streams-group"
+            ));
         }
-        Err(e) => Err(e.to_failure().into()),
     }
+    Ok(cfg)
 }
 
-/// The same, with the coordinator profile detected from the broker.
-pub fn describe_group_versioned(
-    global: &GlobalArgs,
-    group_id: &str,
-) -> anyhow::Result<(GroupDescription, Option<KafkaVersion>)> {
-    let (result, version) = describe_raw(global, group_id)?;
-    match result {
-        Ok(g) => Ok((g, version)),
-        Err(e) => Err(e.to_failure().into()),
-    }
-}
-
-type Described = Result<GroupDescription, kafka::error::KafkaError>;
-
-fn describe_raw(
-    global: &GlobalArgs,
-    group_id: &str,
-) -> anyhow::Result<(Described, Option<KafkaVersion>)> {
-    kafka::limits::check_group_ids(&[group_id]).map_err(|e| e.to_failure())?;
-    let cfg = kafka::client_config(global).map_err(|f| {
-        f.with_hint(
+/// The client configuration of an offline-first command that was given a live group: without
+/// a bootstrap server, the hint offers the offline way.
+pub fn group_client(global: &GlobalArgs) -> Result<ClientConfig, CommandError> {
+    client_config(global).map_err(|e| {
+        e.with_hint(
             "or describe the group to a file with `describe --output json` and pass that file",
         )
-    })?;
-    let ids = vec![group_id.to_string()];
-    let mut result = kafka::run_session(cfg, move |cluster| {
-        Box::pin(async move { cluster.describe(&ids).await })
-    })?;
-    let version = result.snapshot.kafka_version;
-    if let Some((_, e)) = result.errors.into_iter().next() {
-        return Ok((Err(e), version));
-    }
-    match result.snapshot.groups.pop() {
-        Some(g) => Ok((Ok(g), version)),
-        None => Err(crate::error::Failure::kafka(format!(
-            "the cluster did not describe group {group_id}"
-        ))
-        .into()),
+    })
+}
+
+/// A live group as a group source.
+pub fn live_group(global: &GlobalArgs, group_id: &str) -> Result<GroupSource, CommandError> {
+    Ok(GroupSource::Live {
+        group_id: group_id.to_string(),
+        client: Box::new(group_client(global)?),
+    })
+}
+
+/// A topology argument: `group:ID` for a live group's topology, else a file.
+pub fn topology_source(global: &GlobalArgs, arg: &str) -> Result<TopologySource, CommandError> {
+    match arg.strip_prefix("group:") {
+        Some("") => Err(CommandError::usage(
+            "group: needs a group id, as in group:my-app",
+        )),
+        Some(id) => Ok(TopologySource::Live {
+            group_id: id.to_string(),
+            client: Box::new(group_client(global)?),
+        }),
+        None => Ok(TopologySource::File(arg.into())),
     }
 }

@@ -1,6 +1,8 @@
-//! One module per subcommand: argument definitions and glue. Domain logic lives in the library
-//! modules (`topology`, `coordinator`, `sim`, `kafka`); rendering in `render`.
+//! One module per subcommand: its arguments and the glue from typed arguments to a use case
+//! (`streams_group::usecase`) and a report rendered by `streams_group::render`. Shared argument
+//! groups are in `args`; reaching the cluster from the global options is in `live`.
 
+pub mod args;
 pub mod check_epoch;
 pub mod completions;
 pub mod describe;
@@ -8,14 +10,18 @@ pub mod diff;
 pub mod lag;
 pub mod list;
 pub mod live;
-pub mod profile;
 pub mod simulate;
 pub mod topology;
 
 use crate::cli::{Cli, Command};
+use crate::command_error::CommandError;
+use crate::exit::Code;
 
-/// Run the parsed command line; returns the exit code.
-pub fn dispatch(cli: &Cli) -> anyhow::Result<i32> {
+/// What a command returns: its exit code, or the error to report.
+pub type Outcome = Result<Code, CommandError>;
+
+/// Run the parsed command line.
+pub fn dispatch(cli: &Cli) -> Outcome {
     let g = &cli.global;
     match &cli.command {
         Command::Simulate(a) => simulate::run(g, a),

@@ -1,13 +1,10 @@
-//! Typed errors of the wire client and their mapping to [`Failure`] (exit codes and hints).
+//! Typed errors of the wire client. The binary maps each to an exit code and a hint
+//! (`command_error.rs`); what a hint here says is advice about Kafka, not about the command line.
 
 use std::fmt;
 
-use crate::error::Failure;
 use crate::model::codes::ErrorCode;
 
-pub const HINT_REACH: &str = "is the broker running and is --bootstrap-server right?";
-pub const HINT_TLS: &str = "check ssl.truststore.location (the CA that signed the broker's \
-                            certificate) and security.protocol";
 pub const HINT_AUTH: &str = "wrong username or password? check sasl.jaas.config and sasl.mechanism";
 pub const HINT_NOT_SASL: &str = "use the port of the broker's SASL listener in --bootstrap-server, \
                                  or set security.protocol=PLAINTEXT (or SSL) to match this listener";
@@ -43,6 +40,8 @@ pub enum KafkaError {
     Config(String),
     /// Every bootstrap address failed: one error per address, in the order given.
     Bootstrap(Vec<KafkaError>),
+    /// The async runtime could not start (a resource limit of the machine).
+    Runtime(String),
 }
 
 impl fmt::Display for KafkaError {
@@ -71,7 +70,7 @@ impl fmt::Display for KafkaError {
                 Ok(())
             }
             KafkaError::Unsupported { detail, .. } => f.write_str(detail),
-            KafkaError::Config(s) => f.write_str(s),
+            KafkaError::Config(s) | KafkaError::Runtime(s) => f.write_str(s),
             KafkaError::Bootstrap(all) => {
                 f.write_str("no bootstrap server answered: ")?;
                 for (i, e) in all.iter().enumerate() {
@@ -96,92 +95,6 @@ impl KafkaError {
             context: context.into(),
         }
     }
-
-    pub fn to_failure(&self) -> Failure {
-        let msg = self.to_string();
-        match self {
-            KafkaError::Connect { .. } | KafkaError::Timeout { .. } => {
-                Failure::unreachable(msg).with_hint(HINT_REACH)
-            }
-            KafkaError::Tls { .. } => Failure::unreachable(msg).with_hint(HINT_TLS),
-            KafkaError::Sasl { hint, .. } => Failure::unreachable(msg).with_hint(*hint),
-            KafkaError::Protocol { .. } => Failure::unreachable(msg).with_hint(
-                "is --bootstrap-server a Kafka listener (and the right security.protocol)?",
-            ),
-            KafkaError::Broker { code, .. } => {
-                let f = Failure::kafka(msg);
-                match code {
-                    ErrorCode::GroupAuthorizationFailed
-                    | ErrorCode::TopicAuthorizationFailed
-                    | ErrorCode::ClusterAuthorizationFailed => {
-                        f.with_hint("the principal needs DESCRIBE on the group and its topics")
-                    }
-                    ErrorCode::UnsupportedVersion => f.with_hint(
-                        "streams groups are not enabled: run `kafka-features.sh \
-                         --bootstrap-server ... upgrade --feature streams.version=1`",
-                    ),
-                    ErrorCode::SaslAuthenticationFailed => f.with_hint(HINT_AUTH),
-                    _ => f,
-                }
-            }
-            KafkaError::Unsupported { hint, .. } => Failure::kafka(msg).with_hint(hint.clone()),
-            KafkaError::Config(_) => Failure::usage(msg),
-            // The first address is the one the user expects to answer: its hint fits best.
-            KafkaError::Bootstrap(all) => match all.first() {
-                Some(first) => Failure {
-                    message: msg,
-                    ..first.to_failure()
-                },
-                None => Failure::unreachable(msg).with_hint(HINT_REACH),
-            },
-        }
-    }
-}
-
-impl From<KafkaError> for Failure {
-    fn from(e: KafkaError) -> Failure {
-        e.to_failure()
-    }
 }
 
 pub type KafkaResult<T> = Result<T, KafkaError>;
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::exit;
-
-    #[test]
-    fn mapping_to_exit_codes_and_hints() {
-        let e = KafkaError::Connect {
-            addr: "127.0.0.1:1".into(),
-            detail: "connection refused".into(),
-        };
-        let f = e.to_failure();
-        assert_eq!(f.exit_code, exit::UNREACHABLE);
-        assert_eq!(f.hint.as_deref(), Some(HINT_REACH));
-        let f = KafkaError::Sasl {
-            addr: "a".into(),
-            detail: "x".into(),
-            hint: HINT_AUTH,
-        }
-        .to_failure();
-        assert_eq!(f.exit_code, exit::UNREACHABLE);
-        assert!(f.hint.unwrap().contains("wrong username or password"));
-        let f =
-            KafkaError::broker(69, Some("Group g not found.".into()), "describe g").to_failure();
-        assert_eq!(f.exit_code, exit::KAFKA_ERROR);
-        assert_eq!(
-            f.message,
-            "describe g: GROUP_ID_NOT_FOUND (Group g not found.)"
-        );
-        let f = KafkaError::broker(35, None, "describe g").to_failure();
-        assert!(f.hint.unwrap().contains("streams.version=1"));
-        let f = KafkaError::broker(30, None, "describe g").to_failure();
-        assert_eq!(f.exit_code, exit::KAFKA_ERROR);
-        assert_eq!(
-            KafkaError::Config("x".into()).to_failure().exit_code,
-            exit::USAGE
-        );
-    }
-}

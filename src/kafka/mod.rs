@@ -16,31 +16,6 @@ pub mod wire;
 
 use std::time::Duration;
 
-use crate::cli::GlobalArgs;
-use crate::error::Failure;
-
-/// The client configuration from the global options (`--bootstrap-server`, `--command-config`,
-/// `--timeout`). With `--verbose`, unknown property keys are reported on stderr.
-pub fn client_config(global: &GlobalArgs) -> Result<config::ClientConfig, Failure> {
-    let Some(bootstrap) = global.bootstrap_server.as_deref() else {
-        return Err(Failure::usage(
-            "this command needs --bootstrap-server HOST:PORT (or STREAMS_GROUP_BOOTSTRAP_SERVER)",
-        ));
-    };
-    let cfg = config::load(
-        bootstrap,
-        Duration::from_millis(global.timeout),
-        global.command_config.as_deref(),
-    )
-    .map_err(|e| Failure::usage(e.0))?;
-    if global.verbose {
-        for k in &cfg.ignored_keys {
-            eprintln!("note: --command-config key `{k}` is not used by streams-group");
-        }
-    }
-    Ok(cfg)
-}
-
 /// Run `f` against the cluster on a current-thread runtime; the whole run is bounded by a
 /// generous multiple of the timeout so that nothing can hang.
 pub fn run_session<T>(
@@ -50,14 +25,14 @@ pub fn run_session<T>(
     ) -> std::pin::Pin<
         Box<dyn std::future::Future<Output = error::KafkaResult<T>> + 'a>,
     >,
-) -> Result<T, Failure> {
+) -> error::KafkaResult<T> {
     let overall = cfg.timeout * 4 + Duration::from_secs(1);
     let timeout = cfg.timeout;
     let fut = async move {
         let mut cluster = client::Cluster::connect(cfg).await?;
         f(&mut cluster).await
     };
-    let result = client::block_on(async move {
+    client::block_on(async move {
         match tokio::time::timeout(overall, fut).await {
             Ok(r) => r,
             Err(_) => Err(error::KafkaError::Timeout {
@@ -66,6 +41,5 @@ pub fn run_session<T>(
             }),
         }
     })
-    .map_err(|e| Failure::new(crate::exit::USAGE, format!("cannot start the runtime: {e}")))?;
-    result.map_err(Failure::from)
+    .map_err(|e| error::KafkaError::Runtime(format!("cannot start the runtime: {e}")))?
 }

@@ -6,13 +6,14 @@ use std::fmt::Write;
 
 use colored::Colorize;
 
-use crate::commands::diff::{AssignmentDiffReport, TopologyDiffReport};
 use crate::model::topology::{Subtopology, Topology};
 use crate::model::TaskSet;
 use crate::topology::diff::{Hazard, ListChange, TopologyDiff};
+use crate::usecase::diff::{AssignmentDiffReport, ComparedBy, TopologyDiffReport};
 
 /// The whole `diff topology` report.
-pub fn topology_report(r: &TopologyDiffReport, old: &Topology, new: &Topology) -> String {
+pub fn topology_report(r: &TopologyDiffReport) -> String {
+    let (old, new) = (&r.topologies.0, &r.topologies.1);
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -219,7 +220,7 @@ pub fn assignment_report(r: &AssignmentDiffReport) -> String {
         r.moved_standby.to_string().bold()
     );
     out.push('\n');
-    let owner = if r.compared_by == "process" {
+    let owner = if r.compared_by == ComparedBy::Process {
         "PROCESS"
     } else {
         "MEMBER"

@@ -1,27 +1,7 @@
 //! `list` output: a report value rendered as a table or JSON.
 
-use serde::Serialize;
-
 use super::table;
-
-/// JSON: `{"groups": [{"group_id": ..., "state": ...}]}`; with --verbose also the epochs and
-/// member count.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct ListReport {
-    pub groups: Vec<ListRow>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct ListRow {
-    pub group_id: String,
-    pub state: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub group_epoch: Option<i32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub target_assignment_epoch: Option<i32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub members: Option<usize>,
-}
+use crate::usecase::live::ListReport;
 
 fn opt<T: ToString>(v: Option<T>) -> String {
     v.map(|x| x.to_string()).unwrap_or_else(|| "-".into())
@@ -58,6 +38,7 @@ pub fn table(report: &ListReport, verbose: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::usecase::live::ListRow;
 
     #[test]
     fn list_table_and_json() {

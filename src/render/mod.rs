@@ -1,9 +1,14 @@
-//! Turning report values into text: tables, JSON, colour and progress.
+//! Turning report values into text: tables, JSON, colour and progress. Every report reaches
+//! stdout through [`out`]; nothing here computes what a report says.
 
+pub mod check_epoch;
 pub mod color;
 pub mod describe;
 pub mod diff;
 pub mod json;
+pub mod lag;
 pub mod list;
 pub mod out;
+pub mod simulate;
 pub mod table;
+pub mod topology;

@@ -1,42 +1,66 @@
 //! The one place that writes the report to stdout.
 //!
-//! A reader that goes away (`streams-group simulate | head -1`) ends the program quietly with
-//! exit 0, as `rg ... | head` does; any other write error (a full disk) is one line on stderr
-//! and exit 5, never a panic.
+//! A reader that goes away (`streams-group simulate | head -1`) is [`WriteError::Closed`]: the
+//! binary ends quietly with exit 0, as `rg ... | head` does. Any other write error (a full disk)
+//! is [`WriteError::Io`]: one line on stderr and a non-zero exit, never a panic.
 
 use std::io::{self, Write};
 
-/// stdout was closed by its reader: nothing more to say, and nothing went wrong.
-#[derive(Debug)]
-pub struct BrokenPipe;
+use serde::Serialize;
 
-impl std::fmt::Display for BrokenPipe {
+/// The output format of a report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Tables and lines for people.
+    Table,
+    /// The report value as pretty JSON (the contract).
+    Json,
+}
+
+/// Why the report could not be written.
+#[derive(Debug)]
+pub enum WriteError {
+    /// stdout was closed by its reader: nothing more to say, and nothing went wrong.
+    Closed,
+    /// Any other failure to write (e.g. the disk is full).
+    Io(io::Error),
+}
+
+impl std::fmt::Display for WriteError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("stdout was closed")
+        match self {
+            WriteError::Closed => f.write_str("stdout was closed"),
+            WriteError::Io(e) => write!(f, "cannot write the output: {e}"),
+        }
     }
 }
 
-impl std::error::Error for BrokenPipe {}
+impl std::error::Error for WriteError {}
 
 /// Write `text` to stdout and flush it.
-pub fn write_stdout(text: &str) -> anyhow::Result<()> {
+pub fn write_stdout(text: &str) -> Result<(), WriteError> {
     let mut out = io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Ok(()) => Ok(()),
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(BrokenPipe.into()),
-        Err(e) => Err(crate::error::Failure::new(
-            crate::exit::OUTPUT,
-            format!("cannot write the output: {e}"),
-        )
-        .with_hint("is the disk full, or the output file not writable?")
-        .into()),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(WriteError::Closed),
+        Err(e) => Err(WriteError::Io(e)),
     }
 }
 
-/// `print!` that returns the write error instead of panicking; use with `?` semantics.
-#[macro_export]
-macro_rules! emit {
-    ($($arg:tt)*) => {
-        $crate::render::out::write_stdout(&format!($($arg)*))?
-    };
+/// Write a report: as JSON, or as the text `table` makes of it.
+pub fn report<T: Serialize>(
+    format: Format,
+    value: &T,
+    table: impl FnOnce(&T) -> String,
+) -> Result<(), WriteError> {
+    match format {
+        Format::Json => write_stdout(&super::json::to_string(value)),
+        Format::Table => write_stdout(&table(value)),
+    }
+}
+
+/// A note, warning or progress line for the reader: on stderr, so that stdout stays the report.
+/// A closed stderr is ignored: nothing is left to tell it to.
+pub fn note(line: &str) {
+    let _ = writeln!(io::stderr().lock(), "{line}");
 }

@@ -1,0 +1,175 @@
+//! `simulate` output: the table form of a simulation report (JSON is the report itself).
+
+use colored::Colorize;
+
+use crate::sim::report::Report;
+
+fn state_colored(state: &str) -> String {
+    match state {
+        "Stable" => state.green().to_string(),
+        "Empty" | "Dead" => state.dimmed().to_string(),
+        _ => state.yellow().to_string(),
+    }
+}
+
+fn plural(n: u64, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
+fn ms(v: Option<i64>) -> String {
+    v.map_or("never".into(), |v| format!("{:.1} s", v as f64 / 1000.0))
+}
+
+/// The table form of a simulation report: the transcript with `trace`, then the summary, the
+/// steps (with each step's assignment changes when `verbose`) and the members.
+pub fn table(r: &Report, trace: bool, verbose: bool) -> String {
+    let mut out = String::new();
+    if trace {
+        let mut t = super::table::new(&[
+            "TIME",
+            "MEMBER",
+            "REQ-EPOCH",
+            "OWNED-ACTIVE",
+            "RESP-EPOCH",
+            "ASSIGNED-ACTIVE",
+            "ASSIGNED-STANDBY",
+            "STATUS/ERROR",
+        ]);
+        for e in &r.trace {
+            let mut notes = e.statuses.clone();
+            if let Some(err) = &e.error {
+                notes.push(err.red().to_string());
+            }
+            t.add_row(vec![
+                format!("{:.3}s", e.time_ms as f64 / 1000.0),
+                e.member_id.clone(),
+                e.request_epoch.to_string(),
+                e.owned_active.compact(),
+                e.response_epoch.to_string(),
+                e.assigned_active
+                    .as_ref()
+                    .map_or("-".into(), |s| s.compact()),
+                e.assigned_standby
+                    .as_ref()
+                    .map_or("-".into(), |s| s.compact()),
+                notes.join(" "),
+            ]);
+        }
+        out.push_str(&super::table::render(&t));
+        out.push('\n');
+    }
+    out.push_str(&format!(
+        "Kafka {} coordinator, {} assignor. Scenario {} (seed {}): group {} at group epoch {}, target assignment epoch {}, topology epoch {}\n",
+        r.kafka_version,
+        r.assignor,
+        r.scenario,
+        r.seed,
+        state_colored(&r.final_state),
+        r.group_epoch,
+        r.target_assignment_epoch,
+        r.topology_epoch
+    ));
+    out.push_str(&format!(
+        "{}; {}, {}, {} moved; ended at {}\n",
+        match r.virtual_time_to_stable_ms {
+            Some(t) => format!("Stable after {} of virtual time", ms(Some(t))),
+            None => "Never Stable".to_string(),
+        },
+        plural(r.heartbeats, "heartbeat"),
+        plural(r.rebalances, "rebalance"),
+        plural(r.tasks_moved, "task"),
+        ms(Some(r.virtual_time_end_ms)),
+    ));
+    out.push_str(&format!(
+        "Balance: {}-{} tasks per member ({}-{} active), {}-{} per process; {} tasks in all\n",
+        r.balance.min_tasks_per_member,
+        r.balance.max_tasks_per_member,
+        r.balance.min_active_per_member,
+        r.balance.max_active_per_member,
+        r.balance.min_tasks_per_process,
+        r.balance.max_tasks_per_process,
+        r.total_tasks
+    ));
+    if !r.statuses_seen.is_empty() {
+        out.push_str(&format!("Statuses seen: {}\n", r.statuses_seen.join(", ")));
+    }
+    if !r.errors_seen.is_empty() {
+        let e: Vec<String> = r
+            .errors_seen
+            .iter()
+            .map(|(k, v)| format!("{k} x{v}"))
+            .collect();
+        out.push_str(&format!("Errors and removals: {}\n", e.join(", ")));
+    }
+    for f in &r.failed_members {
+        out.push_str(&format!(
+            "{} {} at {}: {} \"{}\" (fatal for a Kafka Streams client)\n",
+            "MEMBER DIED:".red().bold(),
+            f.member_id,
+            ms(Some(f.time_ms)),
+            f.error,
+            f.message
+        ));
+    }
+    if let Some(a) = &r.advice {
+        out.push_str(&format!("{} {a}\n", "Advice:".bold()));
+    }
+    for v in &r.invariant_violations {
+        out.push_str(&format!("{} {v}\n", "INVARIANT VIOLATED:".red().bold()));
+    }
+    if !r.steps.is_empty() {
+        out.push('\n');
+        let mut t = super::table::new(&[
+            "STEP",
+            "STARTED",
+            "STABLE-AFTER",
+            "GROUP-EPOCH",
+            "MOVED-ACTIVE",
+            "MOVED-STANDBY",
+            "STATUSES",
+        ]);
+        for s in &r.steps {
+            t.add_row(vec![
+                s.step.clone(),
+                ms(Some(s.started_at_ms)),
+                ms(s.time_to_stable_ms),
+                format!("{} -> {}", s.group_epoch_before, s.group_epoch_after),
+                s.moved_active.to_string(),
+                s.moved_standby.to_string(),
+                s.statuses_seen.join(" "),
+            ]);
+        }
+        out.push_str(&super::table::render(&t));
+        if verbose {
+            for s in &r.steps {
+                out.push_str(&format!("\nAssignment changes in step \"{}\":\n", s.step));
+                out.push_str(&super::diff::moves_and_owners(&s.moves, &s.diff, "MEMBER"));
+            }
+        }
+    }
+    out.push('\n');
+    let mut t = super::table::new(&[
+        "PROCESS",
+        "MEMBER",
+        "MEMBER-EPOCH",
+        "TOPOLOGY-EPOCH",
+        "ACTIVE",
+        "STANDBY",
+    ]);
+    for m in &r.members {
+        t.add_row(vec![
+            m.process_id.clone(),
+            m.member_id.clone(),
+            m.member_epoch.to_string(),
+            m.topology_epoch.to_string(),
+            m.assignment.active.compact(),
+            m.assignment.standby.compact(),
+        ]);
+    }
+    out.push_str(&super::table::render(&t));
+    out
+}

@@ -1,0 +1,47 @@
+//! The errors of the use cases.
+
+use std::fmt;
+
+use crate::kafka::error::KafkaError;
+
+/// Why a use case could not give its report.
+#[derive(Debug)]
+pub enum Error {
+    /// What the user gave cannot be used: a file, a value, or a combination of them. The message
+    /// names it.
+    Input(String),
+    /// The cluster could not be reached, or it answered with an error.
+    Kafka(KafkaError),
+    /// A bug: two parts of this library that must agree do not.
+    Internal(String),
+}
+
+impl Error {
+    pub fn input(message: impl Into<String>) -> Self {
+        Error::Input(message.into())
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Input(m) | Error::Internal(m) => f.write_str(m),
+            Error::Kafka(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Kafka(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<KafkaError> for Error {
+    fn from(e: KafkaError) -> Self {
+        Error::Kafka(e)
+    }
+}

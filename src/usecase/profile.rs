@@ -1,0 +1,105 @@
+//! Which coordinator profile a command runs: the one asked for, else the one the group's broker
+//! runs (recorded in a snapshot, or detected live), else the newest release; and which task
+//! assignor.
+
+use super::source::Origin;
+use super::Error;
+use crate::coordinator::assignor::ASSIGNOR_NAMES;
+use crate::model::KafkaVersion;
+
+/// The profile chosen, with a note for the user when the choice was a fallback.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Choice {
+    pub version: KafkaVersion,
+    pub note: Option<String>,
+}
+
+/// The profile to run: `flag` if given, else the group's (`origin`; `None` when there is no
+/// group), else the newest release.
+pub fn choose(flag: Option<KafkaVersion>, origin: Option<&Origin>) -> Choice {
+    let chosen = |version| Choice {
+        version,
+        note: None,
+    };
+    if let Some(v) = flag {
+        return chosen(v);
+    }
+    match origin {
+        Some(Origin::Snapshot {
+            recorded: Some(v), ..
+        })
+        | Some(Origin::Live {
+            detected: Some(v), ..
+        }) => chosen(*v),
+        Some(Origin::Snapshot {
+            file,
+            recorded: None,
+        }) => Choice {
+            version: KafkaVersion::NEWEST,
+            note: Some(format!(
+                "note: {file} does not record the broker's Kafka version (an older snapshot): \
+                 modelling Kafka {}; choose another with --kafka-version",
+                KafkaVersion::NEWEST
+            )),
+        },
+        _ => chosen(KafkaVersion::NEWEST),
+    }
+}
+
+/// The task assignor to run: `flag`, else the one the group's broker reports (describe v1,
+/// Kafka 4.4), else the release's own "sticky". A name this tool does not implement is an error
+/// naming the ones it has.
+pub fn choose_assignor(flag: Option<&str>, recorded: Option<&str>) -> Result<String, Error> {
+    let known = |n: &str| ASSIGNOR_NAMES.contains(&n);
+    match (flag, recorded) {
+        (Some(n), _) if known(n) => Ok(n.to_string()),
+        (Some(n), _) => Err(Error::input(format!(
+            "unknown assignor '{n}': use one of {}",
+            ASSIGNOR_NAMES.join(", ")
+        ))),
+        (None, Some(n)) if known(n) => Ok(n.to_string()),
+        (None, Some(n)) => Err(Error::input(format!(
+            "the group uses the task assignor '{n}', which this tool does not implement \
+             (it has {}): pick one with --assignor",
+            ASSIGNOR_NAMES.join(", ")
+        ))),
+        (None, None) => Ok("sticky".to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_flag_then_the_group_then_the_newest() {
+        let snap = |recorded| Origin::Snapshot {
+            file: "s.json".into(),
+            recorded,
+        };
+        let v42 = Some(KafkaVersion::V4_2);
+        assert_eq!(choose(v42, None).version, KafkaVersion::V4_2);
+        assert_eq!(choose(None, None).version, KafkaVersion::NEWEST);
+        let recorded = choose(None, Some(&snap(Some(KafkaVersion::V4_3))));
+        assert_eq!(recorded.version, KafkaVersion::V4_3);
+        assert!(recorded.note.is_none());
+        let old = choose(None, Some(&snap(None)));
+        assert_eq!(old.version, KafkaVersion::NEWEST);
+        assert!(old.note.unwrap().contains("s.json does not record"));
+        assert!(choose(v42, Some(&snap(None))).note.is_none());
+    }
+
+    #[test]
+    fn assignors_by_name() {
+        assert_eq!(choose_assignor(None, None).unwrap(), "sticky");
+        assert_eq!(
+            choose_assignor(None, Some("balanced-sticky")).unwrap(),
+            "balanced-sticky"
+        );
+        assert!(choose_assignor(Some("nope"), None).is_err());
+        assert!(choose_assignor(None, Some("mine"))
+            .unwrap_err()
+            .to_string()
+            .contains("pick one with --assignor"));
+    }
+}

@@ -1,0 +1,592 @@
+//! Building a simulation: a new group on a topology (a file or the built-in example), or one
+//! that starts from a described group. What a described group shows of how its application
+//! runs (threads per process, standby replicas) is inferred here, once.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use super::profile;
+use super::Error;
+use crate::coordinator::config::BrokerBounds;
+use crate::coordinator::GroupConfig;
+use crate::model::group::GroupDescription;
+use crate::model::{KafkaVersion, Topology};
+use crate::sim::report::Report;
+use crate::sim::scenario::{self, BuiltInContext, Scenario};
+use crate::sim::{self, example, SimConfig};
+use crate::snapshot;
+use crate::topology::configure::TopicMetadata;
+
+/// The most members a run may start with; beyond it a typo is more likely than intent.
+pub const MAX_MEMBERS: u32 = scenario::MAX_MEMBERS as u32;
+/// The most partitions a topic may have in a run.
+pub const MAX_PARTITIONS: i32 = scenario::MAX_PARTITIONS;
+
+/// Assumed partition counts: every source topic has `partitions` unless `overrides` gives its
+/// count (0: the topic is missing).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TopicCounts {
+    pub partitions: i32,
+    pub overrides: Vec<(String, i32)>,
+}
+
+impl TopicCounts {
+    /// Every source topic of `t` at `partitions`, then the overrides.
+    pub fn for_topology(&self, t: &Topology) -> TopicMetadata {
+        let mut m = example::source_topic_metadata(t, self.partitions);
+        self.apply(&mut m);
+        m
+    }
+
+    /// The topics a described group implies (see [`group_metadata`]), then the overrides.
+    pub fn for_group(&self, g: &GroupDescription) -> TopicMetadata {
+        let mut m = group_metadata(g, self.partitions);
+        self.apply(&mut m);
+        m
+    }
+
+    /// The overrides, over `m`.
+    pub fn apply(&self, m: &mut TopicMetadata) {
+        for (t, n) in &self.overrides {
+            m.insert(t.clone(), *n);
+        }
+    }
+}
+
+/// The topics a described group implies: [`snapshot::topic_metadata`], and every internal topic
+/// of its topology with the partition count describe shows.
+pub fn group_metadata(g: &GroupDescription, default_partitions: i32) -> TopicMetadata {
+    let mut metadata = snapshot::topic_metadata(g, default_partitions);
+    let described = g.topology.subtopologies.iter().flatten().flat_map(|d| {
+        d.repartition_source_topics
+            .iter()
+            .chain(&d.state_changelog_topics)
+    });
+    for t in described.filter(|t| t.partitions > 0) {
+        metadata.entry(t.name.clone()).or_insert(t.partitions);
+    }
+    metadata
+}
+
+/// What a described group shows of how its application runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GroupShape {
+    pub members: u32,
+    /// The most members any process runs (a process runs one member per stream thread).
+    pub threads_per_process: u32,
+    /// The most standby owners any task has in the target assignment: the target is what the
+    /// assignor computed from `num.standby.replicas`, the current assignment may still lag.
+    pub num_standby_replicas: u32,
+}
+
+/// Infer the shape of a described group's application.
+pub fn group_shape(g: &GroupDescription) -> GroupShape {
+    let mut per_process: BTreeMap<&str, u32> = BTreeMap::new();
+    for m in &g.members {
+        *per_process.entry(&m.process_id).or_default() += 1;
+    }
+    let mut standby_owners: BTreeMap<_, u32> = BTreeMap::new();
+    for t in g
+        .members
+        .iter()
+        .flat_map(|m| m.target_assignment.standby.tasks())
+    {
+        *standby_owners.entry(t).or_default() += 1;
+    }
+    GroupShape {
+        members: g.members.len() as u32,
+        threads_per_process: per_process.values().copied().max().unwrap_or(1).max(1),
+        num_standby_replicas: standby_owners.values().copied().max().unwrap_or(0),
+    }
+}
+
+/// Run settings besides the group: timing and membership of the simulated clients.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunSettings {
+    pub seed: u64,
+    pub release_delay_ms: i64,
+    pub restart_delay_ms: i64,
+    pub static_members: bool,
+    pub max_time_ms: i64,
+    pub trace: bool,
+    /// Spread processes over this many racks (rack-aware standbys); 0 for none.
+    pub racks: u32,
+}
+
+impl Default for RunSettings {
+    fn default() -> Self {
+        RunSettings {
+            seed: 42,
+            release_delay_ms: 200,
+            restart_delay_ms: 3_000,
+            static_members: false,
+            max_time_ms: 600_000,
+            trace: false,
+            racks: 0,
+        }
+    }
+}
+
+/// The group configs a run sets: a broker's defaults unless given, and the standby replicas a
+/// starting group shows unless given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GroupSettings {
+    pub session_timeout_ms: i64,
+    pub heartbeat_interval_ms: i64,
+    pub initial_rebalance_delay_ms: i64,
+    pub num_standby_replicas: Option<u32>,
+}
+
+impl Default for GroupSettings {
+    fn default() -> Self {
+        let d = GroupConfig::default();
+        GroupSettings {
+            session_timeout_ms: d.session_timeout_ms,
+            heartbeat_interval_ms: d.heartbeat_interval_ms,
+            initial_rebalance_delay_ms: d.initial_rebalance_delay_ms,
+            num_standby_replicas: None,
+        }
+    }
+}
+
+/// How many clients, and how they are grouped into processes. `None`: from the starting group,
+/// else one member per process.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Members {
+    pub members: Option<u32>,
+    pub threads_per_process: Option<u32>,
+    pub processes: Option<u32>,
+}
+
+/// Everything a simulation needs besides where it starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    pub kafka_version: KafkaVersion,
+    /// The assignor asked for; `None`: the group's, else sticky.
+    pub assignor: Option<String>,
+    pub members: Members,
+    pub topics: TopicCounts,
+    pub group: GroupSettings,
+    pub run: RunSettings,
+}
+
+/// Where a simulation starts.
+#[derive(Clone, Debug)]
+pub enum Start {
+    /// A new group of the plan's members on this topology (`None`: the built-in example app).
+    New {
+        topology: Option<Topology>,
+        application_id: Option<String>,
+    },
+    /// A new group running a described group's topology on its topics, with as many members
+    /// (unless the plan says otherwise): what the assignor would do from scratch.
+    /// `label` names where the group came from in errors.
+    LikeGroup {
+        group: GroupDescription,
+        label: String,
+    },
+    /// The described group itself, restored as a coordinator restores a group after a
+    /// failover: its members carry on heartbeating.
+    Restore(GroupDescription),
+}
+
+/// The simulator's configuration for `plan` from `start`, checked.
+pub fn config(plan: &Plan, start: Start) -> Result<SimConfig, Error> {
+    let c = match start {
+        Start::New {
+            topology,
+            application_id,
+        } => new_group(plan, topology, application_id)?,
+        Start::LikeGroup { group, label } => like_group(plan, &group, &label)?,
+        Start::Restore(g) => restore(plan, g)?,
+    };
+    finish(plan, c)
+}
+
+/// The group-dependent part of a configuration.
+struct Cast {
+    group_id: String,
+    members: u32,
+    threads_per_process: u32,
+    topology: Topology,
+    metadata: TopicMetadata,
+    num_standby_replicas: u32,
+    recorded_assignor: Option<String>,
+    initial: Option<GroupDescription>,
+}
+
+fn new_group(
+    plan: &Plan,
+    topology: Option<Topology>,
+    application_id: Option<String>,
+) -> Result<Cast, Error> {
+    let members = plan.members.members.unwrap_or(4);
+    check_members(members)?;
+    check_partitions(plan.topics.partitions)?;
+    let threads = threads(members, &plan.members)?;
+    let topology = topology.unwrap_or_else(example::topology);
+    Ok(Cast {
+        group_id: application_id.unwrap_or_else(|| example::APPLICATION_ID.to_string()),
+        members,
+        threads_per_process: threads,
+        metadata: plan.topics.for_topology(&topology),
+        topology,
+        num_standby_replicas: plan.group.num_standby_replicas.unwrap_or(0),
+        recorded_assignor: None,
+        initial: None,
+    })
+}
+
+fn like_group(plan: &Plan, g: &GroupDescription, label: &str) -> Result<Cast, Error> {
+    let topology = snapshot::topology_of(g).ok_or_else(|| {
+        Error::input(format!(
+            "{label}: group {} shows no topology to simulate (subtopologies are null)",
+            g.group_id
+        ))
+    })?;
+    let shape = group_shape(g);
+    let members = match plan.members.members {
+        Some(n) => n,
+        None if shape.members == 0 => {
+            return Err(Error::input(format!(
+                "{label}: group {} has no members: give --members N",
+                g.group_id
+            )))
+        }
+        None => shape.members,
+    };
+    check_members(members)?;
+    check_partitions(plan.topics.partitions)?;
+    Ok(Cast {
+        group_id: g.group_id.clone(),
+        members,
+        threads_per_process: plan
+            .members
+            .threads_per_process
+            .unwrap_or(shape.threads_per_process),
+        metadata: plan.topics.for_group(g),
+        topology,
+        num_standby_replicas: plan
+            .group
+            .num_standby_replicas
+            .unwrap_or(shape.num_standby_replicas),
+        recorded_assignor: g.assignor.clone(),
+        initial: None,
+    })
+}
+
+fn restore(plan: &Plan, g: GroupDescription) -> Result<Cast, Error> {
+    if g.members.is_empty() {
+        return Err(Error::input(format!(
+            "group {} has no members to start from (it is {}); use --topology with --members instead",
+            g.group_id, g.state
+        )));
+    }
+    let Some(topology) = snapshot::topology_of(&g) else {
+        return Err(Error::input(format!(
+            "group {} has no initialised topology to start from",
+            g.group_id
+        )));
+    };
+    check_partitions(plan.topics.partitions)?;
+    let shape = group_shape(&g);
+    Ok(Cast {
+        group_id: g.group_id.clone(),
+        members: shape.members,
+        threads_per_process: plan
+            .members
+            .threads_per_process
+            .unwrap_or(shape.threads_per_process)
+            .max(1),
+        metadata: plan.topics.for_group(&g),
+        topology,
+        num_standby_replicas: plan
+            .group
+            .num_standby_replicas
+            .unwrap_or(shape.num_standby_replicas),
+        recorded_assignor: g.assignor.clone(),
+        initial: Some(g),
+    })
+}
+
+fn check_members(members: u32) -> Result<(), Error> {
+    if members == 0 || members > MAX_MEMBERS {
+        return Err(Error::input(format!(
+            "--members must be between 1 and {MAX_MEMBERS}, got {members}"
+        )));
+    }
+    Ok(())
+}
+
+fn check_partitions(partitions: i32) -> Result<(), Error> {
+    if partitions <= 0 || partitions > MAX_PARTITIONS {
+        return Err(Error::input(format!(
+            "--partitions must be between 1 and {MAX_PARTITIONS}, got {partitions}"
+        )));
+    }
+    Ok(())
+}
+
+/// Threads per process of a new group: given, or members spread over the given processes, or
+/// one.
+fn threads(members: u32, m: &Members) -> Result<u32, Error> {
+    match (m.threads_per_process, m.processes) {
+        (Some(0), _) => Err(Error::input("--threads-per-process must be at least 1")),
+        (_, Some(0)) => Err(Error::input("--processes must be at least 1")),
+        (_, Some(p)) if p > members => Err(Error::input(format!(
+            "--processes {p} is more than --members {members}: every process runs at least one member"
+        ))),
+        (Some(t), _) => Ok(t),
+        (None, Some(p)) => Ok(members.div_ceil(p)),
+        (None, None) => Ok(1),
+    }
+}
+
+/// The group configuration and run settings shared by every start, checked.
+fn finish(plan: &Plan, c: Cast) -> Result<SimConfig, Error> {
+    let run = &plan.run;
+    let group = GroupConfig {
+        session_timeout_ms: plan.group.session_timeout_ms,
+        heartbeat_interval_ms: plan.group.heartbeat_interval_ms,
+        num_standby_replicas: c.num_standby_replicas,
+        initial_rebalance_delay_ms: plan.group.initial_rebalance_delay_ms,
+        rack_aware_assignment_tags: if run.racks > 0 {
+            vec!["rack".into()]
+        } else {
+            vec![]
+        },
+        ..GroupConfig::default()
+    };
+    group
+        .validate_bounds(&BrokerBounds::default())
+        .map_err(|e| Error::input(format!("invalid group configuration: {e}")))?;
+    if run.release_delay_ms < 0 || run.restart_delay_ms < 0 || run.max_time_ms <= 0 {
+        return Err(Error::input(
+            "--release-delay and --restart-delay must not be negative, --max-time must be positive",
+        ));
+    }
+    let assignor =
+        profile::choose_assignor(plan.assignor.as_deref(), c.recorded_assignor.as_deref())?;
+    let mut metadata = c.metadata;
+    // A count of 0 is a missing topic.
+    metadata.retain(|_, n| *n > 0);
+    Ok(SimConfig {
+        kafka_version: plan.kafka_version,
+        assignor,
+        group_id: c.group_id,
+        members: c.members,
+        threads_per_process: c.threads_per_process,
+        topology: c.topology,
+        metadata,
+        group,
+        seed: run.seed,
+        release_delay_ms: run.release_delay_ms,
+        restart_delay_ms: run.restart_delay_ms,
+        static_members: run.static_members,
+        max_time_ms: run.max_time_ms,
+        trace: run.trace,
+        racks: run.racks,
+        initial: c.initial,
+    })
+}
+
+/// The scenario to run: a built-in name, or a JSON scenario file. `custom_topology`: the run
+/// has no built-in next topology to deploy (a topology file or a starting group). The
+/// `create-topics` scenario takes the source topics out of `cfg` until its step creates them.
+pub fn scenario(
+    name_or_file: &str,
+    count: u32,
+    custom_topology: bool,
+    cfg: &mut SimConfig,
+) -> Result<Scenario, Error> {
+    if scenario::BUILT_IN.contains(&name_or_file) {
+        return built_in(name_or_file, count, custom_topology, cfg);
+    }
+    let path = Path::new(name_or_file);
+    if !path.exists() {
+        return Err(Error::input(format!(
+            "unknown scenario `{name_or_file}`: use one of {} or a JSON scenario file",
+            scenario::BUILT_IN.join(", ")
+        )));
+    }
+    let file = path.display().to_string();
+    let text = crate::input::read_document(path)
+        .map_err(|e| Error::input(format!("cannot read scenario file {file}: {e}")))?;
+    let mut s: Scenario = serde_json::from_str(&text)
+        .map_err(|e| Error::input(format!("{file}:{}:{}: {e}", e.line(), e.column())))?;
+    if s.name.is_empty() {
+        s.name = file.clone();
+    }
+    s.check_limits(u64::from(cfg.members))
+        .map_err(|e| Error::input(format!("{file}: {e}")))?;
+    Ok(s)
+}
+
+fn built_in(
+    name: &str,
+    count: u32,
+    custom_topology: bool,
+    cfg: &mut SimConfig,
+) -> Result<Scenario, Error> {
+    let member_ids = sim::initial_member_ids(cfg);
+    let mut missing = BTreeMap::new();
+    if name == "create-topics" {
+        // The source topics do not exist yet: the group waits in NotReady.
+        for s in &cfg.topology.subtopologies {
+            for t in &s.source_topics {
+                if let Some(n) = cfg.metadata.remove(t) {
+                    missing.insert(t.clone(), n);
+                }
+            }
+        }
+    }
+    let deploy_topology =
+        (!custom_topology).then(|| example::next_topology(cfg.topology.epoch + 1));
+    if name == "deploy" && deploy_topology.is_none() {
+        return Err(Error::input(
+            "the deploy scenario with --topology or a starting group needs a scenario file naming the new topology",
+        ));
+    }
+    let ctx = BuiltInContext {
+        member_ids: &member_ids,
+        count,
+        topology_epoch: cfg.topology.epoch,
+        missing_topics: &missing,
+        deploy_topology,
+    };
+    scenario::built_in(name, &ctx)
+        .ok_or_else(|| Error::Internal(format!("built-in scenario {name} is not built in")))
+}
+
+/// Run a simulation. `progress` is called with (virtual now, time limit) as time advances.
+pub fn run(
+    cfg: &SimConfig,
+    scenario: &Scenario,
+    progress: &mut dyn FnMut(i64, i64),
+) -> Result<Report, Error> {
+    sim::run(cfg, scenario, progress).map_err(|e| Error::Input(e.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::group::{DescribedTopology, MemberDescription};
+    use crate::model::{Assignment, TaskSet};
+
+    fn member(id: &str, process: &str, standby: &[(&str, i32)]) -> MemberDescription {
+        MemberDescription {
+            member_id: id.into(),
+            member_epoch: 1,
+            instance_id: None,
+            rack_id: None,
+            client_id: String::new(),
+            client_host: String::new(),
+            topology_epoch: 0,
+            process_id: process.into(),
+            user_endpoint: None,
+            client_tags: Default::default(),
+            task_offsets: Default::default(),
+            task_end_offsets: Default::default(),
+            assignment: Assignment::default(),
+            target_assignment: Assignment {
+                standby: standby.iter().copied().collect::<TaskSet>(),
+                ..Assignment::default()
+            },
+            is_classic: false,
+        }
+    }
+
+    fn group(members: Vec<MemberDescription>) -> GroupDescription {
+        GroupDescription {
+            group_id: "g".into(),
+            state: "Stable".into(),
+            group_epoch: 1,
+            target_assignment_epoch: 1,
+            coordinator: None,
+            topology: DescribedTopology {
+                epoch: 0,
+                subtopologies: None,
+            },
+            members,
+            offsets: vec![],
+            assignor: None,
+        }
+    }
+
+    #[test]
+    fn shape_of_a_group() {
+        let g = group(vec![
+            member("a", "p1", &[("0", 1)]),
+            member("b", "p1", &[]),
+            member("c", "p1", &[("0", 1)]),
+            member("d", "p2", &[("0", 2)]),
+        ]);
+        assert_eq!(
+            group_shape(&g),
+            GroupShape {
+                members: 4,
+                threads_per_process: 3,
+                num_standby_replicas: 2
+            }
+        );
+        let empty = group(vec![]);
+        assert_eq!(group_shape(&empty).threads_per_process, 1);
+        assert_eq!(group_shape(&empty).num_standby_replicas, 0);
+    }
+
+    fn plan() -> Plan {
+        Plan {
+            kafka_version: KafkaVersion::NEWEST,
+            assignor: None,
+            members: Members::default(),
+            topics: TopicCounts {
+                partitions: 8,
+                overrides: vec![],
+            },
+            group: GroupSettings::default(),
+            run: RunSettings::default(),
+        }
+    }
+
+    #[test]
+    fn a_new_group_on_the_example() {
+        let mut p = plan();
+        p.members.members = Some(5);
+        p.members.processes = Some(2);
+        p.topics.overrides = vec![("orders".into(), 3), ("customers".into(), 0)];
+        let c = config(
+            &p,
+            Start::New {
+                topology: None,
+                application_id: None,
+            },
+        )
+        .unwrap();
+        assert_eq!((c.members, c.threads_per_process), (5, 3));
+        assert_eq!(c.metadata.get("orders"), Some(&3));
+        assert_eq!(c.metadata.get("customers"), None, "0 is a missing topic");
+        assert_eq!(c.assignor, "sticky");
+        p.members.processes = Some(6);
+        assert!(config(
+            &p,
+            Start::New {
+                topology: None,
+                application_id: None
+            }
+        )
+        .is_err());
+    }
+
+    #[test]
+    fn groups_without_members_or_topology_do_not_start() {
+        let g = group(vec![]);
+        let e = config(&plan(), Start::Restore(g.clone())).unwrap_err();
+        assert!(e.to_string().contains("no members to start from"), "{e}");
+        let like = Start::LikeGroup {
+            group: g,
+            label: "s.json".into(),
+        };
+        let e = config(&plan(), like).unwrap_err();
+        assert!(e.to_string().contains("shows no topology"), "{e}");
+    }
+}

@@ -1,0 +1,309 @@
+//! Where a group comes from (a snapshot file or the live cluster), and where a topology comes
+//! from (a topology file, a snapshot, or a live group): the one place the offline-first
+//! commands read groups and topologies.
+
+use std::path::{Path, PathBuf};
+
+use super::Error;
+use crate::kafka::{self, config::ClientConfig, error::KafkaError};
+use crate::model::group::GroupDescription;
+use crate::model::{ErrorCode, KafkaVersion, Topology};
+use crate::snapshot;
+
+/// Where the group a command works on comes from.
+#[derive(Clone, Debug)]
+pub enum GroupSource {
+    /// A `describe --output json` snapshot, and the group to pick when it holds several.
+    Snapshot {
+        path: PathBuf,
+        group: Option<String>,
+    },
+    /// A live group on the cluster.
+    Live {
+        group_id: String,
+        client: Box<ClientConfig>,
+    },
+}
+
+/// Where a group came from, with the Kafka version that tells.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// A snapshot file, and the version it records (`None` for snapshots of older builds).
+    Snapshot {
+        file: String,
+        recorded: Option<KafkaVersion>,
+    },
+    /// A live group, and the version detected from its broker.
+    Live {
+        group_id: String,
+        detected: Option<KafkaVersion>,
+    },
+}
+
+impl Origin {
+    /// How reports name it: the file, or `group:ID`.
+    pub fn label(&self) -> String {
+        match self {
+            Origin::Snapshot { file, .. } => file.clone(),
+            Origin::Live { group_id, .. } => format!("group:{group_id}"),
+        }
+    }
+}
+
+/// A group, and where it came from.
+#[derive(Clone, Debug)]
+pub struct SourcedGroup {
+    pub group: GroupDescription,
+    pub origin: Origin,
+}
+
+/// Read the group.
+pub fn load_group(source: &GroupSource) -> Result<SourcedGroup, Error> {
+    match source {
+        GroupSource::Snapshot { path, group } => snapshot_group(path, group.as_deref()),
+        GroupSource::Live { group_id, client } => {
+            let (described, detected) = describe_live(client, group_id)?;
+            Ok(SourcedGroup {
+                group: described?,
+                origin: Origin::Live {
+                    group_id: group_id.clone(),
+                    detected,
+                },
+            })
+        }
+    }
+}
+
+/// Read the group, or learn that the cluster has none of that id (a first deployment): `None`
+/// then, with the origin either way.
+pub fn load_group_if_exists(
+    source: &GroupSource,
+) -> Result<(Option<GroupDescription>, Origin), Error> {
+    let GroupSource::Live { group_id, client } = source else {
+        let g = load_group(source)?;
+        return Ok((Some(g.group), g.origin));
+    };
+    let (described, detected) = describe_live(client, group_id)?;
+    let origin = Origin::Live {
+        group_id: group_id.clone(),
+        detected,
+    };
+    match described {
+        Ok(g) => Ok((Some(g), origin)),
+        Err(Error::Kafka(KafkaError::Broker {
+            code: ErrorCode::GroupIdNotFound,
+            message,
+            ..
+        })) if !message
+            .as_deref()
+            .unwrap_or("")
+            .contains("is not a streams group") =>
+        {
+            Ok((None, origin))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+fn snapshot_group(path: &Path, group: Option<&str>) -> Result<SourcedGroup, Error> {
+    let s = snapshot::load_snapshot(path).map_err(|e| Error::input(e.to_string()))?;
+    let file = path.display().to_string();
+    let g = snapshot::find_group(&s, group).map_err(|e| Error::input(format!("{file}: {e}")))?;
+    Ok(SourcedGroup {
+        group: g.clone(),
+        origin: Origin::Snapshot {
+            file,
+            recorded: s.kafka_version,
+        },
+    })
+}
+
+/// Describe one group: the outcome for the group, and the profile detected from the broker.
+type Described = (Result<GroupDescription, Error>, Option<KafkaVersion>);
+
+fn describe_live(client: &ClientConfig, group_id: &str) -> Result<Described, Error> {
+    kafka::limits::check_group_ids(&[group_id])?;
+    let ids = vec![group_id.to_string()];
+    let mut result = kafka::run_session(client.clone(), move |cluster| {
+        Box::pin(async move { cluster.describe(&ids).await })
+    })?;
+    let version = result.snapshot.kafka_version;
+    if let Some((_, e)) = result.errors.into_iter().next() {
+        return Ok((Err(e.into()), version));
+    }
+    match result.snapshot.groups.pop() {
+        Some(g) => Ok((Ok(g), version)),
+        None => Err(Error::Kafka(KafkaError::broker(
+            -1,
+            None,
+            format!("the cluster did not describe group {group_id}"),
+        ))),
+    }
+}
+
+/// Where a topology comes from.
+#[derive(Clone, Debug)]
+pub enum TopologySource {
+    /// A file: a JSON topology, `Topology#describe()` text, or a snapshot (recognised by its
+    /// top-level `schema_version`).
+    File(PathBuf),
+    /// A live group's topology.
+    Live {
+        group_id: String,
+        client: Box<ClientConfig>,
+    },
+}
+
+/// A topology, with what it came from.
+#[derive(Clone, Debug)]
+pub struct ResolvedTopology {
+    pub topology: Topology,
+    /// What the user gave: the file, or `group:ID`.
+    pub label: String,
+    /// The group, when the topology came from a snapshot or a live group.
+    pub group: Option<GroupDescription>,
+    /// The internal topics' partition counts are a coordinator's decisions (a described
+    /// topology), not what members send.
+    pub described: bool,
+    /// What the parser noted (e.g. global stores skipped).
+    pub notes: Vec<String>,
+}
+
+/// Read a topology. `application_id` names the internal topics of describe text; `group` picks
+/// the group of a snapshot with several.
+pub fn resolve_topology(
+    source: &TopologySource,
+    application_id: Option<&str>,
+    group: Option<&str>,
+) -> Result<ResolvedTopology, Error> {
+    match source {
+        TopologySource::Live { group_id, client } => {
+            let label = format!("group:{group_id}");
+            let g = describe_live(client, group_id)?.0?;
+            group_topology(g, &label)
+        }
+        TopologySource::File(path) => {
+            let label = path.display().to_string();
+            let text = crate::input::read_document(path)
+                .map_err(|e| Error::input(format!("{label}: cannot read the file: {e}")))?;
+            if snapshot::looks_like_snapshot(&text) {
+                let s = snapshot::parse_snapshot(&text, &label)
+                    .map_err(|e| Error::input(e.to_string()))?;
+                let g = snapshot::find_group(&s, group)
+                    .map_err(|e| Error::input(format!("{label}: {e}")))?;
+                return group_topology(g.clone(), &label);
+            }
+            parse_file_topology(&text, &label, application_id)
+        }
+    }
+}
+
+fn parse_file_topology(
+    text: &str,
+    label: &str,
+    application_id: Option<&str>,
+) -> Result<ResolvedTopology, Error> {
+    let (text, described, mut notes) = match described_json(text) {
+        Some(t) => (
+            std::borrow::Cow::Owned(t),
+            true,
+            vec![
+                "changelog partition counts are the broker's decisions (a topology copied from \
+                 a snapshot): read as 0, as members send them"
+                    .to_string(),
+            ],
+        ),
+        None => (std::borrow::Cow::Borrowed(text), false, Vec::new()),
+    };
+    let (topology, parsed_notes) =
+        crate::topology::parse_topology_with_notes(&text, application_id)
+            .map_err(|e| Error::input(e.in_file(label).to_string()))?;
+    notes.extend(parsed_notes);
+    Ok(ResolvedTopology {
+        topology,
+        label: label.to_string(),
+        group: None,
+        described,
+        notes,
+    })
+}
+
+/// A JSON topology whose changelog topics have partition counts is a described topology (copied
+/// out of a snapshot): the same text with those counts at 0, as members send them.
+fn described_json(text: &str) -> Option<String> {
+    let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut value: serde_json::Value = serde_json::from_str(body).ok()?;
+    let subs = value.get_mut("subtopologies")?.as_array_mut()?;
+    let mut described = false;
+    for s in subs {
+        let Some(changelogs) = s
+            .get_mut("state_changelog_topics")
+            .and_then(|c| c.as_array_mut())
+        else {
+            continue;
+        };
+        for c in changelogs {
+            if let Some(p) = c.get_mut("partitions").filter(|p| p.as_i64() > Some(0)) {
+                *p = serde_json::Value::from(0);
+                described = true;
+            }
+        }
+    }
+    described.then(|| serde_json::to_string_pretty(&value).unwrap_or_default())
+}
+
+fn group_topology(g: GroupDescription, label: &str) -> Result<ResolvedTopology, Error> {
+    let topology = snapshot::topology_of(&g).ok_or_else(|| {
+        Error::input(format!(
+            "{label}: group {} shows no topology (subtopologies are null: the group is not \
+             initialised, or its topics are missing)",
+            g.group_id
+        ))
+    })?;
+    Ok(ResolvedTopology {
+        topology,
+        label: label.to_string(),
+        group: Some(g),
+        described: true,
+        notes: Vec::new(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_topology_copied_from_a_snapshot_reads_as_members_send_it() {
+        let text = r#"{"epoch": 3, "subtopologies": [{"id": "1",
+            "repartition_source_topics": [{"name": "r", "partitions": 6}],
+            "state_changelog_topics": [{"name": "c", "partitions": 6}]}]}"#;
+        let t = parse_file_topology(text, "t.json", None).unwrap();
+        assert!(t.described);
+        assert_eq!(t.topology.epoch, 3);
+        let s = &t.topology.subtopologies[0];
+        assert_eq!(s.state_changelog_topics[0].partitions, 0);
+        assert_eq!(s.repartition_source_topics[0].partitions, 6);
+        assert_eq!(t.notes.len(), 1);
+        let plain = r#"{"subtopologies": [{"id": "0", "source_topics": ["a"]}]}"#;
+        let t = parse_file_topology(plain, "t.json", None).unwrap();
+        assert!(!t.described && t.notes.is_empty());
+    }
+
+    #[test]
+    fn errors_name_the_file() {
+        let e = resolve_topology(
+            &TopologySource::File("/nonexistent/t.json".into()),
+            None,
+            None,
+        )
+        .unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("/nonexistent/t.json: cannot read the file"),
+            "{e}"
+        );
+        let e = parse_file_topology("Topologies:\n", "t.txt", None).unwrap_err();
+        assert!(e.to_string().contains("--application-id") || e.to_string().starts_with("t.txt"));
+    }
+}

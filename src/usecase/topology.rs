@@ -1,0 +1,178 @@
+//! `topology`: a topology's subtopologies, the tasks they make and the internal topics the
+//! coordinator would create, for assumed source topic partition counts.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::simulation::TopicCounts;
+use super::source::ResolvedTopology;
+use crate::topology::configure::{configure, CreatableTopic, TopicMetadata, TopicProblem};
+
+/// The assumed topic partition counts: a group's topics as it shows them (a snapshot or a live
+/// group), else every source topic at `counts.partitions`; then the overrides.
+pub fn assumed_metadata(t: &ResolvedTopology, counts: &TopicCounts) -> TopicMetadata {
+    match &t.group {
+        Some(g) => counts.for_group(g),
+        None => counts.for_topology(&t.topology),
+    }
+}
+
+/// One subtopology in the report.
+#[derive(Debug, Serialize)]
+pub struct SubtopologyRow {
+    pub id: String,
+    pub stateful: bool,
+    /// Tasks once the internal topics exist; absent when the topology would not be ready.
+    pub tasks: Option<i32>,
+    pub source_topics: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub source_topic_regex: Vec<String>,
+    pub repartition_source_topics: Vec<String>,
+    pub repartition_sink_topics: Vec<String>,
+    pub changelog_topics: Vec<String>,
+    pub copartition_groups: Vec<Vec<String>>,
+}
+
+/// What the coordinator would do with the topology.
+#[derive(Debug, Serialize)]
+pub struct ConfigurationReport {
+    /// True when the topology is ready once the internal topics below are created.
+    pub ready: bool,
+    /// `READY`, a heartbeat status name, or `STREAMS_INVALID_TOPOLOGY`.
+    pub status: String,
+    /// The Kafka error code for an invalid topology (130).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error_code: Option<i16>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+    /// Internal topics the coordinator asks to be created (MISSING_INTERNAL_TOPICS).
+    pub internal_topics_to_create: Vec<CreatableTopic>,
+    pub total_tasks: i64,
+}
+
+/// The `topology` report: the JSON output contract.
+#[derive(Debug, Serialize)]
+pub struct Report {
+    pub file: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub application_id: Option<String>,
+    pub epoch: i32,
+    /// Partition counts assumed for the topics (sources and any --topic-partitions).
+    pub topic_partitions: BTreeMap<String, i32>,
+    pub subtopologies: Vec<SubtopologyRow>,
+    pub configuration: ConfigurationReport,
+    pub notes: Vec<String>,
+}
+
+/// What the coordinator makes of `t.topology` on the topics in `metadata` (the assumed counts).
+pub fn report(
+    t: &ResolvedTopology,
+    application_id: Option<&str>,
+    metadata: TopicMetadata,
+) -> Report {
+    let topology = &t.topology;
+    let mut to_create = Vec::new();
+    let result = match configure(topology, &metadata) {
+        Ok(c) => match &c.problem {
+            Some(TopicProblem::MissingInternalTopics {
+                to_create: list, ..
+            }) => {
+                // What the coordinator asks for, then the topology with those topics created.
+                to_create = list.clone();
+                let mut after = metadata.clone();
+                for t in list {
+                    after.insert(t.name.clone(), t.partitions);
+                }
+                configure(topology, &after)
+            }
+            _ => Ok(c),
+        },
+        Err(e) => Err(e),
+    };
+    let (configuration, tasks): (ConfigurationReport, BTreeMap<String, i32>) = match result {
+        Err(invalid) => (
+            ConfigurationReport {
+                ready: false,
+                status: invalid.error_code().name(),
+                error_code: Some(invalid.error_code().code()),
+                detail: Some(invalid.message),
+                internal_topics_to_create: Vec::new(),
+                total_tasks: 0,
+            },
+            BTreeMap::new(),
+        ),
+        Ok(c) => {
+            let tasks = c
+                .subtopologies
+                .iter()
+                .map(|s| (s.id.clone(), s.num_tasks))
+                .collect();
+            (
+                ConfigurationReport {
+                    ready: c.is_ready(),
+                    status: c
+                        .problem
+                        .as_ref()
+                        .map(|p| p.status_code().name())
+                        .unwrap_or_else(|| "READY".to_string()),
+                    error_code: None,
+                    detail: c.problem.as_ref().map(|p| p.detail().to_string()),
+                    internal_topics_to_create: to_create,
+                    total_tasks: c.total_tasks(),
+                },
+                tasks,
+            )
+        }
+    };
+    let mut subs: Vec<_> = topology.subtopologies.iter().collect();
+    subs.sort_by(|a, b| a.id.cmp(&b.id));
+    let sorted = |v: &mut Vec<String>| {
+        v.sort();
+        v.dedup();
+    };
+    let subtopologies = subs
+        .into_iter()
+        .map(|s| {
+            let mut row = SubtopologyRow {
+                id: s.id.clone(),
+                stateful: s.is_stateful(),
+                tasks: tasks.get(&s.id).copied(),
+                source_topics: s.source_topics.clone(),
+                source_topic_regex: s.source_topic_regex.clone(),
+                repartition_source_topics: s
+                    .repartition_source_topics
+                    .iter()
+                    .map(|t| t.name.clone())
+                    .collect(),
+                repartition_sink_topics: s.repartition_sink_topics.clone(),
+                changelog_topics: s
+                    .state_changelog_topics
+                    .iter()
+                    .map(|t| t.name.clone())
+                    .collect(),
+                copartition_groups: s
+                    .copartition_groups
+                    .iter()
+                    .map(|g| g.iter().cloned().collect())
+                    .collect(),
+            };
+            sorted(&mut row.source_topics);
+            sorted(&mut row.source_topic_regex);
+            sorted(&mut row.repartition_source_topics);
+            sorted(&mut row.repartition_sink_topics);
+            sorted(&mut row.changelog_topics);
+            row.copartition_groups.sort();
+            row
+        })
+        .collect();
+    Report {
+        file: t.label.clone(),
+        application_id: application_id.map(str::to_string),
+        epoch: topology.epoch,
+        topic_partitions: metadata,
+        subtopologies,
+        configuration,
+        notes: t.notes.clone(),
+    }
+}

@@ -1,0 +1,94 @@
+//! Every offline command on the fixtures, with stdout, stderr and the exit status held in one
+//! file per case (`tests/data/cli/NAME.txt`, cases in `tests/data/cli/cases.txt`). The JSON
+//! outputs are the contract: a change to one shows up here as a diff of the file.
+//!
+//! `CLI_BLESS=1 cargo test --test cli_golden` rewrites the files from the current build.
+
+use std::path::Path;
+use std::process::Command;
+
+const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/cli");
+
+struct Case {
+    name: String,
+    args: Vec<String>,
+}
+
+fn cases() -> Vec<Case> {
+    let text = std::fs::read_to_string(Path::new(DIR).join("cases.txt")).unwrap();
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let mut words = l.split_whitespace().map(str::to_string);
+            let name = words.next().unwrap();
+            Case {
+                name,
+                args: words.collect(),
+            }
+        })
+        .collect()
+}
+
+/// stdout, stderr and the exit status of one run, as one text.
+fn run(args: &[String]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_streams-group"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_remove("NO_COLOR")
+        .env_remove("STREAMS_GROUP_BOOTSTRAP_SERVER")
+        .output()
+        .expect("the binary runs");
+    let code = out
+        .status
+        .code()
+        .map_or("signal".to_string(), |c| c.to_string());
+    format!(
+        "$ streams-group {}\n[exit status: {code}]\n----- stdout -----\n{}----- stderr -----\n{}",
+        args.join(" "),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+#[test]
+fn every_case_matches_its_file() {
+    let bless = std::env::var_os("CLI_BLESS").is_some();
+    let mut failed = Vec::new();
+    let cases = cases();
+    assert!(cases.len() > 50, "the case list is read");
+    for case in &cases {
+        let got = run(&case.args);
+        let file = Path::new(DIR).join(format!("{}.txt", case.name));
+        if bless {
+            std::fs::write(&file, &got).unwrap();
+            continue;
+        }
+        let want = std::fs::read_to_string(&file).unwrap_or_default();
+        if got != want {
+            eprintln!(
+                "--- {} differs:\n{}",
+                case.name,
+                first_difference(&want, &got)
+            );
+            failed.push(case.name.clone());
+        }
+    }
+    assert!(
+        failed.is_empty(),
+        "{} case(s) differ (CLI_BLESS=1 to accept): {}",
+        failed.len(),
+        failed.join(", ")
+    );
+}
+
+fn first_difference(want: &str, got: &str) -> String {
+    let (w, g): (Vec<&str>, Vec<&str>) = (want.lines().collect(), got.lines().collect());
+    let i = w.iter().zip(&g).take_while(|(a, b)| a == b).count();
+    format!(
+        "line {}:\n  want: {}\n  got:  {}",
+        i + 1,
+        w.get(i).unwrap_or(&"<end>"),
+        g.get(i).unwrap_or(&"<end>")
+    )
+}
