@@ -146,7 +146,18 @@ _streams__group() {
             fi
             case "${prev}" in
                 --topology)
+                    local oldifs
+                    if [ -n "${IFS+x}" ]; then
+                        oldifs="$IFS"
+                    fi
+                    IFS=$'\n'
                     COMPREPLY=($(compgen -f "${cur}"))
+                    if [ -n "${oldifs+x}" ]; then
+                        IFS="$oldifs"
+                    fi
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o filenames
+                    fi
                     return 0
                     ;;
                 --topology-epoch)
@@ -158,7 +169,18 @@ _streams__group() {
                     return 0
                     ;;
                 --snapshot)
+                    local oldifs
+                    if [ -n "${IFS+x}" ]; then
+                        oldifs="$IFS"
+                    fi
+                    IFS=$'\n'
                     COMPREPLY=($(compgen -f "${cur}"))
+                    if [ -n "${oldifs+x}" ]; then
+                        IFS="$oldifs"
+                    fi
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o filenames
+                    fi
                     return 0
                     ;;
                 --application-id)
@@ -335,7 +357,7 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__diff__subcmd__assignment)
-            opts="-o -v -h -V --group --simulate --members --kafka-version --assignor --partitions --exit-code --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
+            opts="-o -v -h -V --group --simulate --members --kafka-version --assignor --partitions --topic-partitions --exit-code --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -358,6 +380,10 @@ _streams__group() {
                     return 0
                     ;;
                 --partitions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --topic-partitions)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -674,7 +700,18 @@ _streams__group() {
                     return 0
                     ;;
                 --snapshot)
+                    local oldifs
+                    if [ -n "${IFS+x}" ]; then
+                        oldifs="$IFS"
+                    fi
+                    IFS=$'\n'
                     COMPREPLY=($(compgen -f "${cur}"))
+                    if [ -n "${oldifs+x}" ]; then
+                        IFS="$oldifs"
+                    fi
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o filenames
+                    fi
                     return 0
                     ;;
                 --acceptable-recovery-lag)
@@ -778,7 +815,18 @@ _streams__group() {
                     return 0
                     ;;
                 --topology)
+                    local oldifs
+                    if [ -n "${IFS+x}" ]; then
+                        oldifs="$IFS"
+                    fi
+                    IFS=$'\n'
                     COMPREPLY=($(compgen -f "${cur}"))
+                    if [ -n "${oldifs+x}" ]; then
+                        IFS="$oldifs"
+                    fi
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o filenames
+                    fi
                     return 0
                     ;;
                 --application-id)
@@ -846,7 +894,18 @@ _streams__group() {
                     return 0
                     ;;
                 --from-snapshot)
+                    local oldifs
+                    if [ -n "${IFS+x}" ]; then
+                        oldifs="$IFS"
+                    fi
+                    IFS=$'\n'
                     COMPREPLY=($(compgen -f "${cur}"))
+                    if [ -n "${oldifs+x}" ]; then
+                        IFS="$oldifs"
+                    fi
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o filenames
+                    fi
                     return 0
                     ;;
                 --from-group)
@@ -889,13 +948,17 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__topology)
-            opts="-o -v -h -V --application-id --partitions --topic-partitions --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
+            opts="-o -v -h -V --application-id --group --partitions --topic-partitions --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --application-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --group)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -47,13 +47,13 @@ complete -c streams-group -n "__fish_streams_group_needs_command" -f -a "help" -
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -s n -l members -d 'Number of simulated members (stream threads)' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l threads-per-process -d 'Stream threads per process (members of one process share a process id)' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l processes -d 'Number of processes; members are spread over them' -r
-complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l topology -d 'Topology file: JSON or Kafka Streams `Topology#describe()` text (default: built-in example)' -r -F
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l topology -d 'Topology: a JSON or Kafka Streams `Topology#describe()` text file, a snapshot, or group:ID (default: the built-in example)' -r -F
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l application-id -d 'Application id, to name the internal topics of a `Topology#describe()` text' -r
-complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l partitions -d 'Partitions of every source topic' -r
-complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l topic-partitions -d 'Partitions of one topic, overriding --partitions (repeatable)' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l partitions -d 'Partitions of every source topic whose count is not known otherwise (from --topic-partitions, or from the group)' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l topic-partitions -d 'Partition count of one topic (repeatable, or comma-separated); internal topics too, to model existing ones; 0 = the topic is missing' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l scenario -d 'Scenario: a built-in name or a JSON scenario file' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l count -d 'Members added, removed or crashed by the scale-out, scale-in and crash scenarios' -r
-complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l standby-replicas -d 'streams.num.standby.replicas' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l standby-replicas -d 'streams.num.standby.replicas (default: what the starting group shows, else 0)' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l session-timeout -d 'streams.session.timeout.ms' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l heartbeat-interval -d 'streams.heartbeat.interval.ms' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l initial-rebalance-delay -d 'streams.initial.rebalance.delay.ms' -r
@@ -141,7 +141,8 @@ complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l members -d 'Members in the simulation (default: the snapshot\'s member count)' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l kafka-version -d 'With --simulate: the Kafka release whose coordinator simulates (4.2, 4.3, 4.4, kip). Default: the version the snapshot records, else 4.4' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l assignor -d 'With --simulate: the task assignor (sticky or balanced-sticky). Default: the group\'s, else sticky' -r
-complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l partitions -d 'Partitions of source topics whose count the snapshot does not show' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l partitions -d 'Partitions of every source topic whose count is not known otherwise (from --topic-partitions, or from the group)' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l topic-partitions -d 'Partition count of one topic (repeatable, or comma-separated); internal topics too, to model existing ones; 0 = the topic is missing' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
@@ -158,16 +159,16 @@ complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from help" -f -a "topology" -d 'Compare two topologies: subtopologies, topics, copartition groups, and rollout hazards'
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from help" -f -a "assignment" -d 'Compare assignments: current vs target, two snapshots, or a snapshot vs a simulation'
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l topology -d 'The new topology: FILE (JSON, describe text, snapshot) or group:ID' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l topology -d 'The new topology: FILE (JSON, describe text, snapshot) or group:ID' -r -F
 complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l topology-epoch -d 'The topology epoch the new members will send' -r
-complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l group -d 'The live group to check against (needs --bootstrap-server)' -r
-complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l snapshot -d 'A snapshot of the group (`describe --output json`) to check against' -r -F
+complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l group -d 'The group: live (with --bootstrap-server), or the one to pick in --snapshot' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l snapshot -d 'Read the group from a `describe --output json` snapshot instead of the cluster' -r -F
 complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l application-id -d 'Application id: names internal topics of describe text and picks the group in a snapshot' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l kafka-version -d 'The Kafka release whose coordinator decides: 4.2, 4.3, 4.4 or kip (KIP-1071\'s epoch rules). Default: the snapshot\'s or live broker\'s version, else 4.4' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l rules -d 'Alias: `kip` for --kafka-version kip; `broker` for the group\'s release (the default)' -r -f -a "kip\t'KIP-1071\'s topology epoch rules'
 broker\t'What shipped Apache Kafka brokers (4.1 to 4.4) do'"
-complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l partitions -d 'Partitions of source topics whose count the group does not show' -r
-complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l topic-partitions -d 'Partition count of one topic (repeatable, or comma-separated)' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l partitions -d 'Partitions of every source topic whose count is not known otherwise (from --topic-partitions, or from the group)' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l topic-partitions -d 'Partition count of one topic (repeatable, or comma-separated); internal topics too, to model existing ones; 0 = the topic is missing' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
 complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
@@ -179,7 +180,7 @@ never\t''"
 complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -s v -l verbose -d 'More detail'
 complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -s V -l version -d 'Print version'
-complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -l group -d 'The group: live (with --bootstrap-server), or the group to pick in --snapshot' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -l group -d 'The group: live (with --bootstrap-server), or the one to pick in --snapshot' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -l snapshot -d 'Read the group from a `describe --output json` snapshot instead of the cluster' -r -F
 complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -l acceptable-recovery-lag -d 'The lag at which a task counts as caught up (streams.acceptable.recovery.lag)' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
@@ -195,8 +196,9 @@ complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -s v -l
 complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -s h -l help -d 'Print help'
 complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -s V -l version -d 'Print version'
 complete -c streams-group -n "__fish_streams_group_using_subcommand topology" -l application-id -d 'Application id (needed for describe text: internal topic names start with it)' -r
-complete -c streams-group -n "__fish_streams_group_using_subcommand topology" -l partitions -d 'Partitions of every source topic not given with --topic-partitions' -r
-complete -c streams-group -n "__fish_streams_group_using_subcommand topology" -l topic-partitions -d 'Partition count of one topic (repeatable, or comma-separated); 0 = the topic is missing' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology" -l group -d 'The group to take from a snapshot with several' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology" -l partitions -d 'Partitions of every source topic whose count is not known otherwise (from --topic-partitions, or from the group)' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology" -l topic-partitions -d 'Partition count of one topic (repeatable, or comma-separated); internal topics too, to model existing ones; 0 = the topic is missing' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand topology" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand topology" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
 complete -c streams-group -n "__fish_streams_group_using_subcommand topology" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r

@@ -42,13 +42,13 @@ _arguments "${_arguments_options[@]}" : \
 '--members=[Number of simulated members (stream threads)]:N:_default' \
 '(--processes)--threads-per-process=[Stream threads per process (members of one process share a process id)]:T:_default' \
 '--processes=[Number of processes; members are spread over them]:P:_default' \
-'--topology=[Topology file\: JSON or Kafka Streams \`Topology#describe()\` text (default\: built-in example)]:FILE:_files' \
+'--topology=[Topology\: a JSON or Kafka Streams \`Topology#describe()\` text file, a snapshot, or group\:ID (default\: the built-in example)]:FILE:_files' \
 '--application-id=[Application id, to name the internal topics of a \`Topology#describe()\` text]:ID:_default' \
-'--partitions=[Partitions of every source topic]:N:_default' \
-'*--topic-partitions=[Partitions of one topic, overriding --partitions (repeatable)]:TOPIC=N:_default' \
+'--partitions=[Partitions of every source topic whose count is not known otherwise (from --topic-partitions, or from the group)]:N:_default' \
+'*--topic-partitions=[Partition count of one topic (repeatable, or comma-separated); internal topics too, to model existing ones; 0 = the topic is missing]:TOPIC=N:_default' \
 '--scenario=[Scenario\: a built-in name or a JSON scenario file]:NAME|FILE:_default' \
 '--count=[Members added, removed or crashed by the scale-out, scale-in and crash scenarios]:K:_default' \
-'--standby-replicas=[streams.num.standby.replicas]:N:_default' \
+'--standby-replicas=[streams.num.standby.replicas (default\: what the starting group shows, else 0)]:N:_default' \
 '--session-timeout=[streams.session.timeout.ms]:MS:_default' \
 '--heartbeat-interval=[streams.heartbeat.interval.ms]:MS:_default' \
 '--initial-rebalance-delay=[streams.initial.rebalance.delay.ms]:MS:_default' \
@@ -159,8 +159,8 @@ _arguments "${_arguments_options[@]}" : \
 '--help[Print help]' \
 '-V[Print version]' \
 '--version[Print version]' \
-':old -- The old topology\: FILE (JSON, describe text, snapshot) or group\:ID:_default' \
-':new -- The new topology\: FILE (JSON, describe text, snapshot) or group\:ID:_default' \
+':old -- The old topology\: FILE (JSON, describe text, snapshot) or group\:ID:_files' \
+':new -- The new topology\: FILE (JSON, describe text, snapshot) or group\:ID:_files' \
 && ret=0
 ;;
 (assignment)
@@ -169,7 +169,8 @@ _arguments "${_arguments_options[@]}" : \
 '--members=[Members in the simulation (default\: the snapshot'\''s member count)]:N:_default' \
 '--kafka-version=[With --simulate\: the Kafka release whose coordinator simulates (4.2, 4.3, 4.4, kip). Default\: the version the snapshot records, else 4.4]:VERSION:_default' \
 '--assignor=[With --simulate\: the task assignor (sticky or balanced-sticky). Default\: the group'\''s, else sticky]:NAME:_default' \
-'--partitions=[Partitions of source topics whose count the snapshot does not show]:N:_default' \
+'--partitions=[Partitions of every source topic whose count is not known otherwise (from --topic-partitions, or from the group)]:N:_default' \
+'*--topic-partitions=[Partition count of one topic (repeatable, or comma-separated); internal topics too, to model existing ones; 0 = the topic is missing]:TOPIC=N:_default' \
 '--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
 '--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
 '--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \
@@ -184,7 +185,7 @@ _arguments "${_arguments_options[@]}" : \
 '--help[Print help]' \
 '-V[Print version]' \
 '--version[Print version]' \
-'*::snapshots -- Snapshot files\: one (current vs target, or vs --simulate) or two (old vs new):_files' \
+'*::snapshots -- Snapshot files or group\:ID\: one (current vs target, or vs --simulate) or two (old vs new):_files' \
 && ret=0
 ;;
 (help)
@@ -221,16 +222,16 @@ esac
 ;;
 (check-epoch)
 _arguments "${_arguments_options[@]}" : \
-'--topology=[The new topology\: FILE (JSON, describe text, snapshot) or group\:ID]:FILE|group:ID:_default' \
+'--topology=[The new topology\: FILE (JSON, describe text, snapshot) or group\:ID]:FILE|group:ID:_files' \
 '--topology-epoch=[The topology epoch the new members will send]:E:_default' \
-'--group=[The live group to check against (needs --bootstrap-server)]:GROUP:_default' \
-'--snapshot=[A snapshot of the group (\`describe --output json\`) to check against]:FILE:_files' \
+'--group=[The group\: live (with --bootstrap-server), or the one to pick in --snapshot]:GROUP:_default' \
+'--snapshot=[Read the group from a \`describe --output json\` snapshot instead of the cluster]:FILE:_files' \
 '--application-id=[Application id\: names internal topics of describe text and picks the group in a snapshot]:ID:_default' \
 '--kafka-version=[The Kafka release whose coordinator decides\: 4.2, 4.3, 4.4 or kip (KIP-1071'\''s epoch rules). Default\: the snapshot'\''s or live broker'\''s version, else 4.4]:VERSION:_default' \
 '(--kafka-version)--rules=[Alias\: \`kip\` for --kafka-version kip; \`broker\` for the group'\''s release (the default)]:RULES:((kip\:"KIP-1071'\''s topology epoch rules"
 broker\:"What shipped Apache Kafka brokers (4.1 to 4.4) do"))' \
-'--partitions=[Partitions of source topics whose count the group does not show]:N:_default' \
-'*--topic-partitions=[Partition count of one topic (repeatable, or comma-separated)]:TOPIC=N:_default' \
+'--partitions=[Partitions of every source topic whose count is not known otherwise (from --topic-partitions, or from the group)]:N:_default' \
+'*--topic-partitions=[Partition count of one topic (repeatable, or comma-separated); internal topics too, to model existing ones; 0 = the topic is missing]:TOPIC=N:_default' \
 '--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
 '--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
 '--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \
@@ -247,7 +248,7 @@ broker\:"What shipped Apache Kafka brokers (4.1 to 4.4) do"))' \
 ;;
 (lag)
 _arguments "${_arguments_options[@]}" : \
-'--group=[The group\: live (with --bootstrap-server), or the group to pick in --snapshot]:GROUP:_default' \
+'--group=[The group\: live (with --bootstrap-server), or the one to pick in --snapshot]:GROUP:_default' \
 '--snapshot=[Read the group from a \`describe --output json\` snapshot instead of the cluster]:FILE:_files' \
 '--acceptable-recovery-lag=[The lag at which a task counts as caught up (streams.acceptable.recovery.lag)]:N:_default' \
 '--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
@@ -268,8 +269,9 @@ _arguments "${_arguments_options[@]}" : \
 (topology)
 _arguments "${_arguments_options[@]}" : \
 '--application-id=[Application id (needed for describe text\: internal topic names start with it)]:ID:_default' \
-'--partitions=[Partitions of every source topic not given with --topic-partitions]:N:_default' \
-'*--topic-partitions=[Partition count of one topic (repeatable, or comma-separated); 0 = the topic is missing]:TOPIC=N:_default' \
+'--group=[The group to take from a snapshot with several]:GROUP:_default' \
+'--partitions=[Partitions of every source topic whose count is not known otherwise (from --topic-partitions, or from the group)]:N:_default' \
+'*--topic-partitions=[Partition count of one topic (repeatable, or comma-separated); internal topics too, to model existing ones; 0 = the topic is missing]:TOPIC=N:_default' \
 '--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
 '--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
 '--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \
@@ -282,7 +284,7 @@ _arguments "${_arguments_options[@]}" : \
 '--help[Print help]' \
 '-V[Print version]' \
 '--version[Print version]' \
-':file -- Topology file\: JSON, Kafka Streams Topology#describe() text, or a snapshot; or group\:ID for a live group'\''s topology:_files' \
+':file -- Topology\: a JSON or Kafka Streams Topology#describe() text file, a snapshot, or group\:ID for a live group'\''s topology:_files' \
 && ret=0
 ;;
 (completions)

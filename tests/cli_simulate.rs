@@ -302,7 +302,7 @@ fn bad_input_gets_one_line_and_exit_2() {
     for (args, needle) in [
         (
             vec!["simulate", "--members", "0"],
-            "--members must be between 1",
+            "invalid value '0' for '--members <N>': 0 is not in 1..=100000",
         ),
         (
             vec!["simulate", "--scenario", "explode"],

@@ -47,8 +47,10 @@ fn json_file_table() {
     assert!(lines[2].trim_start().starts_with("1 "), "{out}");
     assert!(lines[2].contains(" yes "));
     assert!(out.contains("Internal topics the coordinator asks to create:"));
-    assert!(out.contains("Ready once the internal topics above exist: 8 tasks in 2 subtopologies."));
-    assert!(out.contains("Assumed partitions: streams-plaintext-input=4"));
+    assert!(
+        out.contains("Ready once the internal topics above exist: 16 tasks in 2 subtopologies.")
+    );
+    assert!(out.contains("Assumed partitions: streams-plaintext-input=8"));
     assert!(!out.lines().any(|l| l.ends_with(' ')), "no trailing spaces");
 }
 
@@ -162,7 +164,7 @@ fn existing_internal_topic_with_wrong_count() {
         out.contains(
             "Not ready: INCORRECTLY_PARTITIONED_TOPICS: Existing topic \
              streams-wordcount-counts-store-changelog has different number of partitions: \
-             expected 4, found 2"
+             expected 8, found 2"
         ),
         "{out}"
     );
@@ -205,7 +207,7 @@ fn global_store_note_in_table() {
     let o = run(&["topology", f.to_str().unwrap(), "--application-id", "pay"]);
     assert_eq!(o.status.code(), Some(0));
     let out = stdout(&o);
-    assert!(out.contains("Ready: 4 tasks in 1 subtopology."), "{out}");
+    assert!(out.contains("Ready: 8 tasks in 1 subtopology."), "{out}");
     assert!(
         out.contains("Note: sub-topology 0 is a global store"),
         "{out}"

@@ -1,15 +1,13 @@
 //! `check-epoch`: would the coordinator accept a member joining with this topology and topology
 //! epoch? (The check is `streams_group::usecase::check_epoch`.)
 
-use std::path::PathBuf;
-
 use streams_group::model::KafkaVersion;
 use streams_group::render::{check_epoch as view, out};
 use streams_group::usecase::check_epoch::{check, CheckInput, CheckReport, Verdict};
 use streams_group::usecase::profile;
-use streams_group::usecase::simulation::TopicCounts;
-use streams_group::usecase::source::{load_group_if_exists, resolve_topology, GroupSource, Origin};
+use streams_group::usecase::source::{load_group_if_exists, resolve_topology, Origin};
 
+use super::args::{kafka_version, source_arg, GroupArgs, SourceArg, TopicCountArgs};
 use super::Outcome;
 use crate::cli::GlobalArgs;
 use crate::command_error::CommandError;
@@ -41,20 +39,17 @@ pub enum Rules {
 #[command(after_help = AFTER_HELP)]
 pub struct Args {
     /// The new topology: FILE (JSON, describe text, snapshot) or group:ID
-    #[arg(long, value_name = "FILE|group:ID")]
-    pub topology: String,
+    #[arg(long, value_name = "FILE|group:ID", value_hint = clap::ValueHint::FilePath,
+          value_parser = source_arg)]
+    pub topology: SourceArg,
 
     /// The topology epoch the new members will send
-    #[arg(long, value_name = "E", allow_negative_numbers = true)]
-    pub topology_epoch: i64,
+    #[arg(long, value_name = "E", allow_negative_numbers = true,
+          value_parser = clap::value_parser!(i32).range(0..))]
+    pub topology_epoch: i32,
 
-    /// The live group to check against (needs --bootstrap-server)
-    #[arg(long, value_name = "GROUP")]
-    pub group: Option<String>,
-
-    /// A snapshot of the group (`describe --output json`) to check against
-    #[arg(long, value_name = "FILE")]
-    pub snapshot: Option<PathBuf>,
+    #[command(flatten)]
+    pub group: GroupArgs,
 
     /// Application id: names internal topics of describe text and picks the group in a snapshot
     #[arg(long, value_name = "ID")]
@@ -62,20 +57,15 @@ pub struct Args {
 
     /// The Kafka release whose coordinator decides: 4.2, 4.3, 4.4 or kip (KIP-1071's epoch
     /// rules). Default: the snapshot's or live broker's version, else 4.4
-    #[arg(long, value_name = "VERSION", value_parser = super::args::kafka_version)]
+    #[arg(long, value_name = "VERSION", value_parser = kafka_version)]
     pub kafka_version: Option<KafkaVersion>,
 
     /// Alias: `kip` for --kafka-version kip; `broker` for the group's release (the default)
     #[arg(long, value_enum, conflicts_with = "kafka_version")]
     pub rules: Option<Rules>,
 
-    /// Partitions of source topics whose count the group does not show
-    #[arg(long, value_name = "N", default_value_t = 8)]
-    pub partitions: i32,
-
-    /// Partition count of one topic (repeatable, or comma-separated)
-    #[arg(long, value_name = "TOPIC=N", value_delimiter = ',')]
-    pub topic_partitions: Vec<String>,
+    #[command(flatten)]
+    pub topics: TopicCountArgs,
 }
 
 pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
@@ -86,48 +76,19 @@ pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
 
 /// Gather the inputs and run the check.
 fn build(global: &GlobalArgs, args: &Args) -> Result<CheckReport, CommandError> {
-    let epoch = i32::try_from(args.topology_epoch)
-        .ok()
-        .filter(|e| *e >= 0)
-        .ok_or_else(|| {
-            CommandError::usage(format!(
-                "--topology-epoch must be between 0 and {}, got {}",
-                i32::MAX,
-                args.topology_epoch
-            ))
-        })?;
-    if args.partitions <= 0 {
-        return Err(CommandError::usage(format!(
-            "--partitions must be at least 1, got {}",
-            args.partitions
-        )));
-    }
-    let overrides = parse_topic_partitions(&args.topic_partitions)?;
     let app = args.application_id.as_deref();
-    let source = match (&args.group, &args.snapshot) {
-        (Some(_), Some(_)) => {
-            return Err(CommandError::usage(
-                "give either --group (live) or --snapshot FILE, not both",
-            ))
-        }
-        (None, None) => {
-            return Err(CommandError::usage(
-                "check-epoch needs the group: --group GROUP (live) or --snapshot FILE",
-            ))
-        }
-        (Some(id), None) => super::live::live_group(global, id)?,
-        (None, Some(path)) => GroupSource::Snapshot {
-            path: path.clone(),
-            group: args.application_id.clone(),
-        },
+    let Some(source) = args.group.source(global, app)? else {
+        return Err(CommandError::usage(
+            "check-epoch needs the group: --group GROUP (live) or --snapshot FILE",
+        ));
     };
     let (group, origin) = load_group_if_exists(&source)?;
     let kafka_version = chosen_version(args, &origin);
-    let group_id = group.as_ref().map_or_else(
-        || args.group.clone().unwrap_or_default(),
-        |g| g.group_id.clone(),
-    );
-    if let (Some(app), Some(_)) = (app, &args.group) {
+    let group_id = match (&group, &args.group.group) {
+        (Some(g), _) => g.group_id.clone(),
+        (None, id) => id.clone().unwrap_or_default(),
+    };
+    if let (Some(app), Some(_)) = (app, &args.group.group) {
         if app != group_id {
             return Err(CommandError::usage(format!(
                 "--application-id {app} is not the group {group_id}: a Streams application's \
@@ -135,22 +96,15 @@ fn build(global: &GlobalArgs, args: &Args) -> Result<CheckReport, CommandError> 
             )));
         }
     }
-    let topology = resolve_topology(
-        &super::live::topology_source(global, &args.topology)?,
-        app,
-        None,
-    )?;
+    let topology = resolve_topology(&args.topology.source(global)?, app, app)?;
     Ok(check(CheckInput {
         group,
         group_id,
         source: origin.label(),
         kafka_version,
         topology,
-        topology_epoch: epoch,
-        topics: TopicCounts {
-            partitions: args.partitions,
-            overrides,
-        },
+        topology_epoch: args.topology_epoch,
+        topics: args.topics.counts(),
     })?)
 }
 
@@ -171,20 +125,4 @@ fn chosen_version(args: &Args, origin: &Origin) -> KafkaVersion {
     } else {
         choice.version
     }
-}
-
-fn parse_topic_partitions(specs: &[String]) -> Result<Vec<(String, i32)>, CommandError> {
-    let mut out = Vec::new();
-    for spec in specs {
-        let (topic, n) = spec.rsplit_once('=').ok_or_else(|| {
-            CommandError::usage(format!("--topic-partitions takes TOPIC=N, got `{spec}`"))
-        })?;
-        let n: i32 = n.trim().parse().ok().filter(|n| *n > 0).ok_or_else(|| {
-            CommandError::usage(format!(
-                "--topic-partitions {topic}: `{n}` is not a positive number"
-            ))
-        })?;
-        out.push((topic.trim().to_string(), n));
-    }
-    Ok(out)
 }

@@ -1,16 +1,15 @@
 //! `diff topology OLD NEW` and `diff assignment ...`: compare two topologies or two assignments
 //! (the policy is `streams_group::usecase::diff`).
 
-use std::path::PathBuf;
-
 use clap::Subcommand;
 use streams_group::model::KafkaVersion;
 use streams_group::render::{diff as view, out};
 use streams_group::usecase::diff;
 use streams_group::usecase::profile;
-use streams_group::usecase::simulation::{Members, Plan, TopicCounts};
-use streams_group::usecase::source::{load_group, resolve_topology, GroupSource, SourcedGroup};
+use streams_group::usecase::simulation::{Members, Plan};
+use streams_group::usecase::source::{load_group, resolve_topology, SourcedGroup};
 
+use super::args::{kafka_version, members, source_arg, SourceArg, TopicCountArgs};
 use super::Outcome;
 use crate::cli::GlobalArgs;
 use crate::command_error::CommandError;
@@ -25,7 +24,8 @@ Examples:
   streams-group diff assignment --group my-app --bootstrap-server localhost:9092
 
 A topology argument is a topology file (JSON or Topology#describe() text), a snapshot written by
-`describe --output json`, or group:ID for a live group.
+`describe --output json`, or group:ID for a live group; so is an assignment argument, without
+the topology files.
 Exit status: 0, or 1 with --exit-code when there are differences; 2 on bad input.";
 
 #[derive(Debug, clap::Args)]
@@ -47,12 +47,12 @@ pub enum What {
 #[command(after_help = AFTER_HELP)]
 pub struct TopologyArgs {
     /// The old topology: FILE (JSON, describe text, snapshot) or group:ID
-    #[arg(value_name = "OLD")]
-    pub old: String,
+    #[arg(value_name = "OLD", value_hint = clap::ValueHint::FilePath, value_parser = source_arg)]
+    pub old: SourceArg,
 
     /// The new topology: FILE (JSON, describe text, snapshot) or group:ID
-    #[arg(value_name = "NEW")]
-    pub new: String,
+    #[arg(value_name = "NEW", value_hint = clap::ValueHint::FilePath, value_parser = source_arg)]
+    pub new: SourceArg,
 
     /// Application id (needed for Topology#describe() text)
     #[arg(long, value_name = "ID")]
@@ -70,9 +70,11 @@ pub struct TopologyArgs {
 #[derive(Debug, clap::Args)]
 #[command(after_help = AFTER_HELP)]
 pub struct AssignmentArgs {
-    /// Snapshot files: one (current vs target, or vs --simulate) or two (old vs new)
-    #[arg(value_name = "SNAPSHOT", num_args = 0..=2)]
-    pub snapshots: Vec<PathBuf>,
+    /// Snapshot files or group:ID: one (current vs target, or vs --simulate) or two (old vs
+    /// new)
+    #[arg(value_name = "SNAPSHOT", num_args = 0..=2, value_hint = clap::ValueHint::FilePath,
+          value_parser = source_arg)]
+    pub snapshots: Vec<SourceArg>,
 
     /// The group: live with no snapshot file, or the group to take from the snapshots
     #[arg(long, value_name = "GROUP")]
@@ -83,12 +85,12 @@ pub struct AssignmentArgs {
     pub simulate: bool,
 
     /// Members in the simulation (default: the snapshot's member count)
-    #[arg(long, value_name = "N", requires = "simulate")]
+    #[arg(long, value_name = "N", requires = "simulate", value_parser = members)]
     pub members: Option<u32>,
 
     /// With --simulate: the Kafka release whose coordinator simulates (4.2, 4.3, 4.4, kip).
     /// Default: the version the snapshot records, else 4.4
-    #[arg(long, value_name = "VERSION", requires = "simulate", value_parser = super::args::kafka_version)]
+    #[arg(long, value_name = "VERSION", requires = "simulate", value_parser = kafka_version)]
     pub kafka_version: Option<KafkaVersion>,
 
     /// With --simulate: the task assignor (sticky or balanced-sticky). Default: the group's,
@@ -96,9 +98,8 @@ pub struct AssignmentArgs {
     #[arg(long, value_name = "NAME", requires = "simulate")]
     pub assignor: Option<String>,
 
-    /// Partitions of source topics whose count the snapshot does not show
-    #[arg(long, value_name = "N", default_value_t = 8)]
-    pub partitions: i32,
+    #[command(flatten)]
+    pub topics: TopicCountArgs,
 
     /// Exit with status 1 when the assignments differ
     #[arg(long)]
@@ -115,16 +116,8 @@ pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
 fn run_topology(global: &GlobalArgs, args: &TopologyArgs) -> Outcome {
     let app = args.application_id.as_deref();
     let group = args.group.as_deref();
-    let old = resolve_topology(
-        &super::live::topology_source(global, &args.old)?,
-        app,
-        group,
-    )?;
-    let new = resolve_topology(
-        &super::live::topology_source(global, &args.new)?,
-        app,
-        group,
-    )?;
+    let old = resolve_topology(&args.old.source(global)?, app, group)?;
+    let new = resolve_topology(&args.new.source(global)?, app, group)?;
     let report = diff::topologies(old, new);
     out::report(global.format(), &report, view::topology_report)?;
     Ok(Code::answer(!args.exit_code || report.identical))
@@ -141,16 +134,16 @@ fn run_assignment(global: &GlobalArgs, args: &AssignmentArgs) -> Outcome {
             };
             diff::current_vs_target(&load_group(&super::live::live_group(global, id)?)?)
         }
-        ([one], false) => diff::current_vs_target(&snapshot(one, args)?),
+        ([one], false) => diff::current_vs_target(&group(global, one, args)?),
         ([one], true) => {
-            let g = snapshot(one, args)?;
+            let g = group(global, one, args)?;
             let choice = profile::choose(args.kafka_version, Some(&g.origin));
             if let Some(n) = &choice.note {
                 out::note(n);
             }
             diff::vs_simulation(&g, &plan(args, choice.version))?
         }
-        ([a, b], false) => diff::two_groups(&snapshot(a, args)?, &snapshot(b, args)?)?,
+        ([a, b], false) => diff::two_groups(&group(global, a, args)?, &group(global, b, args)?)?,
         (_, true) => {
             return Err(CommandError::usage(
                 "--simulate takes exactly one snapshot file",
@@ -166,12 +159,14 @@ fn run_assignment(global: &GlobalArgs, args: &AssignmentArgs) -> Outcome {
     Ok(Code::answer(!args.exit_code || report.identical))
 }
 
-fn snapshot(path: &std::path::Path, args: &AssignmentArgs) -> Result<SourcedGroup, CommandError> {
-    let source = GroupSource::Snapshot {
-        path: path.to_path_buf(),
-        group: args.group.clone(),
-    };
-    Ok(load_group(&source)?)
+fn group(
+    global: &GlobalArgs,
+    arg: &SourceArg,
+    args: &AssignmentArgs,
+) -> Result<SourcedGroup, CommandError> {
+    Ok(load_group(
+        &arg.group_source(global, args.group.as_deref())?,
+    )?)
 }
 
 /// The simulation `--simulate` compares with: the group's topology and shape, fresh members.
@@ -183,10 +178,7 @@ fn plan(args: &AssignmentArgs, kafka_version: KafkaVersion) -> Plan {
             members: args.members,
             ..Members::default()
         },
-        topics: TopicCounts {
-            partitions: args.partitions,
-            overrides: Vec::new(),
-        },
+        topics: args.topics.counts(),
         group: Default::default(),
         run: Default::default(),
     }

@@ -1,12 +1,11 @@
 //! `lag`: warm-up and restoration lag per task, against `acceptable.recovery.lag`.
 
-use std::path::PathBuf;
-
 use streams_group::lag;
 use streams_group::render::{lag as view, out};
 use streams_group::usecase::lag::report;
-use streams_group::usecase::source::{load_group, GroupSource};
+use streams_group::usecase::source::load_group;
 
+use super::args::GroupArgs;
 use super::Outcome;
 use crate::cli::GlobalArgs;
 use crate::command_error::CommandError;
@@ -22,16 +21,12 @@ Rows come from the cumulative changelog offsets members report for tasks they re
 warm-up, restoring active) or keep on disk; brokers return them from Kafka 4.4 on. A task is
 caught up when end offset - offset <= acceptable.recovery.lag.")]
 pub struct Args {
-    /// The group: live (with --bootstrap-server), or the group to pick in --snapshot
-    #[arg(long, value_name = "GROUP", required_unless_present = "snapshot")]
-    pub group: Option<String>,
-
-    /// Read the group from a `describe --output json` snapshot instead of the cluster
-    #[arg(long, value_name = "FILE")]
-    pub snapshot: Option<PathBuf>,
+    #[command(flatten)]
+    pub group: GroupArgs,
 
     /// The lag at which a task counts as caught up (streams.acceptable.recovery.lag)
-    #[arg(long, value_name = "N", default_value_t = lag::DEFAULT_ACCEPTABLE_RECOVERY_LAG)]
+    #[arg(long, value_name = "N", default_value_t = lag::DEFAULT_ACCEPTABLE_RECOVERY_LAG,
+          allow_negative_numbers = true, value_parser = super::args::non_negative)]
     pub acceptable_recovery_lag: i64,
 
     /// Exit 1 when any task is lagging beyond the acceptable lag, or no member reports task
@@ -41,17 +36,10 @@ pub struct Args {
 }
 
 pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
-    if args.acceptable_recovery_lag < 0 {
+    let Some(source) = args.group.source(global, None)? else {
         return Err(CommandError::usage(
-            "--acceptable-recovery-lag must not be negative",
+            "lag needs the group: --group GROUP (live) or --snapshot FILE",
         ));
-    }
-    let source = match &args.snapshot {
-        Some(path) => GroupSource::Snapshot {
-            path: path.clone(),
-            group: args.group.clone(),
-        },
-        None => super::live::live_group(global, args.group.as_deref().unwrap_or_default())?,
     };
     let g = load_group(&source)?.group;
     let report = report(&g, args.acceptable_recovery_lag);

@@ -5,7 +5,6 @@ use streams_group::usecase::live;
 
 use super::Outcome;
 use crate::cli::GlobalArgs;
-use crate::command_error::CommandError;
 use crate::exit::Code;
 
 const VALID_STATES: &[&str] = &[
@@ -29,7 +28,7 @@ groups are also described to show their epochs and member count.")]
 pub struct Args {
     /// Only groups in these states (comma-separated): Empty, NotReady, Assigning, Reconciling,
     /// Stable, Dead
-    #[arg(long, value_delimiter = ',', value_name = "STATE")]
+    #[arg(long, value_delimiter = ',', value_name = "STATE", value_parser = state)]
     pub state: Vec<String>,
 }
 
@@ -40,21 +39,19 @@ fn canonical_state(s: &str) -> Option<&'static str> {
     })
 }
 
+/// clap value parser for `--state`: the state's canonical name.
+fn state(s: &str) -> Result<String, String> {
+    canonical_state(s).map(str::to_string).ok_or_else(|| {
+        format!(
+            "unknown state `{s}` (expected one of {})",
+            VALID_STATES.join(", ")
+        )
+    })
+}
+
 pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
-    let mut states = Vec::new();
-    for s in &args.state {
-        match canonical_state(s) {
-            Some(c) => states.push(c.to_string()),
-            None => {
-                return Err(CommandError::usage(format!(
-                    "unknown state `{s}` (expected one of {})",
-                    VALID_STATES.join(", ")
-                )))
-            }
-        }
-    }
     let client = super::live::client_config(global)?;
-    let report = live::list(&client, states, global.verbose)?;
+    let report = live::list(&client, args.state.clone(), global.verbose)?;
     if report.groups.is_empty() && global.format() == out::Format::Table {
         out::note("no streams groups found");
     } else {

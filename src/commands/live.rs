@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use streams_group::kafka::{self, config::ClientConfig};
 use streams_group::render::out;
-use streams_group::usecase::source::{GroupSource, TopologySource};
+use streams_group::usecase::source::GroupSource;
 
 use crate::cli::GlobalArgs;
 use crate::command_error::CommandError;
@@ -48,18 +48,4 @@ pub fn live_group(global: &GlobalArgs, group_id: &str) -> Result<GroupSource, Co
         group_id: group_id.to_string(),
         client: Box::new(group_client(global)?),
     })
-}
-
-/// A topology argument: `group:ID` for a live group's topology, else a file.
-pub fn topology_source(global: &GlobalArgs, arg: &str) -> Result<TopologySource, CommandError> {
-    match arg.strip_prefix("group:") {
-        Some("") => Err(CommandError::usage(
-            "group: needs a group id, as in group:my-app",
-        )),
-        Some(id) => Ok(TopologySource::Live {
-            group_id: id.to_string(),
-            client: Box::new(group_client(global)?),
-        }),
-        None => Ok(TopologySource::File(arg.into())),
-    }
 }

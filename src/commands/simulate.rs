@@ -7,10 +7,11 @@ use streams_group::model::KafkaVersion;
 use streams_group::render::{out, simulate as view};
 use streams_group::usecase::profile;
 use streams_group::usecase::simulation::{
-    self, GroupSettings, Members, Plan, RunSettings, Start, TopicCounts,
+    self, GroupSettings, Members, Plan, RunSettings, Start, MAX_MEMBERS,
 };
-use streams_group::usecase::source::{load_group, GroupSource, SourcedGroup};
+use streams_group::usecase::source::{load_group, resolve_topology, GroupSource, SourcedGroup};
 
+use super::args::{kafka_version, members, source_arg, GroupConfigArgs, SourceArg, TopicCountArgs};
 use super::Outcome;
 use crate::cli::GlobalArgs;
 use crate::command_error::CommandError;
@@ -38,63 +39,50 @@ input.";
 #[command(after_long_help = EXAMPLES)]
 pub struct Args {
     /// Number of simulated members (stream threads)
-    #[arg(long, short = 'n', default_value_t = 4, value_name = "N")]
+    #[arg(long, short = 'n', default_value_t = 4, value_name = "N", value_parser = members)]
     pub members: u32,
 
     /// Stream threads per process (members of one process share a process id)
-    #[arg(long, value_name = "T", conflicts_with = "processes")]
+    #[arg(long, value_name = "T", conflicts_with = "processes",
+          value_parser = clap::value_parser!(u32).range(1..=MAX_MEMBERS as i64))]
     pub threads_per_process: Option<u32>,
 
     /// Number of processes; members are spread over them
-    #[arg(long, value_name = "P")]
+    #[arg(long, value_name = "P", value_parser = clap::value_parser!(u32).range(1..=MAX_MEMBERS as i64))]
     pub processes: Option<u32>,
 
-    /// Topology file: JSON or Kafka Streams `Topology#describe()` text (default: built-in example)
-    #[arg(long, value_name = "FILE")]
-    pub topology: Option<PathBuf>,
+    /// Topology: a JSON or Kafka Streams `Topology#describe()` text file, a snapshot, or
+    /// group:ID (default: the built-in example)
+    #[arg(long, value_name = "FILE", value_hint = clap::ValueHint::FilePath,
+          value_parser = source_arg)]
+    pub topology: Option<SourceArg>,
 
     /// Application id, to name the internal topics of a `Topology#describe()` text
     #[arg(long, value_name = "ID")]
     pub application_id: Option<String>,
 
-    /// Partitions of every source topic
-    #[arg(long, default_value_t = 8, value_name = "N")]
-    pub partitions: i32,
-
-    /// Partitions of one topic, overriding --partitions (repeatable)
-    #[arg(long = "topic-partitions", value_name = "TOPIC=N")]
-    pub topic_partitions: Vec<String>,
+    #[command(flatten)]
+    pub topics: TopicCountArgs,
 
     /// Scenario: a built-in name or a JSON scenario file
     #[arg(long, default_value = "start", value_name = "NAME|FILE")]
     pub scenario: String,
 
     /// Members added, removed or crashed by the scale-out, scale-in and crash scenarios
-    #[arg(long, default_value_t = 2, value_name = "K")]
+    #[arg(long, default_value_t = 2, value_name = "K", value_parser = members)]
     pub count: u32,
 
-    /// streams.num.standby.replicas
-    #[arg(long, default_value_t = 0, value_name = "N")]
-    pub standby_replicas: u32,
-
-    /// streams.session.timeout.ms
-    #[arg(long, default_value_t = 45_000, value_name = "MS")]
-    pub session_timeout: i64,
-
-    /// streams.heartbeat.interval.ms
-    #[arg(long, default_value_t = 5_000, value_name = "MS")]
-    pub heartbeat_interval: i64,
-
-    /// streams.initial.rebalance.delay.ms
-    #[arg(long, default_value_t = 3_000, value_name = "MS")]
-    pub initial_rebalance_delay: i64,
+    #[command(flatten)]
+    pub group_config: GroupConfigArgs,
 
     /// How long a client takes to release a revoked task
-    #[arg(long, default_value_t = 200, value_name = "MS")]
+    #[arg(long, default_value_t = 200, value_name = "MS",
+          allow_negative_numbers = true, value_parser = super::args::non_negative)]
     pub release_delay: i64,
 
     /// How long a restarting member stays away
-    #[arg(long, default_value_t = 3_000, value_name = "MS")]
+    #[arg(long, default_value_t = 3_000, value_name = "MS",
+          allow_negative_numbers = true, value_parser = super::args::non_negative)]
     pub restart_delay: i64,
 
     /// Spread processes over R racks: rack ids and a `rack` client tag, with rack-aware standby
@@ -111,7 +99,8 @@ pub struct Args {
     pub seed: u64,
 
     /// Stop at this virtual time even if the group never settles
-    #[arg(long, default_value_t = 600_000, value_name = "MS")]
+    #[arg(long, default_value_t = 600_000, value_name = "MS",
+          value_parser = clap::value_parser!(i64).range(1..))]
     pub max_time: i64,
 
     /// Print the heartbeat-by-heartbeat transcript
@@ -120,7 +109,7 @@ pub struct Args {
 
     /// Kafka release whose group coordinator runs: 4.2, 4.3, 4.4 or kip (the KIP-1071 text, with
     /// topology epoch updates). Default: the snapshot's or live broker's version, else 4.4
-    #[arg(long, value_name = "VERSION", value_parser = super::args::kafka_version)]
+    #[arg(long, value_name = "VERSION", value_parser = kafka_version)]
     pub kafka_version: Option<KafkaVersion>,
 
     /// Task assignor: `sticky` (the release's own StickyTaskAssignor, exactly) or
@@ -130,7 +119,8 @@ pub struct Args {
     pub assignor: Option<String>,
 
     /// Start from a group in a `describe --output json` snapshot (its members, epochs, tasks)
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["topology", "from_group"])]
+    #[arg(long, value_name = "FILE", value_hint = clap::ValueHint::FilePath,
+          conflicts_with_all = ["topology", "from_group"])]
     pub from_snapshot: Option<PathBuf>,
 
     /// Start from a live group (needs --bootstrap-server)
@@ -153,19 +143,17 @@ pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
         Some(g) => Start::Restore(g.group),
         None => Start::New {
             topology: match &args.topology {
-                Some(path) => Some(
-                    streams_group::topology::load_topology_file(
-                        path,
-                        args.application_id.as_deref(),
-                    )
-                    .map_err(|e| CommandError::usage(e.to_string()))?,
-                ),
+                Some(t) => Some(resolve_topology(
+                    &t.source(global)?,
+                    args.application_id.as_deref(),
+                    None,
+                )?),
                 None => None,
             },
             application_id: args.application_id.clone(),
         },
     };
-    let mut cfg = simulation::config(&plan(args, choice.version)?, start)?;
+    let mut cfg = simulation::config(&plan(args, choice.version), start)?;
     let scenario = simulation::scenario(&args.scenario, args.count, custom_topology, &mut cfg)?;
     let bar = progress_bar(args, cfg.max_time_ms);
     let mut last = 0;
@@ -208,20 +196,9 @@ fn starting_group(global: &GlobalArgs, args: &Args) -> Result<Option<SourcedGrou
 }
 
 /// The plan from the arguments.
-fn plan(args: &Args, kafka_version: KafkaVersion) -> Result<Plan, CommandError> {
-    let mut overrides = Vec::new();
-    for spec in &args.topic_partitions {
-        let (topic, n) = spec.split_once('=').ok_or_else(|| {
-            CommandError::usage(format!("--topic-partitions takes TOPIC=N, got `{spec}`"))
-        })?;
-        let n: i32 = n.trim().parse().ok().filter(|n| *n > 0).ok_or_else(|| {
-            CommandError::usage(format!(
-                "--topic-partitions {topic}: `{n}` is not a positive number"
-            ))
-        })?;
-        overrides.push((topic.trim().to_string(), n));
-    }
-    Ok(Plan {
+fn plan(args: &Args, kafka_version: KafkaVersion) -> Plan {
+    let g = &args.group_config;
+    Plan {
         kafka_version,
         assignor: args.assignor.clone(),
         members: Members {
@@ -229,15 +206,12 @@ fn plan(args: &Args, kafka_version: KafkaVersion) -> Result<Plan, CommandError> 
             threads_per_process: args.threads_per_process,
             processes: args.processes,
         },
-        topics: TopicCounts {
-            partitions: args.partitions,
-            overrides,
-        },
+        topics: args.topics.counts(),
         group: GroupSettings {
-            session_timeout_ms: args.session_timeout,
-            heartbeat_interval_ms: args.heartbeat_interval,
-            initial_rebalance_delay_ms: args.initial_rebalance_delay,
-            num_standby_replicas: (args.standby_replicas > 0).then_some(args.standby_replicas),
+            session_timeout_ms: g.session_timeout,
+            heartbeat_interval_ms: g.heartbeat_interval,
+            initial_rebalance_delay_ms: g.initial_rebalance_delay,
+            num_standby_replicas: g.standby_replicas,
         },
         run: RunSettings {
             seed: args.seed,
@@ -248,7 +222,7 @@ fn plan(args: &Args, kafka_version: KafkaVersion) -> Result<Plan, CommandError> 
             trace: args.trace,
             racks: args.racks,
         },
-    })
+    }
 }
 
 /// A spinner on a terminal for big runs.

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use super::profile;
+use super::source::ResolvedTopology;
 use super::Error;
 use crate::coordinator::config::BrokerBounds;
 use crate::coordinator::GroupConfig;
@@ -174,8 +175,9 @@ pub struct Plan {
 #[derive(Clone, Debug)]
 pub enum Start {
     /// A new group of the plan's members on this topology (`None`: the built-in example app).
+    /// A topology from a snapshot or a live group runs on that group's topics.
     New {
-        topology: Option<Topology>,
+        topology: Option<ResolvedTopology>,
         application_id: Option<String>,
     },
     /// A new group running a described group's topology on its topics, with as many members
@@ -217,19 +219,35 @@ struct Cast {
 
 fn new_group(
     plan: &Plan,
-    topology: Option<Topology>,
+    topology: Option<ResolvedTopology>,
     application_id: Option<String>,
 ) -> Result<Cast, Error> {
     let members = plan.members.members.unwrap_or(4);
     check_members(members)?;
     check_partitions(plan.topics.partitions)?;
     let threads = threads(members, &plan.members)?;
-    let topology = topology.unwrap_or_else(example::topology);
+    let (topology, metadata, group_id) = match topology {
+        Some(t) => {
+            let metadata = match &t.group {
+                Some(g) => plan.topics.for_group(g),
+                None => plan.topics.for_topology(&t.topology),
+            };
+            let id = t.group.map(|g| g.group_id);
+            (t.topology, metadata, id)
+        }
+        None => {
+            let t = example::topology();
+            let metadata = plan.topics.for_topology(&t);
+            (t, metadata, None)
+        }
+    };
     Ok(Cast {
-        group_id: application_id.unwrap_or_else(|| example::APPLICATION_ID.to_string()),
+        group_id: application_id
+            .or(group_id)
+            .unwrap_or_else(|| example::APPLICATION_ID.to_string()),
         members,
         threads_per_process: threads,
-        metadata: plan.topics.for_topology(&topology),
+        metadata,
         topology,
         num_standby_replicas: plan.group.num_standby_replicas.unwrap_or(0),
         recorded_assignor: None,
@@ -312,7 +330,7 @@ fn restore(plan: &Plan, g: GroupDescription) -> Result<Cast, Error> {
 fn check_members(members: u32) -> Result<(), Error> {
     if members == 0 || members > MAX_MEMBERS {
         return Err(Error::input(format!(
-            "--members must be between 1 and {MAX_MEMBERS}, got {members}"
+            "a simulation runs 1 to {MAX_MEMBERS} members, not {members}"
         )));
     }
     Ok(())
@@ -321,7 +339,7 @@ fn check_members(members: u32) -> Result<(), Error> {
 fn check_partitions(partitions: i32) -> Result<(), Error> {
     if partitions <= 0 || partitions > MAX_PARTITIONS {
         return Err(Error::input(format!(
-            "--partitions must be between 1 and {MAX_PARTITIONS}, got {partitions}"
+            "a source topic has 1 to {MAX_PARTITIONS} partitions, not {partitions}"
         )));
     }
     Ok(())
@@ -331,8 +349,8 @@ fn check_partitions(partitions: i32) -> Result<(), Error> {
 /// one.
 fn threads(members: u32, m: &Members) -> Result<u32, Error> {
     match (m.threads_per_process, m.processes) {
-        (Some(0), _) => Err(Error::input("--threads-per-process must be at least 1")),
-        (_, Some(0)) => Err(Error::input("--processes must be at least 1")),
+        (Some(0), _) => Err(Error::input("a process runs at least one thread")),
+        (_, Some(0)) => Err(Error::input("a simulation runs at least one process")),
         (_, Some(p)) if p > members => Err(Error::input(format!(
             "--processes {p} is more than --members {members}: every process runs at least one member"
         ))),
@@ -362,7 +380,7 @@ fn finish(plan: &Plan, c: Cast) -> Result<SimConfig, Error> {
         .map_err(|e| Error::input(format!("invalid group configuration: {e}")))?;
     if run.release_delay_ms < 0 || run.restart_delay_ms < 0 || run.max_time_ms <= 0 {
         return Err(Error::input(
-            "--release-delay and --restart-delay must not be negative, --max-time must be positive",
+            "the release and restart delays must not be negative, the time limit must be positive",
         ));
     }
     let assignor =
