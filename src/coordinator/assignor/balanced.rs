@@ -7,8 +7,8 @@
 //!    (load = tasks / members of the process) and its member with the fewest tasks.
 //! 2. Standbys for stateful tasks only, `min(num_standby_replicas, processes - 1)` per task,
 //!    never on a process that already holds the task: rack/client-tag aware first (when tags are
-//!    configured), then sticky (previous active owner, then ranked state holders) under the
-//!    total quota, then least-loaded.
+//!    configured), then sticky (previous active owner, then previous standby or warm-up
+//!    holders, then members that reported offsets) under the total ceiling, then least-loaded.
 //!
 //! Ties are broken by process id, then member id; tasks are processed in documented orders.
 
