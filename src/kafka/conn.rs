@@ -11,12 +11,13 @@ use kafka_protocol::messages::{
     ApiKey, ApiVersionsRequest, ApiVersionsResponse, SaslAuthenticateRequest,
     SaslAuthenticateResponse, SaslHandshakeRequest, SaslHandshakeResponse,
 };
-use kafka_protocol::protocol::{Decodable, Encodable, StrBytes};
+use kafka_protocol::protocol::{Encodable, StrBytes};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 use super::config::{ClientConfig, SaslMechanism};
 use super::error::{KafkaError, KafkaResult, HINT_AUTH, HINT_MECHANISM, HINT_NOT_SASL};
+use super::guard::{self, Guarded};
 use super::scram::{ScramClient, ScramHash};
 use super::tls;
 use super::wire::{self, Writer};
@@ -244,8 +245,9 @@ impl Connection {
         (v >= min).then_some(v)
     }
 
-    /// Send a kafka-protocol request at `version` and decode the response.
-    pub async fn request<Req: Encodable, Resp: Decodable>(
+    /// Send a kafka-protocol request at `version` and decode the response (after the
+    /// [`guard`](super::guard) has checked it).
+    pub async fn request<Req: Encodable, Resp: Guarded>(
         &mut self,
         key: ApiKey,
         version: i16,
@@ -259,13 +261,12 @@ impl Connection {
         let bytes = self
             .roundtrip_raw(key as i16, version, &body, req_flex, resp_flex)
             .await?;
-        let mut b = Bytes::from(bytes);
-        Resp::decode(&mut b, version)
+        guard::decode::<Resp>(bytes, version)
             .map_err(|e| self.protocol_error(format!("cannot decode {key:?} v{version}: {e}")))
     }
 
     /// Negotiated request: picks the version, fails with a clear error when impossible.
-    pub async fn negotiated<Req: Encodable, Resp: Decodable>(
+    pub async fn negotiated<Req: Encodable, Resp: Guarded>(
         &mut self,
         key: ApiKey,
         min_needed: i16,
@@ -311,8 +312,7 @@ impl Connection {
             };
             // On UNSUPPORTED_VERSION the body is a v0 body listing the broker's range.
             let decode_version = if code == 35 { 0 } else { version };
-            let mut b = Bytes::from(resp);
-            let parsed = ApiVersionsResponse::decode(&mut b, decode_version)
+            let parsed = guard::decode::<ApiVersionsResponse>(resp, decode_version)
                 .map_err(|e| self.protocol_error(format!("cannot decode ApiVersions: {e}")))?;
             if code == 35 {
                 let broker_max = parsed
