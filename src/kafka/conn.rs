@@ -99,6 +99,39 @@ pub(crate) fn split_host_port(addr: &str) -> KafkaResult<(String, u16)> {
     Ok((host.to_string(), port))
 }
 
+/// Why no frame could be read.
+#[derive(Debug)]
+pub enum FrameError {
+    Io(std::io::Error),
+    /// The size prefix is out of range; the text says what the peer probably is.
+    Size(String),
+}
+
+/// The first bytes of a frame are read into a buffer this large; it grows as the rest arrives.
+const FIRST_READ: usize = 64 * 1024;
+
+/// Read one size-prefixed frame of at most `max` bytes. The buffer grows with the bytes that
+/// really arrive: a peer that announces a large frame and sends less costs only what it sent.
+pub async fn read_frame<R: AsyncRead + Unpin>(
+    io: &mut R,
+    max: usize,
+) -> Result<Vec<u8>, FrameError> {
+    let mut size = [0u8; 4];
+    io.read_exact(&mut size).await.map_err(FrameError::Io)?;
+    let n = wire::check_frame_size(i32::from_be_bytes(size), max)
+        .map_err(|e| FrameError::Size(explain_bad_frame(&size).unwrap_or_else(|| e.to_string())))?;
+    let mut buf = Vec::with_capacity(n.min(FIRST_READ));
+    (&mut *io)
+        .take(n as u64)
+        .read_to_end(&mut buf)
+        .await
+        .map_err(FrameError::Io)?;
+    if buf.len() < n {
+        return Err(FrameError::Io(std::io::ErrorKind::UnexpectedEof.into()));
+    }
+    Ok(buf)
+}
+
 /// Recognise what a non-Kafka peer sent in place of a frame size.
 pub fn explain_bad_frame(first4: &[u8; 4]) -> Option<String> {
     if first4[0] == 0x15 && first4[1] == 0x03 {
@@ -213,17 +246,13 @@ impl Connection {
             };
             io.write_all(&framed).await.map_err(closed)?;
             io.flush().await.map_err(closed)?;
-            let mut size = [0u8; 4];
-            io.read_exact(&mut size).await.map_err(closed)?;
-            let n = wire::check_frame_size(i32::from_be_bytes(size), MAX_FRAME).map_err(|e| {
-                KafkaError::Protocol {
+            read_frame(io, MAX_FRAME).await.map_err(|e| match e {
+                FrameError::Io(e) => closed(e),
+                FrameError::Size(detail) => KafkaError::Protocol {
                     addr: addr.clone(),
-                    detail: explain_bad_frame(&size).unwrap_or_else(|| e.to_string()),
-                }
-            })?;
-            let mut buf = vec![0u8; n];
-            io.read_exact(&mut buf).await.map_err(closed)?;
-            Ok(buf)
+                    detail,
+                },
+            })
         })
         .await?;
         let (got, body) = wire::read_response_header(&frame, response_header_flexible)
