@@ -78,7 +78,9 @@ pub fn render_error(err: &anyhow::Error) -> String {
     {
         line.push_str(&format!(" (hint: {hint})"));
     }
-    line.replace('\n', " ")
+    // The chain quotes input (file names, topic names, server messages): keep it one line,
+    // without terminal control characters.
+    crate::input::one_line(&line)
 }
 
 #[cfg(test)]
@@ -98,5 +100,14 @@ mod tests {
         );
         let plain = anyhow::anyhow!("bad file");
         assert_eq!(exit_code_of(&plain), exit::USAGE);
+    }
+
+    #[test]
+    fn quoted_input_cannot_break_the_line() {
+        let err = anyhow::anyhow!("the snapshot has no group x; it has: a\r\nb, c\rd\u{1b}[2J");
+        assert_eq!(
+            render_error(&err),
+            "error: the snapshot has no group x; it has: a b, c d\\u{1b}[2J"
+        );
     }
 }
