@@ -416,22 +416,39 @@ fn fuzz(t: &Target) {
         }
     }
     corpus.extend(regs.into_iter().map(|(_, b)| b));
+    // Seeds and reproducers stay; inputs with new outcomes fill the rest and replace each other.
+    let kept = corpus.len();
+    let mut seen: BTreeSet<u64> = seen.iter().map(|s| fnv(s.as_bytes())).collect();
     let n = inputs();
     let run_seed = seed();
+    let mut slowest = std::time::Duration::ZERO;
     let mut rng = ChaCha8Rng::seed_from_u64(run_seed ^ fnv(t.name.as_bytes()));
     for i in 0..n {
-        let input = match t.kind {
-            Kind::Bytes => mutate_bytes(&mut rng, &corpus),
-            Kind::Json if rng.gen_bool(0.6) => mutate_json(&mut rng, &corpus, t.dict)
-                .unwrap_or_else(|| mutate_text(&mut rng, &corpus, t.dict))
-                .into_bytes(),
-            _ => mutate_text(&mut rng, &corpus, t.dict).into_bytes(),
+        // A quarter of the inputs start from the real samples again, so the corpus cannot drift
+        // into nothing but garbage.
+        let pool: &[Vec<u8>] = if rng.gen_bool(0.25) {
+            &corpus[..kept]
+        } else {
+            &corpus
         };
-        match execute(t, &input) {
+        let input = match t.kind {
+            Kind::Bytes => mutate_bytes(&mut rng, pool),
+            Kind::Json if rng.gen_bool(0.6) => mutate_json(&mut rng, pool, t.dict)
+                .unwrap_or_else(|| mutate_text(&mut rng, pool, t.dict))
+                .into_bytes(),
+            _ => mutate_text(&mut rng, pool, t.dict).into_bytes(),
+        };
+        let began = Instant::now();
+        let outcome = execute(t, &input);
+        slowest = slowest.max(began.elapsed());
+        match outcome {
             Ok(s) => {
-                if seen.len() < 100_000 && seen.insert(s) && input.len() <= 64 * 1024 {
-                    if corpus.len() >= MAX_CORPUS {
-                        let k = rng.gen_range(0..corpus.len());
+                if seen.len() < 1_000_000
+                    && seen.insert(fnv(s.as_bytes()))
+                    && input.len() <= 64 * 1024
+                {
+                    if corpus.len() >= MAX_CORPUS.max(kept + 1) {
+                        let k = rng.gen_range(kept..corpus.len());
                         corpus[k] = input;
                     } else {
                         corpus.push(input);
@@ -444,10 +461,11 @@ fn fuzz(t: &Target) {
     let took = start.elapsed();
     // Printed with --nocapture; docs/fuzzing.md quotes these lines.
     println!(
-        "fuzz {}: {n} inputs in {:.1} s ({:.0}/s), {} outcomes, corpus {}",
+        "fuzz {}: {n} inputs in {:.1} s ({:.0}/s, slowest {:.1} ms), {} outcomes, corpus {}",
         t.name,
         took.as_secs_f64(),
         n as f64 / took.as_secs_f64().max(1e-9),
+        slowest.as_secs_f64() * 1e3,
         seen.len(),
         corpus.len()
     );
