@@ -422,6 +422,7 @@ fn fuzz(t: &Target) {
     let n = inputs();
     let run_seed = seed();
     let mut slowest = std::time::Duration::ZERO;
+    let mut slowest_input = Vec::new();
     let mut rng = ChaCha8Rng::seed_from_u64(run_seed ^ fnv(t.name.as_bytes()));
     for i in 0..n {
         // A quarter of the inputs start from the real samples again, so the corpus cannot drift
@@ -440,7 +441,10 @@ fn fuzz(t: &Target) {
         };
         let began = Instant::now();
         let outcome = execute(t, &input);
-        slowest = slowest.max(began.elapsed());
+        if began.elapsed() > slowest {
+            slowest = began.elapsed();
+            slowest_input = input.clone();
+        }
         match outcome {
             Ok(s) => {
                 if seen.len() < 1_000_000
@@ -459,6 +463,11 @@ fn fuzz(t: &Target) {
         }
     }
     let took = start.elapsed();
+    // Kept for a look: `target/tmp/fuzz-failures/<target>-slowest`.
+    let _ = std::fs::write(
+        save_failure(t.name, b"").with_file_name(format!("{}-slowest", t.name)),
+        &slowest_input,
+    );
     // Printed with --nocapture; docs/fuzzing.md quotes these lines.
     println!(
         "fuzz {}: {n} inputs in {:.1} s ({:.0}/s, slowest {:.1} ms), {} outcomes, corpus {}",
