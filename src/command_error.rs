@@ -90,7 +90,9 @@ impl CommandError {
         if let Some(hint) = &self.hint {
             line.push_str(&format!(" (hint: {hint})"));
         }
-        Some(line.replace('\n', " "))
+        // The message quotes input (file names, topic names, server messages): keep it one
+        // line, without terminal control characters.
+        Some(streams_group::input::one_line(&line))
     }
 
     pub fn exit_code(&self) -> Code {
@@ -191,6 +193,15 @@ impl From<ConfigError> for CommandError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quoted_input_cannot_break_the_line() {
+        let e = CommandError::usage("the snapshot has no group x; it has: a\r\nb, c\rd\u{1b}[2J");
+        assert_eq!(
+            e.line().unwrap(),
+            "error: the snapshot has no group x; it has: a b, c d\\u{1b}[2J"
+        );
+    }
 
     #[test]
     fn kafka_errors_map_to_exit_codes_and_hints() {

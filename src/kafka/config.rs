@@ -243,12 +243,23 @@ impl fmt::Display for ConfigError {
 
 impl std::error::Error for ConfigError {}
 
-/// Pull `name="value"` (or `name=value`) out of a JAAS line.
+/// Pull `name="value"` (or `name=value`) out of a JAAS line. Quoted values are skipped while
+/// looking for `name`; an unquoted value is a token, as Kafka's JAAS parser reads it, so
+/// `username=password="x"` is malformed (None) rather than a user named `password="x"`.
 pub fn jaas_option(jaas: &str, name: &str) -> Option<String> {
     let bytes: Vec<char> = jaas.chars().collect();
     let pat: Vec<char> = name.chars().collect();
     let mut i = 0;
     while i + pat.len() <= bytes.len() {
+        if bytes[i] == '"' {
+            // Skip a quoted value: a name inside one is not an option.
+            i += 1;
+            while i < bytes.len() && bytes[i] != '"' {
+                i += if bytes[i] == '\\' { 2 } else { 1 };
+            }
+            i += 1;
+            continue;
+        }
         let before_ok = i == 0 || !(bytes[i - 1].is_alphanumeric() || bytes[i - 1] == '_');
         if before_ok && bytes[i..i + pat.len()] == pat[..] {
             let mut j = i + pat.len();
@@ -274,8 +285,11 @@ pub fn jaas_option(jaas: &str, name: &str) -> Option<String> {
                 }
                 let v: String = bytes[j..]
                     .iter()
-                    .take_while(|c| !c.is_whitespace() && **c != ';')
+                    .take_while(|c| !c.is_whitespace() && !matches!(c, ';' | '=' | '"'))
                     .collect();
+                if matches!(bytes.get(j + v.chars().count()), Some('=' | '"')) {
+                    return None;
+                }
                 return Some(v);
             }
         }
@@ -546,6 +560,12 @@ mod tests {
             Some("x")
         );
         assert_eq!(jaas_option("nothing", "username"), None);
+        // Found by the fuzzer: the password must not become part of the user name.
+        let j = r#"ScramLoginModule required username=password="e";"#;
+        assert_eq!(jaas_option(j, "username"), None);
+        let j = r#"ScramLoginModule required username="password=e" password="real";"#;
+        assert_eq!(jaas_option(j, "username").as_deref(), Some("password=e"));
+        assert_eq!(jaas_option(j, "password").as_deref(), Some("real"));
     }
 
     fn props(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {

@@ -11,12 +11,13 @@ use kafka_protocol::messages::{
     ApiKey, ApiVersionsRequest, ApiVersionsResponse, SaslAuthenticateRequest,
     SaslAuthenticateResponse, SaslHandshakeRequest, SaslHandshakeResponse,
 };
-use kafka_protocol::protocol::{Decodable, Encodable, StrBytes};
+use kafka_protocol::protocol::{Encodable, StrBytes};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 use super::config::{ClientConfig, SaslMechanism};
 use super::error::{KafkaError, KafkaResult, HINT_AUTH, HINT_MECHANISM, HINT_NOT_SASL};
+use super::guard::{self, Guarded};
 use super::scram::{ScramClient, ScramHash};
 use super::tls;
 use super::wire::{self, Writer};
@@ -96,6 +97,39 @@ pub(crate) fn split_host_port(addr: &str) -> KafkaResult<(String, u16)> {
         return Err(bad());
     }
     Ok((host.to_string(), port))
+}
+
+/// Why no frame could be read.
+#[derive(Debug)]
+pub enum FrameError {
+    Io(std::io::Error),
+    /// The size prefix is out of range; the text says what the peer probably is.
+    Size(String),
+}
+
+/// The first bytes of a frame are read into a buffer this large; it grows as the rest arrives.
+const FIRST_READ: usize = 64 * 1024;
+
+/// Read one size-prefixed frame of at most `max` bytes. The buffer grows with the bytes that
+/// really arrive: a peer that announces a large frame and sends less costs only what it sent.
+pub async fn read_frame<R: AsyncRead + Unpin>(
+    io: &mut R,
+    max: usize,
+) -> Result<Vec<u8>, FrameError> {
+    let mut size = [0u8; 4];
+    io.read_exact(&mut size).await.map_err(FrameError::Io)?;
+    let n = wire::check_frame_size(i32::from_be_bytes(size), max)
+        .map_err(|e| FrameError::Size(explain_bad_frame(&size).unwrap_or_else(|| e.to_string())))?;
+    let mut buf = Vec::with_capacity(n.min(FIRST_READ));
+    (&mut *io)
+        .take(n as u64)
+        .read_to_end(&mut buf)
+        .await
+        .map_err(FrameError::Io)?;
+    if buf.len() < n {
+        return Err(FrameError::Io(std::io::ErrorKind::UnexpectedEof.into()));
+    }
+    Ok(buf)
 }
 
 /// Recognise what a non-Kafka peer sent in place of a frame size.
@@ -212,17 +246,13 @@ impl Connection {
             };
             io.write_all(&framed).await.map_err(closed)?;
             io.flush().await.map_err(closed)?;
-            let mut size = [0u8; 4];
-            io.read_exact(&mut size).await.map_err(closed)?;
-            let n = wire::check_frame_size(i32::from_be_bytes(size), MAX_FRAME).map_err(|e| {
-                KafkaError::Protocol {
+            read_frame(io, MAX_FRAME).await.map_err(|e| match e {
+                FrameError::Io(e) => closed(e),
+                FrameError::Size(detail) => KafkaError::Protocol {
                     addr: addr.clone(),
-                    detail: explain_bad_frame(&size).unwrap_or_else(|| e.to_string()),
-                }
-            })?;
-            let mut buf = vec![0u8; n];
-            io.read_exact(&mut buf).await.map_err(closed)?;
-            Ok(buf)
+                    detail,
+                },
+            })
         })
         .await?;
         let (got, body) = wire::read_response_header(&frame, response_header_flexible)
@@ -244,8 +274,9 @@ impl Connection {
         (v >= min).then_some(v)
     }
 
-    /// Send a kafka-protocol request at `version` and decode the response.
-    pub async fn request<Req: Encodable, Resp: Decodable>(
+    /// Send a kafka-protocol request at `version` and decode the response (after the
+    /// [`guard`](super::guard) has checked it).
+    pub async fn request<Req: Encodable, Resp: Guarded>(
         &mut self,
         key: ApiKey,
         version: i16,
@@ -259,13 +290,12 @@ impl Connection {
         let bytes = self
             .roundtrip_raw(key as i16, version, &body, req_flex, resp_flex)
             .await?;
-        let mut b = Bytes::from(bytes);
-        Resp::decode(&mut b, version)
+        guard::decode::<Resp>(bytes, version)
             .map_err(|e| self.protocol_error(format!("cannot decode {key:?} v{version}: {e}")))
     }
 
     /// Negotiated request: picks the version, fails with a clear error when impossible.
-    pub async fn negotiated<Req: Encodable, Resp: Decodable>(
+    pub async fn negotiated<Req: Encodable, Resp: Guarded>(
         &mut self,
         key: ApiKey,
         min_needed: i16,
@@ -311,8 +341,7 @@ impl Connection {
             };
             // On UNSUPPORTED_VERSION the body is a v0 body listing the broker's range.
             let decode_version = if code == 35 { 0 } else { version };
-            let mut b = Bytes::from(resp);
-            let parsed = ApiVersionsResponse::decode(&mut b, decode_version)
+            let parsed = guard::decode::<ApiVersionsResponse>(resp, decode_version)
                 .map_err(|e| self.protocol_error(format!("cannot decode ApiVersions: {e}")))?;
             if code == 35 {
                 let broker_max = parsed

@@ -9,6 +9,7 @@ pub mod codec;
 pub mod config;
 pub mod conn;
 pub mod error;
+pub mod guard;
 pub mod limits;
 pub mod scram;
 pub mod tls;

@@ -170,7 +170,10 @@ impl<'a> Reader<'a> {
         match self.compact_array_len()? {
             None => Ok(None),
             Some(n) => {
-                let mut v = Vec::with_capacity(n);
+                // `n` is the peer's word, checked only against the bytes left (one per element);
+                // reserve no more memory than those bytes, and let real elements grow it.
+                let mut v =
+                    Vec::with_capacity(n.min(self.remaining() / std::mem::size_of::<T>().max(1)));
                 for _ in 0..n {
                     v.push(f(self)?);
                 }

@@ -1,0 +1,375 @@
+//! The targets' runs: one function per parser or decoder, with the checks it must pass.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use bytes::BytesMut;
+use kafka_protocol::protocol::Encodable;
+
+use streams_group::kafka::codec::describe::{DescribeRequest, DescribeResponse};
+use streams_group::kafka::codec::heartbeat::{WireHeartbeatRequest, WireHeartbeatResponse};
+use streams_group::kafka::guard::{self, Guarded};
+
+use super::{one_line, round_trip, sig, text, untracked, Outcome};
+
+pub(crate) fn describe_response(input: &[u8]) -> Outcome {
+    let mut out = Vec::new();
+    for v in 0..=1 {
+        let decoded = DescribeResponse::decode(input, v);
+        if let Ok(r) = &decoded {
+            for g in &r.groups {
+                let _ = g.to_model();
+            }
+        }
+        out.push(round_trip(
+            "StreamsGroupDescribe response",
+            v,
+            decoded,
+            |r| r.encode(v),
+            |b| DescribeResponse::decode(b, v),
+        )?);
+    }
+    Ok(out.join("|"))
+}
+
+pub(crate) fn describe_request(input: &[u8]) -> Outcome {
+    let mut out = Vec::new();
+    for v in 0..=1 {
+        out.push(round_trip(
+            "StreamsGroupDescribe request",
+            v,
+            DescribeRequest::decode(input, v),
+            |r| r.encode(v),
+            |b| DescribeRequest::decode(b, v),
+        )?);
+    }
+    Ok(out.join("|"))
+}
+
+pub(crate) fn heartbeat_response(input: &[u8]) -> Outcome {
+    let mut out = Vec::new();
+    for v in 0..=1 {
+        let decoded = WireHeartbeatResponse::decode(input, v);
+        if let Ok(r) = &decoded {
+            let _ = r.to_model(v);
+        }
+        out.push(round_trip(
+            "StreamsGroupHeartbeat response",
+            v,
+            decoded,
+            |r| r.encode(v),
+            |b| WireHeartbeatResponse::decode(b, v),
+        )?);
+    }
+    Ok(out.join("|"))
+}
+
+pub(crate) fn heartbeat_request(input: &[u8]) -> Outcome {
+    let mut out = Vec::new();
+    for v in 0..=1 {
+        let decoded = WireHeartbeatRequest::decode(input, v);
+        if let Ok(r) = &decoded {
+            let _ = r.to_model();
+        }
+        out.push(round_trip(
+            "StreamsGroupHeartbeat request",
+            v,
+            decoded,
+            |r| r.encode(v),
+            |b| WireHeartbeatRequest::decode(b, v),
+        )?);
+    }
+    Ok(out.join("|"))
+}
+
+pub(crate) fn encode_kp<R: Encodable>(r: &R, v: i16) -> Result<Vec<u8>, String> {
+    let mut b = BytesMut::new();
+    r.encode(&mut b, v).map_err(|e| e.to_string())?;
+    Ok(b.to_vec())
+}
+
+/// A kafka-protocol response through our guard, at every version we read. The guard must not
+/// refuse what the crate itself reads: a decoded response, encoded again by the crate, reads the
+/// same through the guard as through the crate alone. (Not required: that the crate's encoder
+/// gives back the input. It does not always: an unknown tagged field numbered 2^31 or more is
+/// counted but not written, which only matters to brokers.)
+pub(crate) fn kp_response<R: Guarded + Encodable + PartialEq + std::fmt::Debug>(
+    input: &[u8],
+) -> Outcome {
+    let (lo, hi) = R::SCHEMA.versions;
+    let mut out = Vec::new();
+    for v in lo..=hi {
+        let value = match guard::decode::<R>(input.to_vec(), v) {
+            Ok(r) => r,
+            Err(e) => {
+                out.push(sig(e));
+                continue;
+            }
+        };
+        untracked(|| {
+            let Ok(bytes) = encode_kp(&value, v) else {
+                return Ok(());
+            };
+            let Ok(plain) = R::decode(&mut bytes::Bytes::from(bytes.clone()), v) else {
+                return Ok(());
+            };
+            match guard::decode::<R>(bytes, v) {
+                Ok(guarded) if guarded == plain => Ok(()),
+                Ok(_) => Err(format!(
+                    "{} v{v}: the guard changed the value",
+                    R::SCHEMA.name
+                )),
+                Err(e) => Err(format!(
+                    "{} v{v}: the guard refuses what the crate reads: {e}",
+                    R::SCHEMA.name
+                )),
+            }
+        })?;
+        out.push(format!("ok v{v}"));
+    }
+    Ok(out.join("|"))
+}
+
+/// A response frame as it comes off the socket: size prefix, header, body.
+pub(crate) fn response_frame(input: &[u8]) -> Outcome {
+    use streams_group::kafka::conn::{read_frame, FrameError};
+    let mut io = input;
+    let frame = streams_group::kafka::client::block_on(read_frame(&mut io, 1 << 28))
+        .map_err(|e| format!("no runtime: {e}"))?;
+    match frame {
+        Err(FrameError::Io(e)) => Ok(sig(e)),
+        Err(FrameError::Size(e)) => {
+            one_line(&e)?;
+            Ok(sig(e))
+        }
+        Ok(f) => {
+            let mut out = Vec::new();
+            for flexible in [false, true] {
+                match streams_group::kafka::wire::read_response_header(&f, flexible) {
+                    Ok((_, body)) => {
+                        let _ = DescribeResponse::decode(body, 1);
+                        out.push("ok".to_string())
+                    }
+                    Err(e) => out.push(sig(e)),
+                }
+            }
+            Ok(out.join("|"))
+        }
+    }
+}
+
+/// SCRAM server messages (the auth bytes of SaslAuthenticate responses).
+pub(crate) fn scram(input: &[u8]) -> Outcome {
+    use streams_group::kafka::scram::{ScramClient, ScramHash};
+    // PBKDF2 runs `i=` times: keep counts small so that 10,000 inputs stay quick (the range
+    // check itself is unit-tested in scram.rs).
+    let t = text(input);
+    let t: String = t
+        .split(',')
+        .map(|p| match p.strip_prefix("i=") {
+            Some(n) if n.len() > 2 && n.bytes().all(|b| b.is_ascii_digit()) => "i=99".into(),
+            _ => p.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(",");
+    let (first, last) = t.split_once('\n').unwrap_or((&t, ""));
+    let mut c = ScramClient::with_nonce(ScramHash::Sha256, "alice", "alice-secret", "fuzznonce");
+    let r = c.client_final(first);
+    let s1 = match &r {
+        Ok(m) => {
+            if m.contains("alice-secret") {
+                return Err(format!("client-final message holds the password: {m:?}"));
+            }
+            "ok".to_string()
+        }
+        Err(e) => {
+            one_line(e)?;
+            sig(e)
+        }
+    };
+    let s2 = match c.verify_server_final(last) {
+        Ok(()) => "ok".to_string(),
+        Err(e) => {
+            one_line(&e)?;
+            sig(e)
+        }
+    };
+    Ok(format!("{s1}|{s2}"))
+}
+
+pub(crate) fn describe_text(input: &[u8]) -> Outcome {
+    let t = text(input);
+    match streams_group::topology::parse_describe_with_notes(&t, "app") {
+        Err(e) => {
+            one_line(&e)?;
+            Ok(sig(e))
+        }
+        Ok((topology, notes)) => {
+            configure(&topology)?;
+            Ok(format!("ok {} notes", notes.len()))
+        }
+    }
+}
+
+/// What `streams-group topology FILE` does after parsing: configure with 4 partitions per
+/// source topic.
+pub(crate) fn configure(t: &streams_group::model::Topology) -> Result<(), String> {
+    let mut md = BTreeMap::new();
+    for s in &t.subtopologies {
+        for topic in &s.source_topics {
+            md.insert(topic.clone(), 4);
+        }
+    }
+    if let Err(e) = streams_group::topology::configure(t, &md) {
+        one_line(&e)?;
+    }
+    Ok(())
+}
+
+pub(crate) fn topology_json(input: &[u8]) -> Outcome {
+    let t = text(input);
+    let parsed = streams_group::topology::parse_topology(&t, Some("app"));
+    match parsed {
+        Err(e) => {
+            one_line(&e)?;
+            Ok(sig(e))
+        }
+        Ok(topology) => {
+            configure(&topology)?;
+            if streams_group::topology::detect_format(&t).ok()
+                == Some(streams_group::topology::Format::Json)
+            {
+                let again = serde_json::to_string(&topology).map_err(|e| e.to_string())?;
+                match streams_group::topology::parse_json(&again) {
+                    Ok(back) if back == topology => {}
+                    Ok(back) => {
+                        return Err(format!(
+                            "parse, write, parse changed the topology:\n{topology:?}\n{back:?}"
+                        ))
+                    }
+                    Err(e) => return Err(format!("our own JSON of it does not parse: {e}")),
+                }
+            }
+            Ok("ok".into())
+        }
+    }
+}
+
+pub(crate) fn snapshot(input: &[u8]) -> Outcome {
+    use streams_group::snapshot::*;
+    let t = text(input);
+    let s = match parse_snapshot(&t, "s.json") {
+        Err(e) => {
+            one_line(&e)?;
+            return Ok(sig(e));
+        }
+        Ok(s) => s,
+    };
+    let mut out = vec!["ok".to_string()];
+    for wanted in [None, Some("wordcount"), Some("nope")] {
+        match find_group(&s, wanted) {
+            Err(e) => {
+                one_line(&e)?;
+                out.push(sig(e));
+            }
+            Ok(g) => {
+                if let Some(t) = topology_of(g) {
+                    configure(&t)?;
+                }
+                let _ = topic_metadata(g, 4);
+                out.push("found".into());
+            }
+        }
+    }
+    Ok(out.join("|"))
+}
+
+pub(crate) fn scenario(input: &[u8]) -> Outcome {
+    let t = text(input);
+    match serde_json::from_str::<streams_group::sim::scenario::Scenario>(&t) {
+        Err(e) => {
+            one_line(&e)?;
+            Ok(sig(e))
+        }
+        Ok(s) => {
+            for step in &s.steps {
+                let _ = step.action.label();
+            }
+            match s.check_limits(6) {
+                Ok(()) => Ok("ok".into()),
+                Err(e) => {
+                    one_line(&e)?;
+                    Ok(sig(e))
+                }
+            }
+        }
+    }
+}
+
+pub(crate) fn properties(input: &[u8]) -> Outcome {
+    use streams_group::kafka::config::*;
+    let t = text(input);
+    let props = parse_properties(&t);
+    let load = |props: &BTreeMap<String, String>| {
+        from_properties("localhost:9092", Duration::from_secs(5), props, None)
+            .map(|cfg| format!("{cfg:?}"))
+            .map_err(|e| e.0)
+    };
+    let got = load(&props);
+    if let Err(e) = &got {
+        one_line(e)?;
+    }
+    // What is shown (the configuration's Debug, or the error) must not depend on the password:
+    // the same file with another password shows the same.
+    let mut other = props.clone();
+    let mut changed = false;
+    if let Some(p) = other.get_mut("sasl.password") {
+        *p = format!("{p}-other");
+        changed = true;
+    }
+    if let Some(j) = other.get_mut("sasl.jaas.config") {
+        if let Some(p) = jaas_option(j, "password").filter(|p| !p.is_empty()) {
+            if let Some(i) = j.find(&format!("password=\"{p}\"")) {
+                j.insert_str(i + "password=\"".len() + p.len(), "-other");
+                changed = true;
+            }
+        }
+    }
+    if changed && load(&other) != got {
+        return Err(format!(
+            "what is shown depends on the password: {got:?} / {:?}",
+            load(&other)
+        ));
+    }
+    Ok(match got {
+        Ok(_) => "ok".into(),
+        Err(e) => sig(e),
+    })
+}
+
+/// `input::one_line` itself: one line of plain text out, plain text unchanged.
+pub(crate) fn one_line_target(input: &[u8]) -> Outcome {
+    let t = text(input);
+    let out = streams_group::input::one_line(&t);
+    if let Some(c) = out.chars().find(|c| {
+        (c.is_control() && *c != '\t')
+            || matches!(c, '\u{2028}' | '\u{2029}')
+            || streams_group::input::is_bidi_control(*c)
+    }) {
+        return Err(format!("one_line({t:?}) = {out:?} holds {c:?}"));
+    }
+    let plain = |c: char| {
+        !c.is_control()
+            && !streams_group::input::is_bidi_control(c)
+            && !matches!(c, '\u{2028}' | '\u{2029}')
+    };
+    if t.chars().all(|c| plain(c) || c == '\t') && out != t {
+        return Err(format!("one_line changed plain text {t:?} to {out:?}"));
+    }
+    // Every plain character survives, in order (escapes only add characters).
+    let mut got = out.chars();
+    if !t.chars().filter(|c| plain(*c)).all(|k| got.any(|g| g == k)) {
+        return Err(format!("one_line({t:?}) = {out:?} lost text"));
+    }
+    Ok(format!("{}", out.len().min(8)))
+}
