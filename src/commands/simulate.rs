@@ -3,7 +3,7 @@
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
-use streams_group::model::KafkaVersion;
+use streams_group::model::{GroupStateName, KafkaVersion};
 use streams_group::render::{out, simulate as view};
 use streams_group::usecase::profile;
 use streams_group::usecase::simulation::{
@@ -178,7 +178,7 @@ pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
         view::table(r, args.trace, global.verbose)
     })?;
     Ok(Code::answer(
-        report.final_state == "Stable" && report.failed_members.is_empty(),
+        report.final_state == GroupStateName::Stable && report.failed_members.is_empty(),
     ))
 }
 

@@ -2,14 +2,21 @@
 
 use colored::Colorize;
 
+use crate::model::{GroupStateName, StatusCode};
 use crate::sim::report::Report;
 
-fn state_colored(state: &str) -> String {
+fn state_colored(state: GroupStateName) -> String {
+    let name = state.name();
     match state {
-        "Stable" => state.green().to_string(),
-        "Empty" | "Dead" => state.dimmed().to_string(),
-        _ => state.yellow().to_string(),
+        GroupStateName::Stable => name.green().to_string(),
+        GroupStateName::Empty | GroupStateName::Dead => name.dimmed().to_string(),
+        _ => name.yellow().to_string(),
     }
+}
+
+fn names(statuses: &[StatusCode], sep: &str) -> String {
+    let v: Vec<String> = statuses.iter().map(|s| s.name()).collect();
+    v.join(sep)
 }
 
 fn plural(n: u64, what: &str) -> String {
@@ -40,9 +47,9 @@ pub fn table(r: &Report, trace: bool, verbose: bool) -> String {
             "STATUS/ERROR",
         ]);
         for e in &r.trace {
-            let mut notes = e.statuses.clone();
+            let mut notes: Vec<String> = e.statuses.iter().map(|s| s.name()).collect();
             if let Some(err) = &e.error {
-                notes.push(err.red().to_string());
+                notes.push(err.name().red().to_string());
             }
             t.add_row(vec![
                 format!("{:.3}s", e.time_ms as f64 / 1000.0),
@@ -68,7 +75,7 @@ pub fn table(r: &Report, trace: bool, verbose: bool) -> String {
         r.assignor,
         r.scenario,
         r.seed,
-        state_colored(&r.final_state),
+        state_colored(r.final_state),
         r.group_epoch,
         r.target_assignment_epoch,
         r.topology_epoch
@@ -95,7 +102,10 @@ pub fn table(r: &Report, trace: bool, verbose: bool) -> String {
         r.total_tasks
     ));
     if !r.statuses_seen.is_empty() {
-        out.push_str(&format!("Statuses seen: {}\n", r.statuses_seen.join(", ")));
+        out.push_str(&format!(
+            "Statuses seen: {}\n",
+            names(&r.statuses_seen, ", ")
+        ));
     }
     if !r.errors_seen.is_empty() {
         let e: Vec<String> = r
@@ -111,7 +121,7 @@ pub fn table(r: &Report, trace: bool, verbose: bool) -> String {
             "MEMBER DIED:".red().bold(),
             f.member_id,
             ms(Some(f.time_ms)),
-            f.error,
+            f.error.name(),
             f.message
         ));
     }
@@ -140,7 +150,7 @@ pub fn table(r: &Report, trace: bool, verbose: bool) -> String {
                 format!("{} -> {}", s.group_epoch_before, s.group_epoch_after),
                 s.moved_active.to_string(),
                 s.moved_standby.to_string(),
-                s.statuses_seen.join(" "),
+                names(&s.statuses_seen, " "),
             ]);
         }
         out.push_str(&super::table::render(&t));

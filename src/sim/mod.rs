@@ -22,7 +22,10 @@ use crate::coordinator::{
     Coordinator, GroupConfig, GroupState, KafkaVersion, Removal, RequestContext,
 };
 use crate::model::group::GroupDescription;
-use crate::model::{Assignment, HeartbeatRequest, HeartbeatResponse, Topology};
+use crate::model::{
+    Assignment, ErrorCode, GroupStateName, HeartbeatRequest, HeartbeatResponse, StatusCode,
+    Topology,
+};
 use crate::topology::configure::TopicMetadata;
 
 use client::{Client, Effect, Liveness};
@@ -130,8 +133,8 @@ struct Engine<'a> {
     last_targets_computed: u64,
     /// Distinct assignor warnings, in the order first seen.
     assignor_warnings: Vec<String>,
-    statuses_seen: BTreeSet<String>,
-    step_statuses: BTreeSet<String>,
+    statuses_seen: BTreeSet<StatusCode>,
+    step_statuses: BTreeSet<StatusCode>,
     errors_seen: BTreeMap<String, u64>,
     invariants: Invariants,
     trace: Vec<report::TraceEntry>,
@@ -224,8 +227,8 @@ impl<'a> Engine<'a> {
         self.heartbeats += 1;
         let resp = out.response;
         for s in resp.status.iter().flatten() {
-            self.statuses_seen.insert(s.code.name());
-            self.step_statuses.insert(s.code.name());
+            self.statuses_seen.insert(s.code);
+            self.step_statuses.insert(s.code);
         }
         if let Some(e) = resp.error {
             *self.errors_seen.entry(e.name()).or_default() += 1;
@@ -240,13 +243,8 @@ impl<'a> Engine<'a> {
                 response_epoch: resp.member_epoch,
                 assigned_active: resp.active_tasks.clone(),
                 assigned_standby: resp.standby_tasks.clone(),
-                statuses: resp
-                    .status
-                    .iter()
-                    .flatten()
-                    .map(|s| s.code.name())
-                    .collect(),
-                error: resp.error.map(|e| e.name()),
+                statuses: resp.status.iter().flatten().map(|s| s.code).collect(),
+                error: resp.error,
             });
         }
         self.count_rebalance();
@@ -284,7 +282,7 @@ impl<'a> Engine<'a> {
             self.failures.push(MemberFailure {
                 member_id: self.clients[idx].member_id.clone(),
                 time_ms: now,
-                error: error.name(),
+                error,
                 message,
             });
             return;
@@ -718,7 +716,7 @@ pub fn run(
                 .map_or(0, |g| g.group_epoch()),
             moved_active: d.moved_active,
             moved_standby: d.moved_standby,
-            statuses_seen: e.step_statuses.iter().cloned().collect(),
+            statuses_seen: report::by_name(e.step_statuses.iter().copied()),
             moves: d.moves,
             diff: d.owners,
         });
@@ -793,9 +791,7 @@ fn build_report(
             scenario.name.clone()
         },
         seed: cfg.seed,
-        final_state: e
-            .group_state()
-            .map_or("Dead".into(), |s| s.name().to_string()),
+        final_state: e.group_state().map_or(GroupStateName::Dead, state_name),
         group_epoch: group.map_or(0, |g| g.group_epoch()),
         target_assignment_epoch: group.map_or(0, |g| g.target_assignment_epoch()),
         topology_epoch: group.and_then(|g| g.topology()).map_or(-1, |t| t.epoch),
@@ -813,7 +809,7 @@ fn build_report(
             min_tasks_per_process: min_p,
             max_tasks_per_process: max_p,
         },
-        statuses_seen: e.statuses_seen.iter().cloned().collect(),
+        statuses_seen: report::by_name(e.statuses_seen.iter().copied()),
         errors_seen: e.errors_seen.clone(),
         invariant_violations: e.invariants.violations.clone(),
         failed_members: e.failures.clone(),
@@ -825,13 +821,26 @@ fn build_report(
     }
 }
 
+/// The coordinator's state as reports name it.
+fn state_name(s: GroupState) -> GroupStateName {
+    match s {
+        GroupState::Empty => GroupStateName::Empty,
+        GroupState::NotReady => GroupStateName::NotReady,
+        GroupState::Assigning => GroupStateName::Assigning,
+        GroupState::Reconciling => GroupStateName::Reconciling,
+        GroupState::Stable => GroupStateName::Stable,
+    }
+}
+
 /// How to get where the run could not: a topology change on a release that refuses them.
 fn advice(cfg: &SimConfig, scenario: &Scenario, failures: &[MemberFailure]) -> Option<String> {
     let deploys = scenario
         .steps
         .iter()
         .any(|s| matches!(s.action, Action::Deploy { .. }));
-    let refused = failures.iter().any(|f| f.error == "INVALID_REQUEST");
+    let refused = failures
+        .iter()
+        .any(|f| f.error == ErrorCode::InvalidRequest);
     (deploys && refused && cfg.kafka_version.is_release()).then(|| {
         format!(
             "Kafka {} brokers refuse topology changes (\"Topology updates are not supported yet.\"): \

@@ -13,7 +13,7 @@ use crate::coordinator::topology_epoch::{
 };
 use crate::coordinator::KafkaVersion;
 use crate::model::group::{DescribedTopology, GroupDescription};
-use crate::model::Topology;
+use crate::model::{StatusCode, Topology};
 use crate::snapshot;
 use crate::topology::configure::{topics_to_create, CreatableTopic, TopicProblem};
 use crate::topology::diff::{diff_with_metadata, Hazard, TopologyDiff};
@@ -55,7 +55,7 @@ pub struct BrokerReport {
     pub verdict: BrokerVerdict,
     pub accepted: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub status: Option<String>,
+    pub status: Option<StatusCode>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub advice: Option<String>,
 }
@@ -226,7 +226,7 @@ fn current_topology(g: &GroupDescription, new: &Topology) -> Result<Option<Topol
 fn broker_report(group_id: &str, verdict: BrokerVerdict) -> BrokerReport {
     let (status, advice) = match &verdict {
         BrokerVerdict::AcceptedStale => (
-            Some("STALE_TOPOLOGY".to_string()),
+            Some(StatusCode::StaleTopology),
             Some(
                 "the member joins but runs the group's topology, and every heartbeat carries \
                  status STALE_TOPOLOGY"

@@ -5,6 +5,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use crate::model::{ErrorCode, StatusCode};
+
 use super::simulation::TopicCounts;
 use super::source::ResolvedTopology;
 use crate::topology::configure::{configure, CreatableTopic, TopicMetadata, TopicProblem};
@@ -34,13 +36,44 @@ pub struct SubtopologyRow {
     pub copartition_groups: Vec<Vec<String>>,
 }
 
+/// Where the topology stands: `READY`, the heartbeat status the group would get (e.g.
+/// `MISSING_SOURCE_TOPICS`), or the error of an invalid topology (`STREAMS_INVALID_TOPOLOGY`).
+/// Serialised as that name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConfigurationStatus {
+    Ready,
+    Status(StatusCode),
+    Invalid(ErrorCode),
+}
+
+impl ConfigurationStatus {
+    pub fn name(self) -> String {
+        match self {
+            ConfigurationStatus::Ready => "READY".to_string(),
+            ConfigurationStatus::Status(s) => s.name(),
+            ConfigurationStatus::Invalid(e) => e.name(),
+        }
+    }
+}
+
+impl std::fmt::Display for ConfigurationStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+impl Serialize for ConfigurationStatus {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.name())
+    }
+}
+
 /// What the coordinator would do with the topology.
 #[derive(Debug, Serialize)]
 pub struct ConfigurationReport {
     /// True when the topology is ready once the internal topics below are created.
     pub ready: bool,
-    /// `READY`, a heartbeat status name, or `STREAMS_INVALID_TOPOLOGY`.
-    pub status: String,
+    pub status: ConfigurationStatus,
     /// The Kafka error code for an invalid topology (130).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error_code: Option<i16>,
@@ -94,7 +127,7 @@ pub fn report(
         Err(invalid) => (
             ConfigurationReport {
                 ready: false,
-                status: invalid.error_code().name(),
+                status: ConfigurationStatus::Invalid(invalid.error_code()),
                 error_code: Some(invalid.error_code().code()),
                 detail: Some(invalid.message),
                 internal_topics_to_create: Vec::new(),
@@ -111,11 +144,9 @@ pub fn report(
             (
                 ConfigurationReport {
                     ready: c.is_ready(),
-                    status: c
-                        .problem
-                        .as_ref()
-                        .map(|p| p.status_code().name())
-                        .unwrap_or_else(|| "READY".to_string()),
+                    status: c.problem.as_ref().map_or(ConfigurationStatus::Ready, |p| {
+                        ConfigurationStatus::Status(p.status_code())
+                    }),
                     error_code: None,
                     detail: c.problem.as_ref().map(|p| p.detail().to_string()),
                     internal_topics_to_create: to_create,
