@@ -13,9 +13,9 @@ use crate::coordinator::topology_epoch::{
 };
 use crate::coordinator::KafkaVersion;
 use crate::model::group::{DescribedTopology, GroupDescription};
-use crate::model::{StatusCode, Topology};
+use crate::model::{ErrorCode, StatusCode, Topology};
 use crate::snapshot;
-use crate::topology::configure::{topics_to_create, CreatableTopic, TopicProblem};
+use crate::topology::configure::{topics_to_create, CreatableTopic, TopicMetadata, TopicProblem};
 use crate::topology::diff::{diff_with_metadata, Hazard, TopologyDiff};
 
 /// Which rules decided.
@@ -122,31 +122,15 @@ pub fn check(input: CheckInput) -> Result<CheckReport, Error> {
     }
     input.topics.apply(&mut metadata);
 
-    let join = |version| {
-        dry_run::join_with(
-            version,
-            &group.group_id,
-            group_topology.as_ref(),
-            &new,
-            &metadata,
-        )
-        .map_err(|e| Error::input(e.to_string()))
-    };
-    // The KIP's verdict is always computed, as information; the profile's run decides.
-    let (kip_error, kip_message) = join(KafkaVersion::Kip)?;
+    let (error, message) = decide(
+        input.kafka_version,
+        &group.group_id,
+        group_topology.as_ref(),
+        &new,
+        &metadata,
+    )?;
     let kip = kip_verdict(group_topology.as_ref(), &new);
-    if !dry_run::agrees(&kip, kip_error) {
-        return Err(Error::Internal(format!(
-            "the local coordinator ({}) and the topology epoch rules ({kip:?}) disagree",
-            kip_error.map_or("accepted".to_string(), |e| e.name())
-        )));
-    }
     let version = input.kafka_version;
-    let (error, message) = if version == KafkaVersion::Kip {
-        (kip_error, kip_message)
-    } else {
-        join(version)?
-    };
     let broker = broker_report(
         &group.group_id,
         broker_verdict(group_topology.as_ref(), &new),
@@ -187,6 +171,34 @@ pub fn check(input: CheckInput) -> Result<CheckReport, Error> {
         topic_problem,
         topologies: group_topology.map(|g| (g, new)),
     })
+}
+
+/// The answer of the coordinator of `version`: the error and its message, if it rejects. The
+/// KIP's run is always made and must agree with the KIP's rules (`kip_verdict`).
+fn decide(
+    version: KafkaVersion,
+    group_id: &str,
+    current: Option<&Topology>,
+    new: &Topology,
+    metadata: &TopicMetadata,
+) -> Result<(Option<ErrorCode>, Option<String>), Error> {
+    let join = |version| {
+        dry_run::join_with(version, group_id, current, new, metadata)
+            .map_err(|e| Error::input(e.to_string()))
+    };
+    let (kip_error, kip_message) = join(KafkaVersion::Kip)?;
+    let kip = kip_verdict(current, new);
+    if !dry_run::agrees(&kip, kip_error) {
+        return Err(Error::Internal(format!(
+            "the local coordinator ({}) and the topology epoch rules ({kip:?}) disagree",
+            kip_error.map_or("accepted".to_string(), |e| e.name())
+        )));
+    }
+    if version == KafkaVersion::Kip {
+        Ok((kip_error, kip_message))
+    } else {
+        join(version)
+    }
 }
 
 /// A group the cluster does not have: the first member to join creates it.

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::model::{ErrorCode, StatusCode};
+use crate::model::{ErrorCode, StatusCode, Subtopology, Topology};
 
 use super::simulation::TopicCounts;
 use super::source::ResolvedTopology;
@@ -104,26 +104,44 @@ pub fn report(
     application_id: Option<&str>,
     metadata: TopicMetadata,
 ) -> Report {
-    let topology = &t.topology;
+    let (configuration, tasks) = configuration(&t.topology, &metadata);
+    let mut subs: Vec<&Subtopology> = t.topology.subtopologies.iter().collect();
+    subs.sort_by(|a, b| a.id.cmp(&b.id));
+    Report {
+        file: t.label.clone(),
+        application_id: application_id.map(str::to_string),
+        epoch: t.topology.epoch,
+        topic_partitions: metadata,
+        subtopologies: subs
+            .into_iter()
+            .map(|s| row(s, tasks.get(&s.id).copied()))
+            .collect(),
+        configuration,
+        notes: t.notes.clone(),
+    }
+}
+
+/// What the coordinator asks for, then what it does once those topics exist; and the tasks per
+/// subtopology then.
+fn configuration(
+    topology: &Topology,
+    metadata: &TopicMetadata,
+) -> (ConfigurationReport, BTreeMap<String, i32>) {
     let mut to_create = Vec::new();
-    let result = match configure(topology, &metadata) {
-        Ok(c) => match &c.problem {
-            Some(TopicProblem::MissingInternalTopics {
-                to_create: list, ..
-            }) => {
-                // What the coordinator asks for, then the topology with those topics created.
-                to_create = list.clone();
-                let mut after = metadata.clone();
-                for t in list {
-                    after.insert(t.name.clone(), t.partitions);
-                }
-                configure(topology, &after)
+    let result = configure(topology, metadata).and_then(|c| match &c.problem {
+        Some(TopicProblem::MissingInternalTopics {
+            to_create: list, ..
+        }) => {
+            to_create = list.clone();
+            let mut after = metadata.clone();
+            for t in list {
+                after.insert(t.name.clone(), t.partitions);
             }
-            _ => Ok(c),
-        },
-        Err(e) => Err(e),
-    };
-    let (configuration, tasks): (ConfigurationReport, BTreeMap<String, i32>) = match result {
+            configure(topology, &after)
+        }
+        _ => Ok(c),
+    });
+    match result {
         Err(invalid) => (
             ConfigurationReport {
                 ready: false,
@@ -135,75 +153,48 @@ pub fn report(
             },
             BTreeMap::new(),
         ),
-        Ok(c) => {
-            let tasks = c
-                .subtopologies
+        Ok(c) => (
+            ConfigurationReport {
+                ready: c.is_ready(),
+                status: c.problem.as_ref().map_or(ConfigurationStatus::Ready, |p| {
+                    ConfigurationStatus::Status(p.status_code())
+                }),
+                error_code: None,
+                detail: c.problem.as_ref().map(|p| p.detail().to_string()),
+                internal_topics_to_create: to_create,
+                total_tasks: c.total_tasks(),
+            },
+            c.subtopologies
                 .iter()
                 .map(|s| (s.id.clone(), s.num_tasks))
-                .collect();
-            (
-                ConfigurationReport {
-                    ready: c.is_ready(),
-                    status: c.problem.as_ref().map_or(ConfigurationStatus::Ready, |p| {
-                        ConfigurationStatus::Status(p.status_code())
-                    }),
-                    error_code: None,
-                    detail: c.problem.as_ref().map(|p| p.detail().to_string()),
-                    internal_topics_to_create: to_create,
-                    total_tasks: c.total_tasks(),
-                },
-                tasks,
-            )
-        }
-    };
-    let mut subs: Vec<_> = topology.subtopologies.iter().collect();
-    subs.sort_by(|a, b| a.id.cmp(&b.id));
-    let sorted = |v: &mut Vec<String>| {
+                .collect(),
+        ),
+    }
+}
+
+/// One subtopology's row: its lists sorted and without duplicates.
+fn row(s: &Subtopology, tasks: Option<i32>) -> SubtopologyRow {
+    let sorted = |mut v: Vec<String>| {
         v.sort();
         v.dedup();
+        v
     };
-    let subtopologies = subs
-        .into_iter()
-        .map(|s| {
-            let mut row = SubtopologyRow {
-                id: s.id.clone(),
-                stateful: s.is_stateful(),
-                tasks: tasks.get(&s.id).copied(),
-                source_topics: s.source_topics.clone(),
-                source_topic_regex: s.source_topic_regex.clone(),
-                repartition_source_topics: s
-                    .repartition_source_topics
-                    .iter()
-                    .map(|t| t.name.clone())
-                    .collect(),
-                repartition_sink_topics: s.repartition_sink_topics.clone(),
-                changelog_topics: s
-                    .state_changelog_topics
-                    .iter()
-                    .map(|t| t.name.clone())
-                    .collect(),
-                copartition_groups: s
-                    .copartition_groups
-                    .iter()
-                    .map(|g| g.iter().cloned().collect())
-                    .collect(),
-            };
-            sorted(&mut row.source_topics);
-            sorted(&mut row.source_topic_regex);
-            sorted(&mut row.repartition_source_topics);
-            sorted(&mut row.repartition_sink_topics);
-            sorted(&mut row.changelog_topics);
-            row.copartition_groups.sort();
-            row
-        })
+    let names = |ts: &[crate::model::TopicInfo]| ts.iter().map(|t| t.name.clone()).collect();
+    let mut copartition_groups: Vec<Vec<String>> = s
+        .copartition_groups
+        .iter()
+        .map(|g| g.iter().cloned().collect())
         .collect();
-    Report {
-        file: t.label.clone(),
-        application_id: application_id.map(str::to_string),
-        epoch: topology.epoch,
-        topic_partitions: metadata,
-        subtopologies,
-        configuration,
-        notes: t.notes.clone(),
+    copartition_groups.sort();
+    SubtopologyRow {
+        id: s.id.clone(),
+        stateful: s.is_stateful(),
+        tasks,
+        source_topics: sorted(s.source_topics.clone()),
+        source_topic_regex: sorted(s.source_topic_regex.clone()),
+        repartition_source_topics: sorted(names(&s.repartition_source_topics)),
+        repartition_sink_topics: sorted(s.repartition_sink_topics.clone()),
+        changelog_topics: sorted(names(&s.state_changelog_topics)),
+        copartition_groups,
     }
 }
