@@ -30,7 +30,7 @@ Examples:
 
 Built-in scenarios: start (default), scale-out, scale-in, crash, rolling-bounce, deploy,
 create-topics. A scenario file is JSON: {\"steps\": [{\"action\": \"add_members\", \"count\": 2}]}
-(see the README for every action).
+(see docs/simulate.md for every action).
 
 Exit status: 0 when the group ends Stable with no member dead, 1 when it does not, 2 on bad
 input.";
