@@ -1,5 +1,5 @@
-//! The README's "Checking a deployment in CI" example (tests/data/ci-example.sh, included in
-//! the README verbatim) runs exactly as written, with `streams-group` on PATH.
+//! The "Checking a deployment in CI" example (tests/data/ci-example.sh, included verbatim in
+//! docs/check-epoch.md) runs exactly as written, with `streams-group` on PATH.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -136,12 +136,13 @@ fn missing_snapshot_is_bad_input() {
 }
 
 #[test]
-fn the_readme_carries_the_script_verbatim() {
+fn the_check_epoch_guide_carries_the_script_verbatim() {
     let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/check-epoch.md"))
+            .unwrap();
     let script = std::fs::read_to_string(data("ci-example.sh")).unwrap();
     assert!(
         readme.contains(&format!("```sh\n{script}```")),
-        "README.md must include tests/data/ci-example.sh verbatim in a ```sh block"
+        "docs/check-epoch.md must include tests/data/ci-example.sh verbatim in a ```sh block"
     );
 }

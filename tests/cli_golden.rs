@@ -92,3 +92,53 @@ fn first_difference(want: &str, got: &str) -> String {
         g.get(i).unwrap_or(&"<end>")
     )
 }
+
+/// Every example in the README and the guides that shows a command (a ```sh block with one
+/// `streams-group ...` line) followed by its output (a ```text block) shows what the current
+/// build prints.
+#[test]
+fn documented_examples_are_real_output() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = vec![root.join("README.md")];
+    for e in std::fs::read_dir(root.join("docs")).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "md") {
+            files.push(p);
+        }
+    }
+    let mut checked = 0;
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        for (cmd, want) in examples(&text) {
+            let args: Vec<String> = cmd.split_whitespace().skip(1).map(String::from).collect();
+            let got = run(&args);
+            let stdout = &got[got.find("----- stdout -----\n").unwrap() + 19
+                ..got.find("----- stderr -----").unwrap()];
+            assert_eq!(stdout, want, "{}: `{cmd}` prints otherwise", file.display());
+            checked += 1;
+        }
+    }
+    assert!(
+        checked >= 4,
+        "the README's tour is checked ({checked} examples)"
+    );
+}
+
+/// (command, expected stdout) pairs.
+fn examples(text: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(i) = rest.find("```sh\nstreams-group ") {
+        rest = &rest[i + 6..];
+        let end = rest.find("\n```\n").unwrap();
+        let cmd = &rest[..end];
+        rest = &rest[end + 5..];
+        if cmd.contains('\n') || !rest.trim_start_matches('\n').starts_with("```text\n") {
+            continue;
+        }
+        let body = &rest.trim_start_matches('\n')["```text\n".len()..];
+        let close = body.find("```\n").unwrap();
+        out.push((cmd.to_string(), body[..close].to_string()));
+    }
+    out
+}

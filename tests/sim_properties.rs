@@ -92,7 +92,7 @@ fn check(r: &Report, cfg: &SimConfig) {
         "violations: {:?}",
         r.invariant_violations
     );
-    assert_eq!(r.final_state, "Stable", "steps: {:?}", r.steps);
+    assert_eq!(r.final_state.name(), "Stable", "steps: {:?}", r.steps);
     // Every task active on exactly one member.
     let mut active: BTreeMap<(String, i32), usize> = BTreeMap::new();
     for m in &r.members {

@@ -1,20 +1,12 @@
 //! `list`: the streams groups of a cluster, with their state.
 
+use streams_group::model::GroupStateName;
 use streams_group::render::{list as view, out};
 use streams_group::usecase::live;
 
 use super::Outcome;
 use crate::cli::GlobalArgs;
 use crate::exit::Code;
-
-const VALID_STATES: &[&str] = &[
-    "Empty",
-    "NotReady",
-    "Assigning",
-    "Reconciling",
-    "Stable",
-    "Dead",
-];
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
@@ -32,21 +24,12 @@ pub struct Args {
     pub state: Vec<String>,
 }
 
-/// Normalise a state name the way the broker does (case-insensitive).
-fn canonical_state(s: &str) -> Option<&'static str> {
-    VALID_STATES.iter().copied().find(|v| {
-        v.eq_ignore_ascii_case(s.trim()) || v.replace("Not", "Not_").eq_ignore_ascii_case(s.trim())
-    })
-}
-
-/// clap value parser for `--state`: the state's canonical name.
+/// clap value parser for `--state`: the state's canonical name (case-insensitive, as the
+/// broker reads it).
 fn state(s: &str) -> Result<String, String> {
-    canonical_state(s).map(str::to_string).ok_or_else(|| {
-        format!(
-            "unknown state `{s}` (expected one of {})",
-            VALID_STATES.join(", ")
-        )
-    })
+    s.parse::<GroupStateName>()
+        .map(|st| st.name().to_string())
+        .map_err(|e| e.to_string())
 }
 
 pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
@@ -58,17 +41,4 @@ pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
         out::report(global.format(), &report, |r| view::table(r, global.verbose))?;
     }
     Ok(Code::Success)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn states_are_case_insensitive() {
-        assert_eq!(canonical_state("stable"), Some("Stable"));
-        assert_eq!(canonical_state("NOT_READY"), Some("NotReady"));
-        assert_eq!(canonical_state("notready"), Some("NotReady"));
-        assert_eq!(canonical_state("bogus"), None);
-    }
 }

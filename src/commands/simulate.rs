@@ -3,7 +3,7 @@
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
-use streams_group::model::KafkaVersion;
+use streams_group::model::{GroupStateName, KafkaVersion};
 use streams_group::render::{out, simulate as view};
 use streams_group::usecase::profile;
 use streams_group::usecase::simulation::{
@@ -30,7 +30,7 @@ Examples:
 
 Built-in scenarios: start (default), scale-out, scale-in, crash, rolling-bounce, deploy,
 create-topics. A scenario file is JSON: {\"steps\": [{\"action\": \"add_members\", \"count\": 2}]}
-(see the README for every action).
+(see docs/simulate.md for every action).
 
 Exit status: 0 when the group ends Stable with no member dead, 1 when it does not, 2 on bad
 input.";
@@ -178,7 +178,7 @@ pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
         view::table(r, args.trace, global.verbose)
     })?;
     Ok(Code::answer(
-        report.final_state == "Stable" && report.failed_members.is_empty(),
+        report.final_state == GroupStateName::Stable && report.failed_members.is_empty(),
     ))
 }
 

@@ -281,6 +281,38 @@ impl Cluster {
             })
     }
 
+    /// One StreamsGroupDescribe to coordinator `node`: the version used and the response.
+    async fn describe_at(
+        &mut self,
+        node: i32,
+        group_ids: Vec<String>,
+    ) -> KafkaResult<(i16, DescribeResponse)> {
+        let conn = self.conn(node).await?;
+        let Some(version) = conn.version_for(API_STREAMS_GROUP_DESCRIBE) else {
+            return Err(KafkaError::Unsupported {
+                detail: format!(
+                    "broker {} does not offer StreamsGroupDescribe (API 89)",
+                    conn.addr
+                ),
+                hint: format!("{HINT_OLD_BROKER}; on 4.1 set unstable.api.versions.enable=true"),
+            });
+        };
+        let req = DescribeRequest {
+            group_ids,
+            include_authorized_operations: false,
+            include_topology_description: false,
+        };
+        let body = req.encode(version).map_err(|e| KafkaError::Config(e.0))?;
+        let bytes = conn
+            .roundtrip_raw(API_STREAMS_GROUP_DESCRIBE, version, &body, true, true)
+            .await?;
+        let resp = DescribeResponse::decode(&bytes, version).map_err(|e| KafkaError::Protocol {
+            addr: conn.addr.clone(),
+            detail: format!("StreamsGroupDescribe v{version}: {e}"),
+        })?;
+        Ok((version, resp))
+    }
+
     /// StreamsGroupDescribe for `groups`, batched per coordinator, retried on coordinator moves.
     async fn describe_raw(
         &mut self,
@@ -303,34 +335,8 @@ impl Cluster {
             }
             let mut retry = Vec::new();
             for (node, gs) in by_coord {
-                let conn = self.conn(node).await?;
-                let Some(version) = conn.version_for(API_STREAMS_GROUP_DESCRIBE) else {
-                    return Err(KafkaError::Unsupported {
-                        detail: format!(
-                            "broker {} does not offer StreamsGroupDescribe (API 89)",
-                            conn.addr
-                        ),
-                        hint: format!(
-                            "{HINT_OLD_BROKER}; on 4.1 set unstable.api.versions.enable=true"
-                        ),
-                    });
-                };
+                let (version, resp) = self.describe_at(node, gs).await?;
                 used_version = version;
-                let req = DescribeRequest {
-                    group_ids: gs.clone(),
-                    include_authorized_operations: false,
-                    include_topology_description: false,
-                };
-                let body = req.encode(version).map_err(|e| KafkaError::Config(e.0))?;
-                let bytes = conn
-                    .roundtrip_raw(API_STREAMS_GROUP_DESCRIBE, version, &body, true, true)
-                    .await?;
-                let resp = DescribeResponse::decode(&bytes, version).map_err(|e| {
-                    KafkaError::Protocol {
-                        addr: conn.addr.clone(),
-                        detail: format!("StreamsGroupDescribe v{version}: {e}"),
-                    }
-                })?;
                 for g in resp.groups {
                     let Some(c) = coords.get(&g.group_id).cloned() else {
                         continue;
@@ -344,25 +350,7 @@ impl Cluster {
                             retry.push(g.group_id.clone());
                         }
                         code => {
-                            let id = g.group_id.clone();
-                            let err = match code {
-                                69 => KafkaError::Broker {
-                                    code: crate::model::ErrorCode::GroupIdNotFound,
-                                    message: Some(
-                                        g.error_message
-                                            .clone()
-                                            .filter(|m| !m.is_empty())
-                                            .unwrap_or_else(|| format!("Group {id} not found.")),
-                                    ),
-                                    context: format!("streams group `{id}`"),
-                                },
-                                _ => KafkaError::broker(
-                                    code,
-                                    g.error_message.clone(),
-                                    format!("describing streams group `{id}`"),
-                                ),
-                            };
-                            results.insert(id, Err(err));
+                            results.insert(g.group_id.clone(), Err(group_error(code, &g)));
                         }
                     }
                 }
@@ -537,7 +525,6 @@ impl Cluster {
         super::limits::check_group_ids(groups)?;
         let (raw, describe_version) = self.describe_raw(groups).await?;
         let mut described: Vec<GroupDescription> = Vec::new();
-        let mut errors = Vec::new();
         let mut warnings = Vec::new();
         let mut committed_all: BTreeMap<String, Committed> = BTreeMap::new();
         let mut seen = BTreeSet::new();
@@ -553,28 +540,12 @@ impl Cluster {
                 described.push(d);
             }
         }
-        for (g, r) in raw {
-            if let Err(e) = r {
-                errors.push((g, e));
-            }
-        }
-        // Input topics per group.
-        let mut inputs: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-        let mut all_topics = BTreeSet::new();
-        for d in &described {
-            let topics: BTreeSet<String> = match &d.topology.subtopologies {
-                Some(subs) => subs
-                    .iter()
-                    .flat_map(|s| s.input_topics().map(String::from).collect::<Vec<_>>())
-                    .collect(),
-                None => committed_all
-                    .get(&d.group_id)
-                    .map(|c| c.keys().map(|(t, _)| t.clone()).collect())
-                    .unwrap_or_default(),
-            };
-            all_topics.extend(topics.iter().cloned());
-            inputs.insert(d.group_id.clone(), topics);
-        }
+        let errors = raw
+            .into_iter()
+            .filter_map(|(g, r)| r.err().map(|e| (g, e)))
+            .collect();
+        let inputs = input_topics(&described, &committed_all);
+        let all_topics: BTreeSet<String> = inputs.values().flatten().cloned().collect();
         let leaders = self.leaders(&all_topics).await?;
         let mut parts: BTreeMap<(String, i32), i32> = BTreeMap::new();
         for (t, ps) in &leaders {
@@ -584,65 +555,21 @@ impl Cluster {
         }
         let ends = self.offsets_at(&parts, -1, &mut warnings).await?;
         // Earliest only where some group has no commit.
-        let mut need_earliest = BTreeMap::new();
-        for d in &described {
-            let committed = committed_all.get(&d.group_id);
-            for t in inputs.get(&d.group_id).into_iter().flatten() {
-                for (p, l) in leaders.get(t).into_iter().flatten() {
-                    let key = (t.clone(), *p);
-                    if committed.map_or(true, |c| !c.contains_key(&key)) {
-                        need_earliest.insert(key, *l);
-                    }
-                }
-            }
-        }
+        let need_earliest = uncommitted(&described, &inputs, &leaders, &committed_all);
         let earliest = if need_earliest.is_empty() {
             BTreeMap::new()
         } else {
             self.offsets_at(&need_earliest, -2, &mut warnings).await?
         };
+        let offsets = Offsets {
+            leaders: &leaders,
+            ends: &ends,
+            earliest: &earliest,
+        };
         for d in &mut described {
             let committed = committed_all.remove(&d.group_id).unwrap_or_default();
-            let mut rows = Vec::new();
-            for t in inputs.get(&d.group_id).into_iter().flatten() {
-                match leaders.get(t) {
-                    Some(ps) => {
-                        for p in ps.keys() {
-                            let key = (t.clone(), *p);
-                            let c = committed.get(&key);
-                            let end = ends.get(&key).copied();
-                            rows.push(PartitionOffsets {
-                                topic: t.clone(),
-                                partition: *p,
-                                committed: c.map(|x| x.0),
-                                leader_epoch: c.map(|x| x.1).filter(|e| *e >= 0),
-                                end,
-                                lag: lag(c.map(|x| x.0), end, earliest.get(&key).copied()),
-                            });
-                        }
-                    }
-                    None => {
-                        warnings.push(format!(
-                            "group `{}`: topic `{t}` does not exist (or is not visible)",
-                            d.group_id
-                        ));
-                        for ((ct, cp), (off, ep)) in &committed {
-                            if ct == t {
-                                rows.push(PartitionOffsets {
-                                    topic: t.clone(),
-                                    partition: *cp,
-                                    committed: Some(*off),
-                                    leader_epoch: Some(*ep).filter(|e| *e >= 0),
-                                    end: None,
-                                    lag: None,
-                                });
-                            }
-                        }
-                    }
-                }
-            }
-            rows.sort_by(|a, b| (&a.topic, a.partition).cmp(&(&b.topic, b.partition)));
-            d.offsets = rows;
+            let topics = inputs.get(&d.group_id).into_iter().flatten();
+            d.offsets = offsets.rows(&d.group_id, topics, &committed, &mut warnings);
         }
         described.sort_by(|a, b| a.group_id.cmp(&b.group_id));
         Ok(DescribeResult {
@@ -658,7 +585,131 @@ impl Cluster {
     }
 }
 
+/// The input topics of each group: its topology's, or (not initialised) the topics it has
+/// committed offsets for.
+fn input_topics(
+    described: &[GroupDescription],
+    committed: &BTreeMap<String, Committed>,
+) -> BTreeMap<String, BTreeSet<String>> {
+    described
+        .iter()
+        .map(|d| {
+            let topics: BTreeSet<String> = match &d.topology.subtopologies {
+                Some(subs) => subs
+                    .iter()
+                    .flat_map(|s| s.input_topics().map(String::from).collect::<Vec<_>>())
+                    .collect(),
+                None => committed
+                    .get(&d.group_id)
+                    .map(|c| c.keys().map(|(t, _)| t.clone()).collect())
+                    .unwrap_or_default(),
+            };
+            (d.group_id.clone(), topics)
+        })
+        .collect()
+}
+
+/// The input partitions (with their leaders) some group has committed nothing for.
+fn uncommitted(
+    described: &[GroupDescription],
+    inputs: &BTreeMap<String, BTreeSet<String>>,
+    leaders: &BTreeMap<String, BTreeMap<i32, i32>>,
+    committed_all: &BTreeMap<String, Committed>,
+) -> BTreeMap<(String, i32), i32> {
+    let mut need = BTreeMap::new();
+    for d in described {
+        let committed = committed_all.get(&d.group_id);
+        for t in inputs.get(&d.group_id).into_iter().flatten() {
+            for (p, l) in leaders.get(t).into_iter().flatten() {
+                let key = (t.clone(), *p);
+                if committed.map_or(true, |c| !c.contains_key(&key)) {
+                    need.insert(key, *l);
+                }
+            }
+        }
+    }
+    need
+}
+
+/// What the cluster said of the input partitions: leaders, end and earliest offsets.
+struct Offsets<'a> {
+    leaders: &'a BTreeMap<String, BTreeMap<i32, i32>>,
+    ends: &'a BTreeMap<(String, i32), i64>,
+    earliest: &'a BTreeMap<(String, i32), i64>,
+}
+
+impl Offsets<'_> {
+    /// One row per input partition of a group, sorted; a topic that does not exist shows the
+    /// committed offsets only, with a warning.
+    fn rows<'t>(
+        &self,
+        group_id: &str,
+        topics: impl Iterator<Item = &'t String>,
+        committed: &Committed,
+        warnings: &mut Vec<String>,
+    ) -> Vec<PartitionOffsets> {
+        let mut rows = Vec::new();
+        for t in topics {
+            let Some(ps) = self.leaders.get(t) else {
+                warnings.push(format!(
+                    "group `{group_id}`: topic `{t}` does not exist (or is not visible)"
+                ));
+                for ((ct, cp), (off, ep)) in committed {
+                    if ct == t {
+                        rows.push(PartitionOffsets {
+                            topic: t.clone(),
+                            partition: *cp,
+                            committed: Some(*off),
+                            leader_epoch: Some(*ep).filter(|e| *e >= 0),
+                            end: None,
+                            lag: None,
+                        });
+                    }
+                }
+                continue;
+            };
+            for p in ps.keys() {
+                let key = (t.clone(), *p);
+                let c = committed.get(&key);
+                let end = self.ends.get(&key).copied();
+                rows.push(PartitionOffsets {
+                    topic: t.clone(),
+                    partition: *p,
+                    committed: c.map(|x| x.0),
+                    leader_epoch: c.map(|x| x.1).filter(|e| *e >= 0),
+                    end,
+                    lag: lag(c.map(|x| x.0), end, self.earliest.get(&key).copied()),
+                });
+            }
+        }
+        rows.sort_by(|a, b| (&a.topic, a.partition).cmp(&(&b.topic, b.partition)));
+        rows
+    }
+}
+
 /// Run a future on a current-thread runtime (used by the commands).
+/// The error a group's describe answered with (not a retriable coordinator error).
+fn group_error(code: i16, g: &WireDescribedGroup) -> KafkaError {
+    let id = &g.group_id;
+    match code {
+        69 => KafkaError::Broker {
+            code: crate::model::ErrorCode::GroupIdNotFound,
+            message: Some(
+                g.error_message
+                    .clone()
+                    .filter(|m| !m.is_empty())
+                    .unwrap_or_else(|| format!("Group {id} not found.")),
+            ),
+            context: format!("streams group `{id}`"),
+        },
+        _ => KafkaError::broker(
+            code,
+            g.error_message.clone(),
+            format!("describing streams group `{id}`"),
+        ),
+    }
+}
+
 pub fn block_on<F: std::future::Future>(fut: F) -> std::io::Result<F::Output> {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()

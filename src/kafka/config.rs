@@ -307,6 +307,62 @@ const KNOWN_IGNORED: &[&str] = &[
     "ssl.enabled.protocols",
 ];
 
+/// The keys of the TLS settings this tool reads.
+const TLS_KEYS: &[&str] = &[
+    "ssl.truststore.type",
+    "ssl.truststore.location",
+    "ssl.truststore.certificates",
+    "ssl.truststore.password",
+    "ssl.keystore.type",
+    "ssl.keystore.location",
+    "ssl.keystore.key",
+    "ssl.keystore.certificate.chain",
+    "ssl.keystore.password",
+    "ssl.key.password",
+    "ssl.endpoint.identification.algorithm",
+    "ssl.ca.location",
+    "ssl.certificate.location",
+    "ssl.key.location",
+    "ssl.key.pem",
+    "ssl.certificate.pem",
+    "ssl.ca.pem",
+    "enable.ssl.certificate.verification",
+];
+
+/// The keys of the SASL settings this tool reads.
+const SASL_KEYS: &[&str] = &[
+    "sasl.mechanism",
+    "sasl.mechanisms",
+    "sasl.jaas.config",
+    "sasl.username",
+    "sasl.password",
+];
+
+/// The parsed properties, with relative paths taken from the file's directory.
+struct Props<'a> {
+    props: &'a BTreeMap<String, String>,
+    base_dir: Option<&'a Path>,
+}
+
+impl Props<'_> {
+    fn get(&self, k: &str) -> Option<String> {
+        self.props.get(k).map(|s| s.trim().to_string())
+    }
+
+    fn path(&self, p: String) -> PathBuf {
+        let pb = PathBuf::from(&p);
+        match self.base_dir {
+            Some(d) if pb.is_relative() => d.join(pb),
+            _ => pb,
+        }
+    }
+
+    /// An upper-case type name (`ssl.truststore.type`), empty when not set.
+    fn kind(&self, k: &str) -> String {
+        self.get(k).unwrap_or_default().to_ascii_uppercase()
+    }
+}
+
 /// Build the client configuration from the properties (already parsed) and the CLI globals.
 pub fn from_properties(
     bootstrap: &str,
@@ -314,66 +370,48 @@ pub fn from_properties(
     props: &BTreeMap<String, String>,
     base_dir: Option<&Path>,
 ) -> Result<ClientConfig, ConfigError> {
+    let p = Props { props, base_dir };
     let mut cfg = ClientConfig::plaintext(bootstrap, timeout);
-    let get = |k: &str| props.get(k).map(|s| s.trim().to_string());
-    let path = |p: String| -> PathBuf {
-        let pb = PathBuf::from(&p);
-        match base_dir {
-            Some(d) if pb.is_relative() => d.join(pb),
-            _ => pb,
-        }
-    };
-    let mut used: Vec<&str> = Vec::new();
-
-    if let Some(p) = get("security.protocol") {
-        used.push("security.protocol");
-        cfg.security = match p.to_ascii_uppercase().as_str() {
-            "PLAINTEXT" => SecurityProtocol::Plaintext,
-            "SSL" => SecurityProtocol::Ssl,
-            "SASL_PLAINTEXT" => SecurityProtocol::SaslPlaintext,
-            "SASL_SSL" => SecurityProtocol::SaslSsl,
-            other => {
-                return Err(ConfigError(format!(
-                    "security.protocol={other} is not supported (PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL)"
-                )))
-            }
-        };
+    if let Some(s) = p.get("security.protocol") {
+        cfg.security = security_protocol(&s)?;
     }
-    if let Some(c) = get("client.id") {
+    if let Some(c) = p.get("client.id") {
         // Every request header carries it.
         super::limits::check_string("client.id", &c).map_err(|e| ConfigError(e.to_string()))?;
         cfg.client_id = c;
     }
-
-    // TLS
-    let ts_type = get("ssl.truststore.type")
-        .unwrap_or_default()
-        .to_ascii_uppercase();
-    for k in [
-        "ssl.truststore.type",
-        "ssl.truststore.location",
-        "ssl.truststore.certificates",
-        "ssl.truststore.password",
-        "ssl.keystore.type",
-        "ssl.keystore.location",
-        "ssl.keystore.key",
-        "ssl.keystore.certificate.chain",
-        "ssl.keystore.password",
-        "ssl.key.password",
-        "ssl.endpoint.identification.algorithm",
-        "ssl.ca.location",
-        "ssl.certificate.location",
-        "ssl.key.location",
-        "ssl.key.pem",
-        "ssl.certificate.pem",
-        "ssl.ca.pem",
-        "enable.ssl.certificate.verification",
-    ] {
-        if props.contains_key(k) {
-            used.push(k);
-        }
+    truststore(&p, &mut cfg.tls)?;
+    keystore(&p, &mut cfg.tls)?;
+    tls_checks(&p, &mut cfg.tls)?;
+    if cfg.security.uses_sasl() {
+        cfg.sasl = Some(sasl(&p)?);
     }
-    if let Some(loc) = get("ssl.truststore.location") {
+    let used =
+        |k: &str| k == "security.protocol" || TLS_KEYS.contains(&k) || SASL_KEYS.contains(&k);
+    cfg.ignored_keys = props
+        .keys()
+        .filter(|k| !used(k) && !KNOWN_IGNORED.contains(&k.as_str()))
+        .cloned()
+        .collect();
+    Ok(cfg)
+}
+
+fn security_protocol(p: &str) -> Result<SecurityProtocol, ConfigError> {
+    match p.to_ascii_uppercase().as_str() {
+        "PLAINTEXT" => Ok(SecurityProtocol::Plaintext),
+        "SSL" => Ok(SecurityProtocol::Ssl),
+        "SASL_PLAINTEXT" => Ok(SecurityProtocol::SaslPlaintext),
+        "SASL_SSL" => Ok(SecurityProtocol::SaslSsl),
+        other => Err(ConfigError(format!(
+            "security.protocol={other} is not supported (PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL)"
+        ))),
+    }
+}
+
+/// The CA: Kafka's truststore settings (PEM only) or librdkafka's; the last given wins.
+fn truststore(p: &Props<'_>, tls: &mut TlsConfig) -> Result<(), ConfigError> {
+    let ts_type = p.kind("ssl.truststore.type");
+    if let Some(loc) = p.get("ssl.truststore.location") {
         if ts_type == "JKS" || ts_type == "PKCS12" || (ts_type.is_empty() && !looks_pem(&loc)) {
             return Err(ConfigError(format!(
                 "ssl.truststore.location={loc}: {} truststores are not supported; convert it to \
@@ -382,21 +420,25 @@ pub fn from_properties(
                 if ts_type.is_empty() { "JKS" } else { &ts_type }
             )));
         }
-        cfg.tls.ca = Some(Pem::File(path(loc)));
+        tls.ca = Some(Pem::File(p.path(loc)));
     }
-    if let Some(pem) = get("ssl.truststore.certificates") {
-        cfg.tls.ca = Some(Pem::Inline(Secret::new(pem)));
+    if let Some(pem) = p.get("ssl.truststore.certificates") {
+        tls.ca = Some(Pem::Inline(Secret::new(pem)));
     }
-    if let Some(loc) = get("ssl.ca.location") {
-        cfg.tls.ca = Some(Pem::File(path(loc)));
+    if let Some(loc) = p.get("ssl.ca.location") {
+        tls.ca = Some(Pem::File(p.path(loc)));
     }
-    if let Some(pem) = get("ssl.ca.pem") {
-        cfg.tls.ca = Some(Pem::Inline(Secret::new(pem)));
+    if let Some(pem) = p.get("ssl.ca.pem") {
+        tls.ca = Some(Pem::Inline(Secret::new(pem)));
     }
-    let ks_type = get("ssl.keystore.type")
-        .unwrap_or_default()
-        .to_ascii_uppercase();
-    if let Some(loc) = get("ssl.keystore.location") {
+    Ok(())
+}
+
+/// The client certificate chain and key for mutual TLS: a PEM keystore, inline PEM, or
+/// librdkafka's settings; the last given wins.
+fn keystore(p: &Props<'_>, tls: &mut TlsConfig) -> Result<(), ConfigError> {
+    let ks_type = p.kind("ssl.keystore.type");
+    if let Some(loc) = p.get("ssl.keystore.location") {
         if ks_type != "PEM" {
             return Err(ConfigError(format!(
                 "ssl.keystore.location={loc}: {} keystores are not supported; convert the key \
@@ -406,37 +448,43 @@ pub fn from_properties(
             )));
         }
         // A PEM keystore file holds both the key and the chain.
-        cfg.tls.cert_chain = Some(Pem::File(path(loc.clone())));
-        cfg.tls.key = Some(Pem::File(path(loc)));
+        tls.cert_chain = Some(Pem::File(p.path(loc.clone())));
+        tls.key = Some(Pem::File(p.path(loc)));
     }
-    if let Some(k) = get("ssl.keystore.key") {
-        cfg.tls.key = Some(Pem::Inline(Secret::new(k)));
+    if let Some(k) = p.get("ssl.keystore.key") {
+        tls.key = Some(Pem::Inline(Secret::new(k)));
     }
-    if let Some(c) = get("ssl.keystore.certificate.chain") {
-        cfg.tls.cert_chain = Some(Pem::Inline(Secret::new(c)));
+    if let Some(c) = p.get("ssl.keystore.certificate.chain") {
+        tls.cert_chain = Some(Pem::Inline(Secret::new(c)));
     }
-    if let Some(loc) = get("ssl.certificate.location") {
-        cfg.tls.cert_chain = Some(Pem::File(path(loc)));
+    if let Some(loc) = p.get("ssl.certificate.location") {
+        tls.cert_chain = Some(Pem::File(p.path(loc)));
     }
-    if let Some(loc) = get("ssl.key.location") {
-        cfg.tls.key = Some(Pem::File(path(loc)));
+    if let Some(loc) = p.get("ssl.key.location") {
+        tls.key = Some(Pem::File(p.path(loc)));
     }
-    if let Some(k) = get("ssl.key.pem") {
-        cfg.tls.key = Some(Pem::Inline(Secret::new(k)));
+    if let Some(k) = p.get("ssl.key.pem") {
+        tls.key = Some(Pem::Inline(Secret::new(k)));
     }
-    if let Some(c) = get("ssl.certificate.pem") {
-        cfg.tls.cert_chain = Some(Pem::Inline(Secret::new(c)));
+    if let Some(c) = p.get("ssl.certificate.pem") {
+        tls.cert_chain = Some(Pem::Inline(Secret::new(c)));
     }
-    if props.contains_key("ssl.key.password") {
+    Ok(())
+}
+
+/// Host-name verification, and what is refused: encrypted keys, no verification, half a
+/// client identity.
+fn tls_checks(p: &Props<'_>, tls: &mut TlsConfig) -> Result<(), ConfigError> {
+    if p.props.contains_key("ssl.key.password") {
         return Err(ConfigError(
             "ssl.key.password: encrypted private keys are not supported; use an unencrypted PEM key"
                 .into(),
         ));
     }
-    if let Some(a) = props.get("ssl.endpoint.identification.algorithm") {
-        cfg.tls.verify_hostname = !a.trim().is_empty();
+    if let Some(a) = p.props.get("ssl.endpoint.identification.algorithm") {
+        tls.verify_hostname = !a.trim().is_empty();
     }
-    if let Some(v) = get("enable.ssl.certificate.verification") {
+    if let Some(v) = p.get("enable.ssl.certificate.verification") {
         if v.eq_ignore_ascii_case("false") {
             return Err(ConfigError(
                 "enable.ssl.certificate.verification=false is not supported; give the CA with \
@@ -445,60 +493,49 @@ pub fn from_properties(
             ));
         }
     }
-    if cfg.tls.cert_chain.is_some() != cfg.tls.key.is_some() {
+    if tls.cert_chain.is_some() != tls.key.is_some() {
         return Err(ConfigError(
             "mTLS needs both a client certificate chain and a private key".into(),
         ));
     }
+    Ok(())
+}
 
-    // SASL
-    for k in [
-        "sasl.mechanism",
-        "sasl.mechanisms",
-        "sasl.jaas.config",
-        "sasl.username",
-        "sasl.password",
-    ] {
-        if props.contains_key(k) {
-            used.push(k);
+/// The SASL mechanism and credentials (from `sasl.jaas.config`, or librdkafka's settings).
+fn sasl(p: &Props<'_>) -> Result<SaslConfig, ConfigError> {
+    let mech = p
+        .get("sasl.mechanism")
+        .or_else(|| p.get("sasl.mechanisms"))
+        .unwrap_or_else(|| "GSSAPI".into());
+    let mechanism = match mech.to_ascii_uppercase().as_str() {
+        "PLAIN" => SaslMechanism::Plain,
+        "SCRAM-SHA-256" => SaslMechanism::ScramSha256,
+        "SCRAM-SHA-512" => SaslMechanism::ScramSha512,
+        other => {
+            return Err(ConfigError(format!(
+                "sasl.mechanism={other} is not supported (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512)"
+            )))
         }
-    }
-    if cfg.security.uses_sasl() {
-        let mech = get("sasl.mechanism")
-            .or_else(|| get("sasl.mechanisms"))
-            .unwrap_or_else(|| "GSSAPI".into());
-        let mechanism = match mech.to_ascii_uppercase().as_str() {
-            "PLAIN" => SaslMechanism::Plain,
-            "SCRAM-SHA-256" => SaslMechanism::ScramSha256,
-            "SCRAM-SHA-512" => SaslMechanism::ScramSha512,
-            other => {
-                return Err(ConfigError(format!(
-                    "sasl.mechanism={other} is not supported (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512)"
-                )))
-            }
-        };
-        let jaas = get("sasl.jaas.config").unwrap_or_default();
-        let username = get("sasl.username").or_else(|| jaas_option(&jaas, "username"));
-        let password = get("sasl.password").or_else(|| jaas_option(&jaas, "password"));
-        let (Some(username), Some(password)) = (username, password) else {
-            return Err(ConfigError(
-                "SASL needs a username and a password: set sasl.jaas.config (username=\"...\" \
-                 password=\"...\") or sasl.username and sasl.password"
-                    .into(),
-            ));
-        };
-        cfg.sasl = Some(SaslConfig {
-            mechanism,
-            username,
-            password: Secret::new(password),
-        });
-    }
-    cfg.ignored_keys = props
-        .keys()
-        .filter(|k| !used.contains(&k.as_str()) && !KNOWN_IGNORED.contains(&k.as_str()))
-        .cloned()
-        .collect();
-    Ok(cfg)
+    };
+    let jaas = p.get("sasl.jaas.config").unwrap_or_default();
+    let username = p
+        .get("sasl.username")
+        .or_else(|| jaas_option(&jaas, "username"));
+    let password = p
+        .get("sasl.password")
+        .or_else(|| jaas_option(&jaas, "password"));
+    let (Some(username), Some(password)) = (username, password) else {
+        return Err(ConfigError(
+            "SASL needs a username and a password: set sasl.jaas.config (username=\"...\" \
+             password=\"...\") or sasl.username and sasl.password"
+                .into(),
+        ));
+    };
+    Ok(SaslConfig {
+        mechanism,
+        username,
+        password: Secret::new(password),
+    })
 }
 
 fn looks_pem(loc: &str) -> bool {

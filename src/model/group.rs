@@ -97,6 +97,38 @@ impl MemberDescription {
     pub fn is_reconciled(&self) -> bool {
         self.assignment == self.target_assignment
     }
+
+    /// Why the member deserves attention in group `g`: not reconciled, and/or running an older
+    /// topology epoch than the group's. Empty when all is well.
+    pub fn statuses(&self, g: &GroupDescription) -> Vec<MemberStatus> {
+        let mut out = Vec::new();
+        if !self.is_reconciled() {
+            out.push(MemberStatus::Reconciling);
+        }
+        if self.topology_epoch < g.topology.epoch {
+            out.push(MemberStatus::StaleTopology);
+        }
+        out
+    }
+}
+
+/// What deserves attention about a described member.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MemberStatus {
+    /// Its assignment is not yet its target.
+    Reconciling,
+    /// Its topology epoch is behind the group's.
+    StaleTopology,
+}
+
+impl MemberStatus {
+    pub fn name(self) -> &'static str {
+        match self {
+            MemberStatus::Reconciling => "reconciling",
+            MemberStatus::StaleTopology => "stale-topology",
+        }
+    }
 }
 
 /// Committed offset, end offset and lag of one input partition of the group.

@@ -4,6 +4,7 @@
 pub mod codes;
 pub mod group;
 pub mod heartbeat;
+pub mod state;
 pub mod task;
 pub mod topology;
 pub mod version;
@@ -11,6 +12,7 @@ pub mod version;
 pub use codes::{ErrorCode, StatusCode};
 pub use group::{GroupDescription, MemberDescription, PartitionOffsets, Snapshot};
 pub use heartbeat::{HeartbeatRequest, HeartbeatResponse};
+pub use state::GroupStateName;
 pub use task::{Assignment, TaskId, TaskRole, TaskSet};
 pub use topology::{Subtopology, TopicInfo, Topology};
 pub use version::KafkaVersion;

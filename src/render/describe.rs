@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use colored::Colorize;
 
-use crate::model::group::{GroupDescription, MemberDescription, Snapshot};
+use crate::model::group::{MemberDescription, MemberStatus, Snapshot};
 use crate::model::task::TaskSet;
 
 use super::table;
@@ -66,18 +66,6 @@ pub fn state_table(s: &Snapshot, verbose: bool) -> String {
         t.add_row(row);
     }
     table::render(&t)
-}
-
-/// Why a member deserves attention: not reconciled, or running an older topology epoch.
-pub fn member_status(g: &GroupDescription, m: &MemberDescription) -> Vec<&'static str> {
-    let mut out = Vec::new();
-    if !m.is_reconciled() {
-        out.push("reconciling");
-    }
-    if m.topology_epoch < g.topology.epoch {
-        out.push("stale-topology");
-    }
-    out
 }
 
 /// Restoration lag per task: end offset - offset, from taskOffsets/taskEndOffsets.
@@ -154,13 +142,14 @@ pub fn members_table(s: &Snapshot, verbose: bool) -> String {
                     task_lag(m),
                 ]);
             }
-            let st = member_status(g, m);
+            let st = m.statuses(g);
+            let text: Vec<&str> = st.iter().map(|s| s.name()).collect();
             let cell = if st.is_empty() {
                 "ok".normal().to_string()
-            } else if st.contains(&"stale-topology") {
-                st.join(",").red().bold().to_string()
+            } else if st.contains(&MemberStatus::StaleTopology) {
+                text.join(",").red().bold().to_string()
             } else {
-                st.join(",").yellow().to_string()
+                text.join(",").yellow().to_string()
             };
             row.push(cell);
             t.add_row(row);
@@ -318,7 +307,7 @@ pub fn warnings(s: &Snapshot) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::group::{Coordinator, DescribedTopology, PartitionOffsets};
+    use crate::model::group::{Coordinator, DescribedTopology, GroupDescription, PartitionOffsets};
     use crate::model::task::{Assignment, TaskId};
     use crate::model::topology::{Subtopology, TopicInfo};
 

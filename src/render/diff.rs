@@ -8,7 +8,7 @@ use colored::Colorize;
 
 use crate::model::topology::{Subtopology, Topology};
 use crate::model::TaskSet;
-use crate::topology::diff::{Hazard, ListChange, TopologyDiff};
+use crate::topology::diff::{Hazard, ListChange, SubtopologyDiff, TopologyDiff};
 use crate::usecase::diff::{AssignmentDiffReport, ComparedBy, TopologyDiffReport};
 
 /// The whole `diff topology` report.
@@ -59,57 +59,64 @@ pub fn topology_diff_body(d: &TopologyDiff, old: &Topology, new: &Topology) -> S
         }
     }
     for sd in &d.changed_subtopologies {
+        out.push_str(&changed_subtopology(sd));
+    }
+    out
+}
+
+/// One changed subtopology: its list changes, copartition groups and topic settings.
+fn changed_subtopology(sd: &SubtopologyDiff) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "\n{}",
+        format!("~ subtopology {} (changed)", sd.id).yellow()
+    );
+    list_change(&mut out, "source topics", &sd.source_topics);
+    list_change(&mut out, "source topic patterns", &sd.source_topic_regex);
+    list_change(
+        &mut out,
+        "repartition source topics",
+        &sd.repartition_source_topics,
+    );
+    list_change(
+        &mut out,
+        "repartition sink topics",
+        &sd.repartition_sink_topics,
+    );
+    list_change(&mut out, "changelog topics", &sd.changelog_topics);
+    for g in &sd.copartition_groups.added {
         let _ = writeln!(
             out,
-            "\n{}",
-            format!("~ subtopology {} (changed)", sd.id).yellow()
+            "    copartition group: {}",
+            format!("+ [{}]", g.join(", ")).green()
         );
-        list_change(&mut out, "source topics", &sd.source_topics);
-        list_change(&mut out, "source topic patterns", &sd.source_topic_regex);
-        list_change(
-            &mut out,
-            "repartition source topics",
-            &sd.repartition_source_topics,
+    }
+    for g in &sd.copartition_groups.removed {
+        let _ = writeln!(
+            out,
+            "    copartition group: {}",
+            format!("- [{}]", g.join(", ")).red()
         );
-        list_change(
-            &mut out,
-            "repartition sink topics",
-            &sd.repartition_sink_topics,
+    }
+    for c in &sd.topic_changes {
+        let mut parts = Vec::new();
+        if let Some((a, b)) = c.partitions {
+            parts.push(format!("partitions {} -> {}", count(a), count(b)));
+        }
+        if let Some((a, b)) = c.replication_factor {
+            parts.push(format!("replication factor {a} -> {b}"));
+        }
+        if !c.configs.is_empty() {
+            parts.push(format!("configs changed: {}", c.configs.join(", ")));
+        }
+        let _ = writeln!(
+            out,
+            "    {} {}: {}",
+            c.role.replace('_', " "),
+            c.topic,
+            parts.join("; ")
         );
-        list_change(&mut out, "changelog topics", &sd.changelog_topics);
-        for g in &sd.copartition_groups.added {
-            let _ = writeln!(
-                out,
-                "    copartition group: {}",
-                format!("+ [{}]", g.join(", ")).green()
-            );
-        }
-        for g in &sd.copartition_groups.removed {
-            let _ = writeln!(
-                out,
-                "    copartition group: {}",
-                format!("- [{}]", g.join(", ")).red()
-            );
-        }
-        for c in &sd.topic_changes {
-            let mut parts = Vec::new();
-            if let Some((a, b)) = c.partitions {
-                parts.push(format!("partitions {} -> {}", count(a), count(b)));
-            }
-            if let Some((a, b)) = c.replication_factor {
-                parts.push(format!("replication factor {a} -> {b}"));
-            }
-            if !c.configs.is_empty() {
-                parts.push(format!("configs changed: {}", c.configs.join(", ")));
-            }
-            let _ = writeln!(
-                out,
-                "    {} {}: {}",
-                c.role.replace('_', " "),
-                c.topic,
-                parts.join("; ")
-            );
-        }
     }
     out
 }

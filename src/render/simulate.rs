@@ -2,14 +2,21 @@
 
 use colored::Colorize;
 
+use crate::model::{GroupStateName, StatusCode, TaskSet};
 use crate::sim::report::Report;
 
-fn state_colored(state: &str) -> String {
+fn state_colored(state: GroupStateName) -> String {
+    let name = state.name();
     match state {
-        "Stable" => state.green().to_string(),
-        "Empty" | "Dead" => state.dimmed().to_string(),
-        _ => state.yellow().to_string(),
+        GroupStateName::Stable => name.green().to_string(),
+        GroupStateName::Empty | GroupStateName::Dead => name.dimmed().to_string(),
+        _ => name.yellow().to_string(),
     }
+}
+
+fn names(statuses: &[StatusCode], sep: &str) -> String {
+    let v: Vec<String> = statuses.iter().map(|s| s.name()).collect();
+    v.join(sep)
 }
 
 fn plural(n: u64, what: &str) -> String {
@@ -29,50 +36,65 @@ fn ms(v: Option<i64>) -> String {
 pub fn table(r: &Report, trace: bool, verbose: bool) -> String {
     let mut out = String::new();
     if trace {
-        let mut t = super::table::new(&[
-            "TIME",
-            "MEMBER",
-            "REQ-EPOCH",
-            "OWNED-ACTIVE",
-            "RESP-EPOCH",
-            "ASSIGNED-ACTIVE",
-            "ASSIGNED-STANDBY",
-            "STATUS/ERROR",
-        ]);
-        for e in &r.trace {
-            let mut notes = e.statuses.clone();
-            if let Some(err) = &e.error {
-                notes.push(err.red().to_string());
-            }
-            t.add_row(vec![
-                format!("{:.3}s", e.time_ms as f64 / 1000.0),
-                e.member_id.clone(),
-                e.request_epoch.to_string(),
-                e.owned_active.compact(),
-                e.response_epoch.to_string(),
-                e.assigned_active
-                    .as_ref()
-                    .map_or("-".into(), |s| s.compact()),
-                e.assigned_standby
-                    .as_ref()
-                    .map_or("-".into(), |s| s.compact()),
-                notes.join(" "),
-            ]);
-        }
-        out.push_str(&super::table::render(&t));
+        out.push_str(&transcript(r));
         out.push('\n');
     }
-    out.push_str(&format!(
+    out.push_str(&summary(r));
+    out.push_str(&problems(r));
+    if !r.steps.is_empty() {
+        out.push('\n');
+        out.push_str(&steps(r, verbose));
+    }
+    out.push('\n');
+    out.push_str(&members(r));
+    out
+}
+
+/// The heartbeat-by-heartbeat transcript.
+fn transcript(r: &Report) -> String {
+    let mut t = super::table::new(&[
+        "TIME",
+        "MEMBER",
+        "REQ-EPOCH",
+        "OWNED-ACTIVE",
+        "RESP-EPOCH",
+        "ASSIGNED-ACTIVE",
+        "ASSIGNED-STANDBY",
+        "STATUS/ERROR",
+    ]);
+    let tasks = |s: &Option<TaskSet>| s.as_ref().map_or("-".into(), |s| s.compact());
+    for e in &r.trace {
+        let mut notes: Vec<String> = e.statuses.iter().map(|s| s.name()).collect();
+        if let Some(err) = &e.error {
+            notes.push(err.name().red().to_string());
+        }
+        t.add_row(vec![
+            format!("{:.3}s", e.time_ms as f64 / 1000.0),
+            e.member_id.clone(),
+            e.request_epoch.to_string(),
+            e.owned_active.compact(),
+            e.response_epoch.to_string(),
+            tasks(&e.assigned_active),
+            tasks(&e.assigned_standby),
+            notes.join(" "),
+        ]);
+    }
+    super::table::render(&t)
+}
+
+/// The profile, the end state, time to Stable, balance and what was seen.
+fn summary(r: &Report) -> String {
+    let mut out = format!(
         "Kafka {} coordinator, {} assignor. Scenario {} (seed {}): group {} at group epoch {}, target assignment epoch {}, topology epoch {}\n",
         r.kafka_version,
         r.assignor,
         r.scenario,
         r.seed,
-        state_colored(&r.final_state),
+        state_colored(r.final_state),
         r.group_epoch,
         r.target_assignment_epoch,
         r.topology_epoch
-    ));
+    );
     out.push_str(&format!(
         "{}; {}, {}, {} moved; ended at {}\n",
         match r.virtual_time_to_stable_ms {
@@ -84,18 +106,22 @@ pub fn table(r: &Report, trace: bool, verbose: bool) -> String {
         plural(r.tasks_moved, "task"),
         ms(Some(r.virtual_time_end_ms)),
     ));
+    let b = &r.balance;
     out.push_str(&format!(
         "Balance: {}-{} tasks per member ({}-{} active), {}-{} per process; {} tasks in all\n",
-        r.balance.min_tasks_per_member,
-        r.balance.max_tasks_per_member,
-        r.balance.min_active_per_member,
-        r.balance.max_active_per_member,
-        r.balance.min_tasks_per_process,
-        r.balance.max_tasks_per_process,
+        b.min_tasks_per_member,
+        b.max_tasks_per_member,
+        b.min_active_per_member,
+        b.max_active_per_member,
+        b.min_tasks_per_process,
+        b.max_tasks_per_process,
         r.total_tasks
     ));
     if !r.statuses_seen.is_empty() {
-        out.push_str(&format!("Statuses seen: {}\n", r.statuses_seen.join(", ")));
+        out.push_str(&format!(
+            "Statuses seen: {}\n",
+            names(&r.statuses_seen, ", ")
+        ));
     }
     if !r.errors_seen.is_empty() {
         let e: Vec<String> = r
@@ -105,13 +131,19 @@ pub fn table(r: &Report, trace: bool, verbose: bool) -> String {
             .collect();
         out.push_str(&format!("Errors and removals: {}\n", e.join(", ")));
     }
+    out
+}
+
+/// Members that died, advice, and invariant violations.
+fn problems(r: &Report) -> String {
+    let mut out = String::new();
     for f in &r.failed_members {
         out.push_str(&format!(
             "{} {} at {}: {} \"{}\" (fatal for a Kafka Streams client)\n",
             "MEMBER DIED:".red().bold(),
             f.member_id,
             ms(Some(f.time_ms)),
-            f.error,
+            f.error.name(),
             f.message
         ));
     }
@@ -121,37 +153,43 @@ pub fn table(r: &Report, trace: bool, verbose: bool) -> String {
     for v in &r.invariant_violations {
         out.push_str(&format!("{} {v}\n", "INVARIANT VIOLATED:".red().bold()));
     }
-    if !r.steps.is_empty() {
-        out.push('\n');
-        let mut t = super::table::new(&[
-            "STEP",
-            "STARTED",
-            "STABLE-AFTER",
-            "GROUP-EPOCH",
-            "MOVED-ACTIVE",
-            "MOVED-STANDBY",
-            "STATUSES",
+    out
+}
+
+/// One row per scenario step, then (with `verbose`) each step's assignment changes.
+fn steps(r: &Report, verbose: bool) -> String {
+    let mut t = super::table::new(&[
+        "STEP",
+        "STARTED",
+        "STABLE-AFTER",
+        "GROUP-EPOCH",
+        "MOVED-ACTIVE",
+        "MOVED-STANDBY",
+        "STATUSES",
+    ]);
+    for s in &r.steps {
+        t.add_row(vec![
+            s.step.clone(),
+            ms(Some(s.started_at_ms)),
+            ms(s.time_to_stable_ms),
+            format!("{} -> {}", s.group_epoch_before, s.group_epoch_after),
+            s.moved_active.to_string(),
+            s.moved_standby.to_string(),
+            names(&s.statuses_seen, " "),
         ]);
+    }
+    let mut out = super::table::render(&t);
+    if verbose {
         for s in &r.steps {
-            t.add_row(vec![
-                s.step.clone(),
-                ms(Some(s.started_at_ms)),
-                ms(s.time_to_stable_ms),
-                format!("{} -> {}", s.group_epoch_before, s.group_epoch_after),
-                s.moved_active.to_string(),
-                s.moved_standby.to_string(),
-                s.statuses_seen.join(" "),
-            ]);
-        }
-        out.push_str(&super::table::render(&t));
-        if verbose {
-            for s in &r.steps {
-                out.push_str(&format!("\nAssignment changes in step \"{}\":\n", s.step));
-                out.push_str(&super::diff::moves_and_owners(&s.moves, &s.diff, "MEMBER"));
-            }
+            out.push_str(&format!("\nAssignment changes in step \"{}\":\n", s.step));
+            out.push_str(&super::diff::moves_and_owners(&s.moves, &s.diff, "MEMBER"));
         }
     }
-    out.push('\n');
+    out
+}
+
+/// The members at the end, with their tasks.
+fn members(r: &Report) -> String {
     let mut t = super::table::new(&[
         "PROCESS",
         "MEMBER",
@@ -170,6 +208,5 @@ pub fn table(r: &Report, trace: bool, verbose: bool) -> String {
             m.assignment.standby.compact(),
         ]);
     }
-    out.push_str(&super::table::render(&t));
-    out
+    super::table::render(&t)
 }

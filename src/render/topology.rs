@@ -1,6 +1,6 @@
 //! `topology` output: the subtopologies, the internal topics to create, and the verdict.
 
-use crate::usecase::topology::Report;
+use crate::usecase::topology::{ConfigurationReport, Report};
 
 fn cell(items: &[String]) -> String {
     if items.is_empty() {
@@ -12,7 +12,29 @@ fn cell(items: &[String]) -> String {
 
 /// The table form of the report.
 pub fn table(r: &Report) -> String {
-    let mut out = String::new();
+    let mut out = subtopologies(r);
+    let c = &r.configuration;
+    if !c.internal_topics_to_create.is_empty() {
+        out.push_str("\nInternal topics the coordinator asks to create:\n");
+        out.push_str(&topics_to_create(c));
+    }
+    out.push('\n');
+    out.push_str(&verdict(r));
+    let assumed: Vec<String> = r
+        .topic_partitions
+        .iter()
+        .map(|(t, n)| format!("{t}={n}"))
+        .collect();
+    if !assumed.is_empty() {
+        out.push_str(&format!("Assumed partitions: {}\n", assumed.join(", ")));
+    }
+    for n in &r.notes {
+        out.push_str(&format!("Note: {n}\n"));
+    }
+    out
+}
+
+fn subtopologies(r: &Report) -> String {
     let mut t = super::table::new(&[
         "SUBTOPOLOGY",
         "STATEFUL",
@@ -42,61 +64,45 @@ pub fn table(r: &Report) -> String {
             cell(&groups),
         ]);
     }
-    out.push_str(&super::table::render(&t));
+    super::table::render(&t)
+}
 
-    let c = &r.configuration;
-    if !c.internal_topics_to_create.is_empty() {
-        out.push_str("\nInternal topics the coordinator asks to create:\n");
-        let mut t = super::table::new(&["TOPIC", "PARTITIONS", "REPLICATION"]);
-        for it in &c.internal_topics_to_create {
-            t.add_row(vec![
-                it.name.clone(),
-                it.partitions.to_string(),
-                if it.replication_factor < 0 {
-                    "default".to_string()
-                } else {
-                    it.replication_factor.to_string()
-                },
-            ]);
-        }
-        out.push_str(&super::table::render(&t));
-    }
-    out.push('\n');
-    if c.ready {
-        let n = r.subtopologies.len();
-        let when = if c.internal_topics_to_create.is_empty() {
-            "Ready"
-        } else {
-            "Ready once the internal topics above exist"
-        };
-        out.push_str(&format!(
-            "{when}: {} tasks in {n} {}.\n",
-            c.total_tasks,
-            if n == 1 {
-                "subtopology"
+fn topics_to_create(c: &ConfigurationReport) -> String {
+    let mut t = super::table::new(&["TOPIC", "PARTITIONS", "REPLICATION"]);
+    for it in &c.internal_topics_to_create {
+        t.add_row(vec![
+            it.name.clone(),
+            it.partitions.to_string(),
+            if it.replication_factor < 0 {
+                "default".to_string()
             } else {
-                "subtopologies"
-            }
-        ));
+                it.replication_factor.to_string()
+            },
+        ]);
+    }
+    super::table::render(&t)
+}
+
+/// Ready (once the internal topics exist), not ready, or not accepted.
+fn verdict(r: &Report) -> String {
+    let c = &r.configuration;
+    if !c.ready {
+        return match (&c.error_code, &c.detail) {
+            (Some(code), Some(d)) => format!("Not accepted: {} ({code}): {d}\n", c.status),
+            (_, Some(d)) => format!("Not ready: {}: {d}\n", c.status),
+            _ => format!("Not ready: {}\n", c.status),
+        };
+    }
+    let n = r.subtopologies.len();
+    let when = if c.internal_topics_to_create.is_empty() {
+        "Ready"
     } else {
-        match (&c.error_code, &c.detail) {
-            (Some(code), Some(d)) => {
-                out.push_str(&format!("Not accepted: {} ({code}): {d}\n", c.status))
-            }
-            (_, Some(d)) => out.push_str(&format!("Not ready: {}: {d}\n", c.status)),
-            _ => out.push_str(&format!("Not ready: {}\n", c.status)),
-        }
-    }
-    let assumed: Vec<String> = r
-        .topic_partitions
-        .iter()
-        .map(|(t, n)| format!("{t}={n}"))
-        .collect();
-    if !assumed.is_empty() {
-        out.push_str(&format!("Assumed partitions: {}\n", assumed.join(", ")));
-    }
-    for n in &r.notes {
-        out.push_str(&format!("Note: {n}\n"));
-    }
-    out
+        "Ready once the internal topics above exist"
+    };
+    let what = if n == 1 {
+        "subtopology"
+    } else {
+        "subtopologies"
+    };
+    format!("{when}: {} tasks in {n} {what}.\n", c.total_tasks)
 }

@@ -11,7 +11,7 @@ pub mod report;
 pub mod scenario;
 
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BTreeSet, BinaryHeap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -22,7 +22,10 @@ use crate::coordinator::{
     Coordinator, GroupConfig, GroupState, KafkaVersion, Removal, RequestContext,
 };
 use crate::model::group::GroupDescription;
-use crate::model::{Assignment, HeartbeatRequest, HeartbeatResponse, Topology};
+use crate::model::{
+    Assignment, ErrorCode, GroupStateName, HeartbeatRequest, HeartbeatResponse, StatusCode,
+    Topology,
+};
 use crate::topology::configure::TopicMetadata;
 
 use client::{Client, Effect, Liveness};
@@ -130,14 +133,16 @@ struct Engine<'a> {
     last_targets_computed: u64,
     /// Distinct assignor warnings, in the order first seen.
     assignor_warnings: Vec<String>,
-    statuses_seen: BTreeSet<String>,
-    step_statuses: BTreeSet<String>,
+    statuses_seen: BTreeSet<StatusCode>,
+    step_statuses: BTreeSet<StatusCode>,
     errors_seen: BTreeMap<String, u64>,
     invariants: Invariants,
     trace: Vec<report::TraceEntry>,
     next_process: u32,
     restarts: u32,
     failures: Vec<MemberFailure>,
+    /// A member died in the unit of work that ran last.
+    died_in_unit: bool,
 }
 
 impl<'a> Engine<'a> {
@@ -224,8 +229,8 @@ impl<'a> Engine<'a> {
         self.heartbeats += 1;
         let resp = out.response;
         for s in resp.status.iter().flatten() {
-            self.statuses_seen.insert(s.code.name());
-            self.step_statuses.insert(s.code.name());
+            self.statuses_seen.insert(s.code);
+            self.step_statuses.insert(s.code);
         }
         if let Some(e) = resp.error {
             *self.errors_seen.entry(e.name()).or_default() += 1;
@@ -240,13 +245,8 @@ impl<'a> Engine<'a> {
                 response_epoch: resp.member_epoch,
                 assigned_active: resp.active_tasks.clone(),
                 assigned_standby: resp.standby_tasks.clone(),
-                statuses: resp
-                    .status
-                    .iter()
-                    .flatten()
-                    .map(|s| s.code.name())
-                    .collect(),
-                error: resp.error.map(|e| e.name()),
+                statuses: resp.status.iter().flatten().map(|s| s.code).collect(),
+                error: resp.error,
             });
         }
         self.count_rebalance();
@@ -284,7 +284,7 @@ impl<'a> Engine<'a> {
             self.failures.push(MemberFailure {
                 member_id: self.clients[idx].member_id.clone(),
                 time_ms: now,
-                error: error.name(),
+                error,
                 message,
             });
             return;
@@ -360,19 +360,7 @@ impl<'a> Engine<'a> {
 
     fn apply(&mut self, work: &Work) -> Result<(), SimError> {
         match work {
-            Work::Action(Action::AddMembers { count }) => {
-                let t = self.cfg.threads_per_process.max(1);
-                for i in 0..*count {
-                    let (m, p) = member_name(self.next_process + i / t, i % t);
-                    let topology = self
-                        .coordinator
-                        .group(&self.cfg.group_id)
-                        .and_then(|g| g.topology().cloned())
-                        .unwrap_or_else(|| self.cfg.topology.clone());
-                    self.add_client(m, p, topology, self.now);
-                }
-                self.next_process += count.div_ceil(t);
-            }
+            Work::Action(Action::AddMembers { count }) => self.add_members(*count),
             Work::Action(Action::RemoveMembers { members }) => {
                 for m in members {
                     let i = self.member_index(m)?;
@@ -385,61 +373,84 @@ impl<'a> Engine<'a> {
                     self.stop(i, false);
                 }
             }
-            Work::Action(Action::CreateTopics { topics }) => {
-                // Naming an existing topic with more partitions grows it, as
-                // `kafka-topics.sh --alter --partitions` would; Kafka cannot shrink a topic.
-                for (t, n) in topics {
-                    if let Some(old) = self.metadata.get(t).filter(|old| **old > *n) {
-                        return Err(SimError(format!(
-                            "create_topics: topic `{t}` has {old} partitions and Kafka cannot shrink a topic to {n}"
-                        )));
-                    }
-                    self.metadata.insert(t.clone(), *n);
-                }
-            }
+            Work::Action(Action::CreateTopics { topics }) => self.create_topics(topics)?,
             Work::Action(Action::SetStandbyReplicas {
                 num_standby_replicas,
-            }) => {
-                if let Some(g) = self.coordinator.group_mut(&self.cfg.group_id) {
-                    let mut c = g.config().clone();
-                    c.num_standby_replicas = *num_standby_replicas;
-                    c.validate_bounds(&BrokerBounds::default())
-                        .map_err(|e| SimError(format!("set_standby_replicas: {e}")))?;
-                    g.set_config(c);
-                }
-            }
+            }) => self.set_standby_replicas(*num_standby_replicas)?,
             Work::Action(Action::Wait { .. }) => {}
             Work::Action(Action::Restart { .. }) | Work::Action(Action::Deploy { .. }) => {
                 // Expanded into one `RestartOne` per member before the steps run.
                 return Err(SimError("internal: an unexpanded restart step".into()));
             }
-            Work::RestartOne { member, topology } => {
-                let i = self.member_index(member)?;
-                self.stop(i, true);
-                self.restarts += 1;
-                let base = member.split("-r").next().unwrap_or(member).to_string();
-                let new_id = if self.cfg.static_members {
-                    member.clone()
-                } else {
-                    format!("{base}-r{}", self.restarts)
-                };
-                let topology = topology
-                    .clone()
-                    .unwrap_or_else(|| self.clients[i].topology.clone());
-                let process = self.clients[i].process_id.clone();
-                let at = self.now + self.cfg.restart_delay_ms;
-                if self.cfg.static_members {
-                    // Same member object comes back: reuse the client slot.
-                    self.clients[i].liveness = Liveness::Running;
-                    self.clients[i].epoch = 0;
-                    self.clients[i].assignment = Assignment::default();
-                    self.clients[i].topology = topology;
-                    self.schedule(at, Event::Rejoin { client: i });
-                } else {
-                    self.by_member.remove(member);
-                    self.add_client(new_id, process, topology, at);
-                }
+            Work::RestartOne { member, topology } => self.restart_one(member, topology)?,
+        }
+        Ok(())
+    }
+
+    /// New members in new processes, with the group's topology.
+    fn add_members(&mut self, count: u32) {
+        let t = self.cfg.threads_per_process.max(1);
+        for i in 0..count {
+            let (m, p) = member_name(self.next_process + i / t, i % t);
+            let topology = self
+                .coordinator
+                .group(&self.cfg.group_id)
+                .and_then(|g| g.topology().cloned())
+                .unwrap_or_else(|| self.cfg.topology.clone());
+            self.add_client(m, p, topology, self.now);
+        }
+        self.next_process += count.div_ceil(t);
+    }
+
+    /// Naming an existing topic with more partitions grows it, as `kafka-topics.sh --alter
+    /// --partitions` would; Kafka cannot shrink a topic.
+    fn create_topics(&mut self, topics: &BTreeMap<String, i32>) -> Result<(), SimError> {
+        for (t, n) in topics {
+            if let Some(old) = self.metadata.get(t).filter(|old| **old > *n) {
+                return Err(SimError(format!(
+                    "create_topics: topic `{t}` has {old} partitions and Kafka cannot shrink a topic to {n}"
+                )));
             }
+            self.metadata.insert(t.clone(), *n);
+        }
+        Ok(())
+    }
+
+    fn set_standby_replicas(&mut self, n: u32) -> Result<(), SimError> {
+        if let Some(g) = self.coordinator.group_mut(&self.cfg.group_id) {
+            let mut c = g.config().clone();
+            c.num_standby_replicas = n;
+            c.validate_bounds(&BrokerBounds::default())
+                .map_err(|e| SimError(format!("set_standby_replicas: {e}")))?;
+            g.set_config(c);
+        }
+        Ok(())
+    }
+
+    /// The member leaves and comes back after the restart delay: the same member object when
+    /// static, else a new member id in the same process.
+    fn restart_one(&mut self, member: &str, topology: &Option<Topology>) -> Result<(), SimError> {
+        let i = self.member_index(member)?;
+        self.stop(i, true);
+        self.restarts += 1;
+        let topology = topology
+            .clone()
+            .unwrap_or_else(|| self.clients[i].topology.clone());
+        let at = self.now + self.cfg.restart_delay_ms;
+        if self.cfg.static_members {
+            // Same member object comes back: reuse the client slot.
+            let c = &mut self.clients[i];
+            c.liveness = Liveness::Running;
+            c.epoch = 0;
+            c.assignment = Assignment::default();
+            c.topology = topology;
+            self.schedule(at, Event::Rejoin { client: i });
+        } else {
+            let base = member.split("-r").next().unwrap_or(member);
+            let new_id = format!("{base}-r{}", self.restarts);
+            let process = self.clients[i].process_id.clone();
+            self.by_member.remove(member);
+            self.add_client(new_id, process, topology, at);
         }
         Ok(())
     }
@@ -518,85 +529,8 @@ pub fn run(
     scenario: &Scenario,
     progress: &mut dyn FnMut(i64, i64),
 ) -> Result<Report, SimError> {
-    if cfg.members == 0 && cfg.initial.is_none() {
-        return Err(SimError("--members must be at least 1".into()));
-    }
-    cfg.group
-        .validate_bounds(&BrokerBounds::default())
-        .map_err(|e| SimError(format!("invalid group configuration: {e}")))?;
-    let mut e = Engine {
-        cfg,
-        coordinator: Coordinator::for_version(cfg.kafka_version, cfg.group.clone()).with_assignor(
-            crate::coordinator::assignor::assignor_by_name(
-                &cfg.assignor,
-                cfg.kafka_version.shipped_assignor(),
-            )
-            .map_err(|e| SimError(e.to_string()))?,
-        ),
-        metadata: cfg.metadata.clone(),
-        clients: Vec::new(),
-        by_member: BTreeMap::new(),
-        generation: Vec::new(),
-        queue: BinaryHeap::new(),
-        seq: 0,
-        now: 0,
-        heartbeats: 0,
-        rebalances: 0,
-        last_targets_computed: 0,
-        assignor_warnings: Vec::new(),
-        statuses_seen: BTreeSet::new(),
-        step_statuses: BTreeSet::new(),
-        errors_seen: BTreeMap::new(),
-        invariants: Invariants::default(),
-        trace: Vec::new(),
-        next_process: 0,
-        restarts: 0,
-        failures: Vec::new(),
-    };
-    let mut rng = ChaCha8Rng::seed_from_u64(cfg.seed);
-    let t = cfg.threads_per_process.max(1);
-    if let Some(initial) = &cfg.initial {
-        // The coordinator already knows the group; its members carry on heartbeating.
-        let group = StreamsGroup::restore_as(
-            initial,
-            cfg.topology.clone(),
-            cfg.group.clone(),
-            &cfg.metadata,
-            0,
-            cfg.kafka_version,
-        );
-        e.coordinator.insert_group(group);
-        for m in &initial.members {
-            let start = rng.gen_range(0..cfg.group.heartbeat_interval_ms.max(1));
-            let idx = e.add_client(
-                m.member_id.clone(),
-                m.process_id.clone(),
-                cfg.topology.clone(),
-                start,
-            );
-            let c = &mut e.clients[idx];
-            c.epoch = m.member_epoch;
-            c.assignment = m.assignment.clone();
-            c.instance_id = m.instance_id.clone();
-            let owned = c.owned();
-            let (member, process) = (c.member_id.clone(), c.process_id.clone());
-            e.invariants
-                .update(&member, &process, &Assignment::default(), &owned, 0);
-        }
-        let processes: BTreeSet<&str> = initial
-            .members
-            .iter()
-            .map(|m| m.process_id.as_str())
-            .collect();
-        e.next_process = processes.len() as u32;
-    } else {
-        for i in 0..cfg.members {
-            let (m, p) = member_name(i / t, i % t);
-            let start = rng.gen_range(0..500);
-            e.add_client(m, p, cfg.topology.clone(), start);
-        }
-        e.next_process = cfg.members.div_ceil(t);
-    }
+    let mut e = Engine::new(cfg)?;
+    e.start_clients();
     e.schedule(TICK_MS, Event::Tick);
 
     let limit = cfg.max_time_ms;
@@ -610,118 +544,13 @@ pub fn run(
     let formed = e.run_until(formation_deadline, progress, |e| e.settled());
     let mut virtual_time_to_stable_ms = formed.then_some(e.now);
 
-    // Expand the scenario into units of work.
-    let mut work: VecDeque<(Option<i64>, String, Vec<Work>)> = VecDeque::new();
-    for step in &scenario.steps {
-        let units = match &step.action {
-            Action::Restart { members } => members
-                .iter()
-                .map(|m| Work::RestartOne {
-                    member: m.clone(),
-                    topology: None,
-                })
-                .collect(),
-            Action::Deploy {
-                topology,
-                topology_epoch,
-            } => {
-                let mut t = topology
-                    .clone()
-                    .unwrap_or_else(|| example::next_topology(*topology_epoch));
-                t.epoch = *topology_epoch;
-                let members: Vec<String> = e
-                    .clients
-                    .iter()
-                    .filter(|c| c.liveness == Liveness::Running)
-                    .map(|c| c.member_id.clone())
-                    .collect();
-                members
-                    .into_iter()
-                    .map(|m| Work::RestartOne {
-                        member: m,
-                        topology: Some(t.clone()),
-                    })
-                    .collect()
-            }
-            other => vec![Work::Action(other.clone())],
-        };
-        work.push_back((step.at_ms, step.action.label(), units));
-    }
-
     let mut steps = Vec::new();
-    while let Some((at, label, units)) = work.pop_front() {
-        if let Some(at) = at {
-            e.run_until(at.min(limit), progress, |e| e.now >= at);
-        }
-        let started = e.now;
-        let epoch_before = e
-            .coordinator
-            .group(&cfg.group_id)
-            .map_or(0, |g| g.group_epoch());
-        let before = e.current_assignments();
-        e.step_statuses.clear();
-        let mut settled = true;
-        let mut renames: BTreeMap<String, String> = BTreeMap::new();
-        for unit in &units {
-            // A restarted member may have been renamed by an earlier unit of this step.
-            let unit = match unit {
-                Work::RestartOne { member, topology } => Work::RestartOne {
-                    member: renames
-                        .get(member)
-                        .cloned()
-                        .unwrap_or_else(|| member.clone()),
-                    topology: topology.clone(),
-                },
-                u => u.clone(),
-            };
-            let count_before = e.clients.len();
-            e.apply(&unit)?;
-            if let (Work::RestartOne { member, .. }, true) = (&unit, e.clients.len() > count_before)
-            {
-                renames.insert(
-                    member.clone(),
-                    e.clients[e.clients.len() - 1].member_id.clone(),
-                );
-            }
-            if let Work::Action(Action::Wait { ms }) = unit {
-                let until = e.now + ms;
-                e.run_until(until.min(limit), progress, |e| e.now >= until);
-            }
-            // Each unit waits for the group to settle before the next (rolling restarts).
-            let failures = e.failures.len();
-            settled = e.run_until(limit, progress, |e| {
-                e.settled() || e.failures.len() > failures
-            });
-            if e.failures.len() > failures {
-                // A member died: an operator stops the rollout here, and so does the run.
-                settled = e.run_until(limit, progress, |e| e.settled());
-                break;
-            }
-            if !settled {
-                break;
-            }
-        }
+    for planned in e.expand(scenario) {
+        let (step, settled) = e.run_step(planned, progress)?;
+        steps.push(step);
         if virtual_time_to_stable_ms.is_none() && settled {
             virtual_time_to_stable_ms = Some(e.now);
         }
-        let after = e.current_assignments();
-        let d = crate::assignment_diff::diff_owners(&before, &after);
-        steps.push(StepReport {
-            step: label,
-            started_at_ms: started,
-            stable_at_ms: settled.then_some(e.now),
-            time_to_stable_ms: settled.then_some(e.now - started),
-            group_epoch_before: epoch_before,
-            group_epoch_after: e
-                .coordinator
-                .group(&cfg.group_id)
-                .map_or(0, |g| g.group_epoch()),
-            moved_active: d.moved_active,
-            moved_standby: d.moved_standby,
-            statuses_seen: e.step_statuses.iter().cloned().collect(),
-            moves: d.moves,
-            diff: d.owners,
-        });
         if !settled || !e.failures.is_empty() {
             break;
         }
@@ -731,6 +560,239 @@ pub fn run(
     e.run_until(quiet_until, progress, |e| e.now >= quiet_until);
 
     Ok(build_report(&e, scenario, virtual_time_to_stable_ms, steps))
+}
+
+/// A scenario step as units of work: when it is due (if timed), its label, its units.
+struct Planned {
+    at_ms: Option<i64>,
+    label: String,
+    units: Vec<Work>,
+}
+
+impl<'a> Engine<'a> {
+    /// An engine for `cfg` with no clients yet.
+    fn new(cfg: &'a SimConfig) -> Result<Self, SimError> {
+        if cfg.members == 0 && cfg.initial.is_none() {
+            return Err(SimError("a run needs at least one member".into()));
+        }
+        cfg.group
+            .validate_bounds(&BrokerBounds::default())
+            .map_err(|e| SimError(format!("invalid group configuration: {e}")))?;
+        let assignor = crate::coordinator::assignor::assignor_by_name(
+            &cfg.assignor,
+            cfg.kafka_version.shipped_assignor(),
+        )
+        .map_err(|e| SimError(e.to_string()))?;
+        Ok(Engine {
+            cfg,
+            coordinator: Coordinator::for_version(cfg.kafka_version, cfg.group.clone())
+                .with_assignor(assignor),
+            metadata: cfg.metadata.clone(),
+            clients: Vec::new(),
+            by_member: BTreeMap::new(),
+            generation: Vec::new(),
+            queue: BinaryHeap::new(),
+            seq: 0,
+            now: 0,
+            heartbeats: 0,
+            rebalances: 0,
+            last_targets_computed: 0,
+            assignor_warnings: Vec::new(),
+            statuses_seen: BTreeSet::new(),
+            step_statuses: BTreeSet::new(),
+            errors_seen: BTreeMap::new(),
+            invariants: Invariants::default(),
+            trace: Vec::new(),
+            next_process: 0,
+            restarts: 0,
+            failures: Vec::new(),
+            died_in_unit: false,
+        })
+    }
+
+    /// The clients the run starts with: the initial group's members, carrying on where the
+    /// group is, or `members` new ones joining with a little jitter.
+    fn start_clients(&mut self) {
+        let cfg = self.cfg;
+        let mut rng = ChaCha8Rng::seed_from_u64(cfg.seed);
+        let Some(initial) = &cfg.initial else {
+            let t = cfg.threads_per_process.max(1);
+            for i in 0..cfg.members {
+                let (m, p) = member_name(i / t, i % t);
+                let start = rng.gen_range(0..500);
+                self.add_client(m, p, cfg.topology.clone(), start);
+            }
+            self.next_process = cfg.members.div_ceil(t);
+            return;
+        };
+        // The coordinator already knows the group; its members carry on heartbeating.
+        let group = StreamsGroup::restore_as(
+            initial,
+            cfg.topology.clone(),
+            cfg.group.clone(),
+            &cfg.metadata,
+            0,
+            cfg.kafka_version,
+        );
+        self.coordinator.insert_group(group);
+        for m in &initial.members {
+            let start = rng.gen_range(0..cfg.group.heartbeat_interval_ms.max(1));
+            let idx = self.add_client(
+                m.member_id.clone(),
+                m.process_id.clone(),
+                cfg.topology.clone(),
+                start,
+            );
+            let c = &mut self.clients[idx];
+            c.epoch = m.member_epoch;
+            c.assignment = m.assignment.clone();
+            c.instance_id = m.instance_id.clone();
+            let owned = c.owned();
+            let (member, process) = (c.member_id.clone(), c.process_id.clone());
+            self.invariants
+                .update(&member, &process, &Assignment::default(), &owned, 0);
+        }
+        let processes: BTreeSet<&str> = initial
+            .members
+            .iter()
+            .map(|m| m.process_id.as_str())
+            .collect();
+        self.next_process = processes.len() as u32;
+    }
+
+    /// The scenario as units of work: restarts and deploys become one restart per member.
+    fn expand(&self, scenario: &Scenario) -> Vec<Planned> {
+        let running = || -> Vec<String> {
+            self.clients
+                .iter()
+                .filter(|c| c.liveness == Liveness::Running)
+                .map(|c| c.member_id.clone())
+                .collect()
+        };
+        let restart =
+            |member: String, topology: Option<Topology>| Work::RestartOne { member, topology };
+        scenario
+            .steps
+            .iter()
+            .map(|step| {
+                let units = match &step.action {
+                    Action::Restart { members } => {
+                        members.iter().map(|m| restart(m.clone(), None)).collect()
+                    }
+                    Action::Deploy {
+                        topology,
+                        topology_epoch,
+                    } => {
+                        let mut t = topology
+                            .clone()
+                            .unwrap_or_else(|| example::next_topology(*topology_epoch));
+                        t.epoch = *topology_epoch;
+                        running()
+                            .into_iter()
+                            .map(|m| restart(m, Some(t.clone())))
+                            .collect()
+                    }
+                    other => vec![Work::Action(other.clone())],
+                };
+                Planned {
+                    at_ms: step.at_ms,
+                    label: step.action.label(),
+                    units,
+                }
+            })
+            .collect()
+    }
+
+    /// Run one step: wait for its time if it has one, apply its units (each waiting for the
+    /// group to settle, as a rolling restart does), and report it. Also says whether the group
+    /// settled; a member dying ends the step.
+    fn run_step(
+        &mut self,
+        step: Planned,
+        progress: &mut dyn FnMut(i64, i64),
+    ) -> Result<(StepReport, bool), SimError> {
+        let limit = self.cfg.max_time_ms;
+        if let Some(at) = step.at_ms {
+            self.run_until(at.min(limit), progress, |e| e.now >= at);
+        }
+        let started = self.now;
+        let epoch_before = self.group_epoch();
+        let before = self.current_assignments();
+        self.step_statuses.clear();
+        let mut settled = true;
+        let mut renames: BTreeMap<String, String> = BTreeMap::new();
+        for unit in &step.units {
+            settled = self.run_unit(unit, &mut renames, progress)?;
+            if !settled || self.died_in_unit {
+                break;
+            }
+        }
+        let after = self.current_assignments();
+        let d = crate::assignment_diff::diff_owners(&before, &after);
+        let report = StepReport {
+            step: step.label,
+            started_at_ms: started,
+            stable_at_ms: settled.then_some(self.now),
+            time_to_stable_ms: settled.then_some(self.now - started),
+            group_epoch_before: epoch_before,
+            group_epoch_after: self.group_epoch(),
+            moved_active: d.moved_active,
+            moved_standby: d.moved_standby,
+            statuses_seen: report::by_name(self.step_statuses.iter().copied()),
+            moves: d.moves,
+            diff: d.owners,
+        };
+        Ok((report, settled))
+    }
+
+    /// Apply one unit of work and wait for the group to settle; whether it did.
+    fn run_unit(
+        &mut self,
+        unit: &Work,
+        renames: &mut BTreeMap<String, String>,
+        progress: &mut dyn FnMut(i64, i64),
+    ) -> Result<bool, SimError> {
+        let limit = self.cfg.max_time_ms;
+        self.died_in_unit = false;
+        // A restarted member may have been renamed by an earlier unit of this step.
+        let unit = match unit {
+            Work::RestartOne { member, topology } => Work::RestartOne {
+                member: renames
+                    .get(member)
+                    .cloned()
+                    .unwrap_or_else(|| member.clone()),
+                topology: topology.clone(),
+            },
+            u => u.clone(),
+        };
+        let count_before = self.clients.len();
+        self.apply(&unit)?;
+        if let (Work::RestartOne { member, .. }, true) = (&unit, self.clients.len() > count_before)
+        {
+            let renamed = self.clients[self.clients.len() - 1].member_id.clone();
+            renames.insert(member.clone(), renamed);
+        }
+        if let Work::Action(Action::Wait { ms }) = unit {
+            let until = self.now + ms;
+            self.run_until(until.min(limit), progress, |e| e.now >= until);
+        }
+        let failures = self.failures.len();
+        let settled = self.run_until(limit, progress, |e| {
+            e.settled() || e.failures.len() > failures
+        });
+        if self.failures.len() > failures {
+            // A member died: an operator stops the rollout here, and so does the run.
+            self.died_in_unit = true;
+            return Ok(self.run_until(limit, progress, |e| e.settled()));
+        }
+        Ok(settled)
+    }
+
+    fn group_epoch(&self) -> i32 {
+        self.coordinator
+            .group(&self.cfg.group_id)
+            .map_or(0, |g| g.group_epoch())
+    }
 }
 
 fn build_report(
@@ -755,26 +817,6 @@ fn build_report(
                 .collect()
         })
         .unwrap_or_default();
-    let per_member: Vec<usize> = members
-        .iter()
-        .map(|m| m.assignment.active.len() + m.assignment.standby.len())
-        .collect();
-    let per_member_active: Vec<usize> = members.iter().map(|m| m.assignment.active.len()).collect();
-    let mut per_process: BTreeMap<&str, usize> = BTreeMap::new();
-    for m in &members {
-        *per_process.entry(&m.process_id).or_default() +=
-            m.assignment.active.len() + m.assignment.standby.len();
-    }
-    let min_max = |v: &mut dyn Iterator<Item = usize>| -> (usize, usize) {
-        v.fold(None, |acc: Option<(usize, usize)>, x| match acc {
-            None => Some((x, x)),
-            Some((a, b)) => Some((a.min(x), b.max(x))),
-        })
-        .unwrap_or((0, 0))
-    };
-    let (min_m, max_m) = min_max(&mut per_member.iter().copied());
-    let (min_a, max_a) = min_max(&mut per_member_active.iter().copied());
-    let (min_p, max_p) = min_max(&mut per_process.values().copied());
     let total_tasks = group
         .and_then(|g| g.configuration())
         .filter(|c| c.is_ready())
@@ -793,9 +835,7 @@ fn build_report(
             scenario.name.clone()
         },
         seed: cfg.seed,
-        final_state: e
-            .group_state()
-            .map_or("Dead".into(), |s| s.name().to_string()),
+        final_state: e.group_state().map_or(GroupStateName::Dead, state_name),
         group_epoch: group.map_or(0, |g| g.group_epoch()),
         target_assignment_epoch: group.map_or(0, |g| g.target_assignment_epoch()),
         topology_epoch: group.and_then(|g| g.topology()).map_or(-1, |t| t.epoch),
@@ -805,15 +845,8 @@ fn build_report(
         rebalances: e.rebalances,
         tasks_moved: steps.iter().map(|s| s.moved_active + s.moved_standby).sum(),
         total_tasks,
-        balance: Balance {
-            min_tasks_per_member: min_m,
-            max_tasks_per_member: max_m,
-            min_active_per_member: min_a,
-            max_active_per_member: max_a,
-            min_tasks_per_process: min_p,
-            max_tasks_per_process: max_p,
-        },
-        statuses_seen: e.statuses_seen.iter().cloned().collect(),
+        balance: balance(&members),
+        statuses_seen: report::by_name(e.statuses_seen.iter().copied()),
         errors_seen: e.errors_seen.clone(),
         invariant_violations: e.invariants.violations.clone(),
         failed_members: e.failures.clone(),
@@ -825,13 +858,53 @@ fn build_report(
     }
 }
 
+/// The fewest and most tasks per member (all, and active) and per process.
+fn balance(members: &[MemberReport]) -> Balance {
+    let tasks = |m: &MemberReport| m.assignment.active.len() + m.assignment.standby.len();
+    let mut per_process: BTreeMap<&str, usize> = BTreeMap::new();
+    for m in members {
+        *per_process.entry(&m.process_id).or_default() += tasks(m);
+    }
+    let min_max = |v: &mut dyn Iterator<Item = usize>| -> (usize, usize) {
+        v.fold(None, |acc: Option<(usize, usize)>, x| match acc {
+            None => Some((x, x)),
+            Some((a, b)) => Some((a.min(x), b.max(x))),
+        })
+        .unwrap_or((0, 0))
+    };
+    let (min_m, max_m) = min_max(&mut members.iter().map(tasks));
+    let (min_a, max_a) = min_max(&mut members.iter().map(|m| m.assignment.active.len()));
+    let (min_p, max_p) = min_max(&mut per_process.values().copied());
+    Balance {
+        min_tasks_per_member: min_m,
+        max_tasks_per_member: max_m,
+        min_active_per_member: min_a,
+        max_active_per_member: max_a,
+        min_tasks_per_process: min_p,
+        max_tasks_per_process: max_p,
+    }
+}
+
+/// The coordinator's state as reports name it.
+fn state_name(s: GroupState) -> GroupStateName {
+    match s {
+        GroupState::Empty => GroupStateName::Empty,
+        GroupState::NotReady => GroupStateName::NotReady,
+        GroupState::Assigning => GroupStateName::Assigning,
+        GroupState::Reconciling => GroupStateName::Reconciling,
+        GroupState::Stable => GroupStateName::Stable,
+    }
+}
+
 /// How to get where the run could not: a topology change on a release that refuses them.
 fn advice(cfg: &SimConfig, scenario: &Scenario, failures: &[MemberFailure]) -> Option<String> {
     let deploys = scenario
         .steps
         .iter()
         .any(|s| matches!(s.action, Action::Deploy { .. }));
-    let refused = failures.iter().any(|f| f.error == "INVALID_REQUEST");
+    let refused = failures
+        .iter()
+        .any(|f| f.error == ErrorCode::InvalidRequest);
     (deploys && refused && cfg.kafka_version.is_release()).then(|| {
         format!(
             "Kafka {} brokers refuse topology changes (\"Topology updates are not supported yet.\"): \

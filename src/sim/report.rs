@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::assignment_diff::{OwnerDiff, TaskMove};
-use crate::model::{Assignment, TaskSet};
+use crate::model::{Assignment, ErrorCode, GroupStateName, StatusCode, TaskSet};
 
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
@@ -15,7 +15,8 @@ pub struct Report {
     pub assignor: String,
     pub scenario: String,
     pub seed: u64,
-    pub final_state: String,
+    /// The group's state at the end (`Dead`: no group).
+    pub final_state: GroupStateName,
     pub group_epoch: i32,
     pub target_assignment_epoch: i32,
     pub topology_epoch: i32,
@@ -29,7 +30,8 @@ pub struct Report {
     pub tasks_moved: u64,
     pub total_tasks: u64,
     pub balance: Balance,
-    pub statuses_seen: Vec<String>,
+    /// Heartbeat statuses seen, in name order.
+    pub statuses_seen: Vec<StatusCode>,
     pub errors_seen: BTreeMap<String, u64>,
     pub invariant_violations: Vec<String>,
     /// Members stopped by an error the real Kafka Streams client treats as fatal.
@@ -51,7 +53,7 @@ pub struct Report {
 pub struct MemberFailure {
     pub member_id: String,
     pub time_ms: i64,
-    pub error: String,
+    pub error: ErrorCode,
     pub message: String,
 }
 
@@ -85,7 +87,8 @@ pub struct StepReport {
     pub group_epoch_after: i32,
     pub moved_active: u64,
     pub moved_standby: u64,
-    pub statuses_seen: Vec<String>,
+    /// Heartbeat statuses seen during the step, in name order.
+    pub statuses_seen: Vec<StatusCode>,
     /// Tasks that changed owner, with their old and new owners.
     pub moves: Vec<TaskMove>,
     /// Members whose tasks changed.
@@ -104,7 +107,44 @@ pub struct TraceEntry {
     pub assigned_active: Option<TaskSet>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub assigned_standby: Option<TaskSet>,
-    pub statuses: Vec<String>,
+    pub statuses: Vec<StatusCode>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
+    pub error: Option<ErrorCode>,
+}
+
+/// Statuses in the order of their names, as reports list them.
+pub fn by_name(statuses: impl IntoIterator<Item = StatusCode>) -> Vec<StatusCode> {
+    let mut v: Vec<StatusCode> = statuses.into_iter().collect();
+    v.sort_by_key(|s| s.name());
+    v.dedup();
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The JSON contract: codes appear as Kafka's names, as the strings they replaced.
+    #[test]
+    fn codes_serialise_as_their_names() {
+        for code in -1..140 {
+            let e = ErrorCode::from_code(code);
+            if !matches!(e, ErrorCode::Other(_)) {
+                assert_eq!(serde_json::to_value(e).unwrap(), e.name());
+            }
+        }
+        for code in 0..7 {
+            let s = StatusCode::from_code(code);
+            assert_eq!(serde_json::to_value(s).unwrap(), s.name());
+        }
+        let sorted = by_name([
+            StatusCode::StaleTopology,
+            StatusCode::AssignmentDelayed,
+            StatusCode::StaleTopology,
+        ]);
+        assert_eq!(
+            sorted,
+            vec![StatusCode::AssignmentDelayed, StatusCode::StaleTopology]
+        );
+    }
 }

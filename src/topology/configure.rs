@@ -172,6 +172,9 @@ fn java_hash_order<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<String> 
     m.iter().cloned().collect()
 }
 
+/// A topic's partition count, if it is known (exists, or was decided).
+type Count<'a> = &'a dyn Fn(&str) -> Option<i32>;
+
 /// Configure `topology` against `metadata`; see the module documentation.
 pub fn configure(
     topology: &Topology,
@@ -183,32 +186,10 @@ pub fn configure(
     let existing = |t: &str| metadata.get(t).copied().filter(|c| *c >= 1);
 
     // 1. Missing source topics.
-    let missing: BTreeSet<&str> = subs
-        .iter()
-        .flat_map(|s| s.source_topics.iter().map(String::as_str))
-        .filter(|t| existing(t).is_none())
-        .collect();
-    if !missing.is_empty() {
-        let topics: Vec<String> = missing.iter().map(|t| t.to_string()).collect();
-        return Ok(Configuration::not_ready(
-            TopicProblem::MissingSourceTopics {
-                detail: missing_sources_detail(&topics),
-                topics,
-            },
-        ));
+    if let Some(problem) = missing_sources(&subs, &existing) {
+        return Ok(Configuration::not_ready(problem));
     }
-
-    // Apache walks the subtopologies in the order of its `HashMap` by id (filled in the
-    // request's order); where that order matters (repartition counts decided in passes, the
-    // first mis-partitioned topic named), so do we.
-    let walk: Vec<&Subtopology> = {
-        let by_id: BTreeMap<&str, &Subtopology> =
-            subs.iter().map(|s| (s.id.as_str(), *s)).collect();
-        java_hash_order(topology.subtopologies.iter().map(|s| s.id.as_str()))
-            .iter()
-            .filter_map(|id| by_id.get(id.as_str()).copied())
-            .collect()
-    };
+    let walk = java_walk(topology, &subs);
 
     // 2. Repartition topic partition counts.
     let mut counts = repartition_counts(&walk, &existing)?;
@@ -221,8 +202,65 @@ pub fn configure(
     let count_of = |t: &str| existing(t).or_else(|| counts.get(t).copied());
 
     // 4. Changelog partition counts.
+    let changelogs = changelog_counts(&walk, &count_of)?;
+
+    // 5. Internal topics: the create list, then what exists.
+    let wanted = wanted_internal_topics(&subs, &counts, &changelogs);
+    let internal_topics: Vec<CreatableTopic> = wanted.values().cloned().collect();
+    let problem = mispartitioned(&walk, &wanted, &existing)
+        .or_else(|| missing_internal(&subs, wanted, &existing));
+    if let Some(problem) = problem {
+        return Ok(Configuration {
+            subtopologies: Vec::new(),
+            internal_topics,
+            problem: Some(problem),
+        });
+    }
+
+    // 6. Ready.
+    Ok(Configuration {
+        subtopologies: subs.iter().map(|s| configured(s, &count_of)).collect(),
+        internal_topics,
+        problem: None,
+    })
+}
+
+/// MISSING_SOURCE_TOPICS, if a source topic does not exist.
+fn missing_sources(subs: &[&Subtopology], existing: Count<'_>) -> Option<TopicProblem> {
+    let missing: BTreeSet<&str> = subs
+        .iter()
+        .flat_map(|s| s.source_topics.iter().map(String::as_str))
+        .filter(|t| existing(t).is_none())
+        .collect();
+    if missing.is_empty() {
+        return None;
+    }
+    let topics: Vec<String> = missing.iter().map(|t| t.to_string()).collect();
+    Some(TopicProblem::MissingSourceTopics {
+        detail: missing_sources_detail(&topics),
+        topics,
+    })
+}
+
+/// Apache walks the subtopologies in the order of its `HashMap` by id (filled in the request's
+/// order); where that order matters (repartition counts decided in passes, the first
+/// mis-partitioned topic named), so do we.
+fn java_walk<'a>(topology: &Topology, subs: &[&'a Subtopology]) -> Vec<&'a Subtopology> {
+    let by_id: BTreeMap<&str, &Subtopology> = subs.iter().map(|s| (s.id.as_str(), *s)).collect();
+    java_hash_order(topology.subtopologies.iter().map(|s| s.id.as_str()))
+        .iter()
+        .filter_map(|id| by_id.get(id.as_str()).copied())
+        .collect()
+}
+
+/// Each changelog (that is not also a source topic) takes the largest partition count of its
+/// subtopology's inputs.
+fn changelog_counts<'a>(
+    walk: &[&'a Subtopology],
+    count_of: Count<'_>,
+) -> Result<BTreeMap<&'a str, i32>, InvalidTopology> {
     let mut changelogs: BTreeMap<&str, i32> = BTreeMap::new();
-    for s in &walk {
+    for s in walk {
         let sources: BTreeSet<&str> = s.source_topics.iter().map(String::as_str).collect();
         let internal: Vec<&str> = s
             .state_changelog_topics
@@ -245,10 +283,24 @@ pub fn configure(
             *e = (*e).max(n);
         }
     }
+    Ok(changelogs)
+}
 
-    // 5. Internal topics: the create list, then what exists.
+/// Every internal topic with the count it needs: repartition topics (fixed or decided), then
+/// changelogs; the first mention of a topic wins.
+fn wanted_internal_topics(
+    subs: &[&Subtopology],
+    counts: &BTreeMap<String, i32>,
+    changelogs: &BTreeMap<&str, i32>,
+) -> BTreeMap<String, CreatableTopic> {
     let mut wanted: BTreeMap<String, CreatableTopic> = BTreeMap::new();
-    for s in &subs {
+    let creatable = |t: &crate::model::TopicInfo, partitions| CreatableTopic {
+        name: t.name.clone(),
+        partitions,
+        replication_factor: replication(t.replication_factor),
+        configs: t.topic_configs.clone(),
+    };
+    for s in subs {
         for r in &s.repartition_source_topics {
             let partitions = if r.partitions != 0 {
                 r.partitions
@@ -257,33 +309,31 @@ pub fn configure(
             };
             wanted
                 .entry(r.name.clone())
-                .or_insert_with(|| CreatableTopic {
-                    name: r.name.clone(),
-                    partitions,
-                    replication_factor: replication(r.replication_factor),
-                    configs: r.topic_configs.clone(),
-                });
+                .or_insert_with(|| creatable(r, partitions));
         }
     }
-    for s in &subs {
+    for s in subs {
         for c in &s.state_changelog_topics {
             let Some(&partitions) = changelogs.get(c.name.as_str()) else {
                 continue; // a source topic used as changelog
             };
             wanted
                 .entry(c.name.clone())
-                .or_insert_with(|| CreatableTopic {
-                    name: c.name.clone(),
-                    partitions,
-                    replication_factor: replication(c.replication_factor),
-                    configs: c.topic_configs.clone(),
-                });
+                .or_insert_with(|| creatable(c, partitions));
         }
     }
-    let internal_topics: Vec<CreatableTopic> = wanted.values().cloned().collect();
-    // Apache checks the existing internal topics in the iteration order of the topology's
-    // required-topics `HashSet`, filled walking the subtopologies, so the first mismatch it
-    // names is the first in that order.
+    wanted
+}
+
+/// INCORRECTLY_PARTITIONED_TOPICS for an existing internal topic with another count. Apache
+/// checks the existing internal topics in the iteration order of the topology's
+/// required-topics `HashSet`, filled walking the subtopologies, so the first mismatch it names
+/// is the first in that order.
+fn mispartitioned(
+    walk: &[&Subtopology],
+    wanted: &BTreeMap<String, CreatableTopic>,
+    existing: Count<'_>,
+) -> Option<TopicProblem> {
     let required = java_hash_order(walk.iter().flat_map(|s| {
         s.source_topics
             .iter()
@@ -291,28 +341,27 @@ pub fn configure(
             .chain(s.repartition_source_topics.iter().map(|t| t.name.as_str()))
             .chain(s.state_changelog_topics.iter().map(|t| t.name.as_str()))
     }));
-    for name in &required {
-        let (Some(t), Some(found)) = (wanted.get(name.as_str()), existing(name)) else {
-            continue;
-        };
-        if found != t.partitions {
-            return Ok(Configuration {
-                subtopologies: Vec::new(),
-                internal_topics,
-                problem: Some(TopicProblem::IncorrectlyPartitioned {
-                    detail: format!(
-                        "Existing topic {} has different number of partitions: expected {}, \
-                         found {}",
-                        t.name, t.partitions, found
-                    ),
-                }),
-            });
-        }
-    }
-    // The topics to create are a `HashMap` filled per subtopology, from its own `HashMap`s of
-    // repartition sources, then changelogs; the status names the first three in its order.
+    required.iter().find_map(|name| {
+        let (t, found) = (wanted.get(name.as_str())?, existing(name)?);
+        (found != t.partitions).then(|| TopicProblem::IncorrectlyPartitioned {
+            detail: format!(
+                "Existing topic {} has different number of partitions: expected {}, found {}",
+                t.name, t.partitions, found
+            ),
+        })
+    })
+}
+
+/// MISSING_INTERNAL_TOPICS with the topics to create, if any is missing. The topics to create
+/// are a `HashMap` filled per subtopology, from its own `HashMap`s of repartition sources, then
+/// changelogs; the status names the first three in its order.
+fn missing_internal(
+    subs: &[&Subtopology],
+    wanted: BTreeMap<String, CreatableTopic>,
+    existing: Count<'_>,
+) -> Option<TopicProblem> {
     let mut per_subtopology: Vec<String> = Vec::new();
-    for s in &subs {
+    for s in subs {
         let names =
             |ts: &[crate::model::TopicInfo]| java_hash_order(ts.iter().map(|t| t.name.as_str()));
         per_subtopology.extend(names(&s.repartition_source_topics));
@@ -328,52 +377,38 @@ pub fn configure(
         .into_values()
         .filter(|t| existing(&t.name).is_none())
         .collect();
-    if !to_create.is_empty() {
-        let names: Vec<&str> = missing.iter().take(3).copied().collect();
-        let more = match missing.len() {
-            n if n > 3 => format!(" and {} additional topics", n - 3),
-            _ => String::new(),
-        };
-        return Ok(Configuration {
-            subtopologies: Vec::new(),
-            internal_topics,
-            problem: Some(TopicProblem::MissingInternalTopics {
-                detail: format!("Internal topics are missing: {}{more}", names.join(", ")),
-                to_create,
-            }),
-        });
+    if to_create.is_empty() {
+        return None;
     }
-
-    // 6. Ready.
-    let mut configured = Vec::new();
-    for s in &subs {
-        let mut source_topics = s.source_topics.clone();
-        source_topics.sort();
-        source_topics.dedup();
-        let repartition_source_topics: BTreeMap<String, i32> = s
-            .repartition_source_topics
-            .iter()
-            .map(|r| (r.name.clone(), count_of(&r.name).unwrap_or(0)))
-            .collect();
-        let changelog_topics: BTreeMap<String, i32> = s
-            .state_changelog_topics
-            .iter()
-            .map(|c| (c.name.clone(), count_of(&c.name).unwrap_or(0)))
-            .collect();
-        configured.push(ConfiguredSubtopology {
-            id: s.id.clone(),
-            num_tasks: s.input_topics().filter_map(count_of).max().unwrap_or(0),
-            stateful: s.is_stateful(),
-            source_topics,
-            repartition_source_topics,
-            changelog_topics,
-        });
-    }
-    Ok(Configuration {
-        subtopologies: configured,
-        internal_topics,
-        problem: None,
+    let names: Vec<&str> = missing.iter().take(3).copied().collect();
+    let more = match missing.len() {
+        n if n > 3 => format!(" and {} additional topics", n - 3),
+        _ => String::new(),
+    };
+    Some(TopicProblem::MissingInternalTopics {
+        detail: format!("Internal topics are missing: {}{more}", names.join(", ")),
+        to_create,
     })
+}
+
+/// A subtopology of a ready topology: its tasks and topic partition counts.
+fn configured(s: &Subtopology, count_of: Count<'_>) -> ConfiguredSubtopology {
+    let mut source_topics = s.source_topics.clone();
+    source_topics.sort();
+    source_topics.dedup();
+    let counts = |ts: &[crate::model::TopicInfo]| -> BTreeMap<String, i32> {
+        ts.iter()
+            .map(|t| (t.name.clone(), count_of(&t.name).unwrap_or(0)))
+            .collect()
+    };
+    ConfiguredSubtopology {
+        id: s.id.clone(),
+        num_tasks: s.input_topics().filter_map(count_of).max().unwrap_or(0),
+        stateful: s.is_stateful(),
+        source_topics,
+        repartition_source_topics: counts(&s.repartition_source_topics),
+        changelog_topics: counts(&s.state_changelog_topics),
+    }
 }
 
 fn replication(rf: i16) -> i16 {

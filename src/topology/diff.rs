@@ -200,6 +200,43 @@ fn names(infos: &[TopicInfo]) -> impl Iterator<Item = &str> {
     infos.iter().map(|t| t.name.as_str())
 }
 
+/// The settings that changed of the topics (of one role) both sides have.
+fn topic_changes_of(role: &'static str, oi: &[TopicInfo], ni: &[TopicInfo]) -> Vec<TopicChange> {
+    let new_by_name: BTreeMap<&str, &TopicInfo> = ni.iter().map(|t| (t.name.as_str(), t)).collect();
+    let old_by_name: BTreeMap<&str, &TopicInfo> = oi.iter().map(|t| (t.name.as_str(), t)).collect();
+    let mut out = Vec::new();
+    for (name, a) in old_by_name {
+        let Some(b) = new_by_name.get(name) else {
+            continue;
+        };
+        let keys: BTreeSet<&String> = a
+            .topic_configs
+            .keys()
+            .chain(b.topic_configs.keys())
+            .collect();
+        let configs: Vec<String> = keys
+            .into_iter()
+            .filter(|k| a.topic_configs.get(*k) != b.topic_configs.get(*k))
+            .cloned()
+            .collect();
+        let change = TopicChange {
+            topic: name.to_string(),
+            role,
+            partitions: (a.partitions != b.partitions).then_some((a.partitions, b.partitions)),
+            replication_factor: (a.replication_factor != b.replication_factor)
+                .then_some((a.replication_factor, b.replication_factor)),
+            configs,
+        };
+        if change.partitions.is_some()
+            || change.replication_factor.is_some()
+            || !change.configs.is_empty()
+        {
+            out.push(change);
+        }
+    }
+    out
+}
+
 fn diff_subtopology(o: &Subtopology, n: &Subtopology) -> SubtopologyDiff {
     let groups = |s: &Subtopology| -> BTreeSet<Vec<String>> {
         s.copartition_groups
@@ -208,53 +245,16 @@ fn diff_subtopology(o: &Subtopology, n: &Subtopology) -> SubtopologyDiff {
             .collect()
     };
     let (og, ng) = (groups(o), groups(n));
-    let mut topic_changes = Vec::new();
-    for (role, oi, ni) in [
-        (
-            "repartition_source",
-            &o.repartition_source_topics,
-            &n.repartition_source_topics,
-        ),
-        (
-            "changelog",
-            &o.state_changelog_topics,
-            &n.state_changelog_topics,
-        ),
-    ] {
-        let new_by_name: BTreeMap<&str, &TopicInfo> =
-            ni.iter().map(|t| (t.name.as_str(), t)).collect();
-        let old_by_name: BTreeMap<&str, &TopicInfo> =
-            oi.iter().map(|t| (t.name.as_str(), t)).collect();
-        for (name, a) in old_by_name {
-            let Some(b) = new_by_name.get(name) else {
-                continue;
-            };
-            let keys: BTreeSet<&String> = a
-                .topic_configs
-                .keys()
-                .chain(b.topic_configs.keys())
-                .collect();
-            let configs: Vec<String> = keys
-                .into_iter()
-                .filter(|k| a.topic_configs.get(*k) != b.topic_configs.get(*k))
-                .cloned()
-                .collect();
-            let change = TopicChange {
-                topic: name.to_string(),
-                role,
-                partitions: (a.partitions != b.partitions).then_some((a.partitions, b.partitions)),
-                replication_factor: (a.replication_factor != b.replication_factor)
-                    .then_some((a.replication_factor, b.replication_factor)),
-                configs,
-            };
-            if change.partitions.is_some()
-                || change.replication_factor.is_some()
-                || !change.configs.is_empty()
-            {
-                topic_changes.push(change);
-            }
-        }
-    }
+    let mut topic_changes = topic_changes_of(
+        "repartition_source",
+        &o.repartition_source_topics,
+        &n.repartition_source_topics,
+    );
+    topic_changes.extend(topic_changes_of(
+        "changelog",
+        &o.state_changelog_topics,
+        &n.state_changelog_topics,
+    ));
     SubtopologyDiff {
         id: n.id.clone(),
         source_topics: ListChange::of(
@@ -335,154 +335,196 @@ fn hazards(
     new: &BTreeMap<&str, &Subtopology>,
     metadata: &TopicMetadata,
 ) -> Vec<Hazard> {
+    let changelogs = (
+        topic_owner(old, changelog_names),
+        topic_owner(new, changelog_names),
+    );
+    let repartition = (
+        topic_owner(old, repartition_names),
+        topic_owner(new, repartition_names),
+    );
     let mut out = Vec::new();
-    let old_logs = topic_owner(old, changelog_names);
-    let new_logs = topic_owner(new, changelog_names);
-    let old_rep = topic_owner(old, repartition_names);
-    let new_rep = topic_owner(new, repartition_names);
+    let (removed, added) = renamed_topics("changelog", &changelogs.0, &changelogs.1, &mut out);
+    changelog_hazards(removed, added, &changelogs.0, &changelogs.1, &mut out);
+    let (removed, added) = renamed_topics("repartition", &repartition.0, &repartition.1, &mut out);
+    repartition_hazards(removed, added, &repartition.0, &repartition.1, &mut out);
+    copartition_hazards(old, new, metadata, &mut out);
+    out.sort_by(|a, b| (a.kind, &a.topics).cmp(&(b.kind, &b.topics)));
+    out
+}
 
-    for (role, old_map, new_map) in [
-        ("changelog", &old_logs, &new_logs),
-        ("repartition", &old_rep, &new_rep),
-    ] {
-        let mut removed: Vec<&str> = old_map
-            .keys()
-            .copied()
-            .filter(|t| !new_map.contains_key(t))
-            .collect();
-        let mut added: Vec<&str> = new_map
-            .keys()
-            .copied()
-            .filter(|t| !old_map.contains_key(t))
-            .collect();
-        // Generated names that only changed their number.
-        let mut shifted = Vec::new();
-        for r in &removed {
-            let Some(key) = generated_name_key(r) else {
-                continue;
-            };
-            if let Some(pos) = added
-                .iter()
-                .position(|a| generated_name_key(a).as_deref() == Some(key.as_str()))
-            {
-                shifted.push((*r, added.remove(pos)));
-            }
-        }
-        removed.retain(|r| !shifted.iter().any(|(o, _)| o == r));
-        for (o, n) in shifted {
-            let what = if role == "changelog" {
-                "the store's state is rebuilt from scratch under the new name"
-            } else {
-                "records still in the old repartition topic are never processed"
-            };
-            out.push(Hazard {
-                kind: HazardKind::GeneratedNameShifted,
-                subtopology: new_map.get(n).map(|s| s.to_string()),
-                topics: vec![o.to_string(), n.to_string()],
-                message: format!(
-                    "generated {role} topic name shifted from {o} to {n}: {what}; name the \
-                     operator (Materialized.as, Grouped.as, Named.as) to pin it"
-                ),
-            });
-        }
-        if role == "changelog" {
-            // Renamed stores: a removed and an added changelog in the same subtopology.
-            let mut renamed = Vec::new();
-            for r in &removed {
-                let sub = old_map.get(r).copied();
-                if let Some(pos) = added.iter().position(|a| new_map.get(a).copied() == sub) {
-                    renamed.push((*r, added.remove(pos)));
-                }
-            }
-            removed.retain(|r| !renamed.iter().any(|(o, _)| o == r));
-            for (o, n) in renamed {
-                out.push(Hazard {
-                    kind: HazardKind::StoreRenamed,
-                    subtopology: new_map.get(n).map(|s| s.to_string()),
-                    topics: vec![o.to_string(), n.to_string()],
-                    message: format!(
-                        "changelog {o} replaced by {n}: the store's state is rebuilt from scratch"
-                    ),
-                });
-            }
-            for r in removed {
-                out.push(Hazard {
-                    kind: HazardKind::ChangelogRemoved,
-                    subtopology: old_map.get(r).map(|s| s.to_string()),
-                    topics: vec![r.to_string()],
-                    message: format!("changelog {r} removed: its store's state is dropped"),
-                });
-            }
-        } else {
-            for a in added {
-                out.push(Hazard {
-                    kind: HazardKind::RepartitionTopicAdded,
-                    subtopology: new_map.get(a).map(|s| s.to_string()),
-                    topics: vec![a.to_string()],
-                    message: format!(
-                        "repartition topic {a} added: records in flight on the old path at the \
-                         switch are not repartitioned"
-                    ),
-                });
-            }
-            for r in removed {
-                out.push(Hazard {
-                    kind: HazardKind::RepartitionTopicRemoved,
-                    subtopology: old_map.get(r).map(|s| s.to_string()),
-                    topics: vec![r.to_string()],
-                    message: format!(
-                        "repartition topic {r} removed: records still in it are never processed"
-                    ),
-                });
-            }
+/// Topic -> the subtopology that has it.
+type Owners<'a> = BTreeMap<&'a str, &'a str>;
+
+/// The topics of one role removed and added, after taking out generated names that only
+/// changed their number (each a hazard).
+fn renamed_topics<'a>(
+    role: &str,
+    old_map: &Owners<'a>,
+    new_map: &Owners<'a>,
+    out: &mut Vec<Hazard>,
+) -> (Vec<&'a str>, Vec<&'a str>) {
+    let mut removed: Vec<&str> = old_map
+        .keys()
+        .copied()
+        .filter(|t| !new_map.contains_key(t))
+        .collect();
+    let mut added: Vec<&str> = new_map
+        .keys()
+        .copied()
+        .filter(|t| !old_map.contains_key(t))
+        .collect();
+    let mut shifted = Vec::new();
+    for r in &removed {
+        let Some(key) = generated_name_key(r) else {
+            continue;
+        };
+        if let Some(pos) = added
+            .iter()
+            .position(|a| generated_name_key(a).as_deref() == Some(key.as_str()))
+        {
+            shifted.push((*r, added.remove(pos)));
         }
     }
+    removed.retain(|r| !shifted.iter().any(|(o, _)| o == r));
+    let what = if role == "changelog" {
+        "the store's state is rebuilt from scratch under the new name"
+    } else {
+        "records still in the old repartition topic are never processed"
+    };
+    for (o, n) in shifted {
+        out.push(Hazard {
+            kind: HazardKind::GeneratedNameShifted,
+            subtopology: new_map.get(n).map(|s| s.to_string()),
+            topics: vec![o.to_string(), n.to_string()],
+            message: format!(
+                "generated {role} topic name shifted from {o} to {n}: {what}; name the \
+                 operator (Materialized.as, Grouped.as, Named.as) to pin it"
+            ),
+        });
+    }
+    (removed, added)
+}
 
-    // New copartition groups with different known partition counts.
+/// Renamed stores (a removed and an added changelog in the same subtopology) and removed
+/// changelogs.
+fn changelog_hazards(
+    mut removed: Vec<&str>,
+    mut added: Vec<&str>,
+    old_map: &Owners<'_>,
+    new_map: &Owners<'_>,
+    out: &mut Vec<Hazard>,
+) {
+    let mut renamed = Vec::new();
+    for r in &removed {
+        let sub = old_map.get(r).copied();
+        if let Some(pos) = added.iter().position(|a| new_map.get(a).copied() == sub) {
+            renamed.push((*r, added.remove(pos)));
+        }
+    }
+    removed.retain(|r| !renamed.iter().any(|(o, _)| o == r));
+    for (o, n) in renamed {
+        out.push(Hazard {
+            kind: HazardKind::StoreRenamed,
+            subtopology: new_map.get(n).map(|s| s.to_string()),
+            topics: vec![o.to_string(), n.to_string()],
+            message: format!(
+                "changelog {o} replaced by {n}: the store's state is rebuilt from scratch"
+            ),
+        });
+    }
+    for r in removed {
+        out.push(Hazard {
+            kind: HazardKind::ChangelogRemoved,
+            subtopology: old_map.get(r).map(|s| s.to_string()),
+            topics: vec![r.to_string()],
+            message: format!("changelog {r} removed: its store's state is dropped"),
+        });
+    }
+}
+
+/// Added and removed repartition topics.
+fn repartition_hazards(
+    removed: Vec<&str>,
+    added: Vec<&str>,
+    old_map: &Owners<'_>,
+    new_map: &Owners<'_>,
+    out: &mut Vec<Hazard>,
+) {
+    for a in added {
+        out.push(Hazard {
+            kind: HazardKind::RepartitionTopicAdded,
+            subtopology: new_map.get(a).map(|s| s.to_string()),
+            topics: vec![a.to_string()],
+            message: format!(
+                "repartition topic {a} added: records in flight on the old path at the \
+                 switch are not repartitioned"
+            ),
+        });
+    }
+    for r in removed {
+        out.push(Hazard {
+            kind: HazardKind::RepartitionTopicRemoved,
+            subtopology: old_map.get(r).map(|s| s.to_string()),
+            topics: vec![r.to_string()],
+            message: format!(
+                "repartition topic {r} removed: records still in it are never processed"
+            ),
+        });
+    }
+}
+
+/// New copartition groups with different known partition counts.
+fn copartition_hazards(
+    old: &BTreeMap<&str, &Subtopology>,
+    new: &BTreeMap<&str, &Subtopology>,
+    metadata: &TopicMetadata,
+    out: &mut Vec<Hazard>,
+) {
     let fixed: BTreeMap<&str, i32> = new
         .values()
         .flat_map(|s| s.repartition_source_topics.iter())
         .filter(|t| t.partitions > 0)
         .map(|t| (t.name.as_str(), t.partitions))
         .collect();
+    let count = |t: &str| {
+        metadata
+            .get(t)
+            .copied()
+            .filter(|c| *c >= 1)
+            .or_else(|| fixed.get(t).copied())
+    };
     for (id, s) in new {
         let old_groups: BTreeSet<&BTreeSet<String>> = old
             .get(id)
             .map(|o| o.copartition_groups.iter().collect())
             .unwrap_or_default();
-        for g in &s.copartition_groups {
-            if old_groups.contains(g) {
-                continue;
-            }
+        for g in s
+            .copartition_groups
+            .iter()
+            .filter(|g| !old_groups.contains(g))
+        {
             let known: BTreeMap<&str, i32> = g
                 .iter()
-                .filter_map(|t| {
-                    metadata
-                        .get(t)
-                        .copied()
-                        .filter(|c| *c >= 1)
-                        .or_else(|| fixed.get(t.as_str()).copied())
-                        .map(|c| (t.as_str(), c))
-                })
+                .filter_map(|t| count(t).map(|c| (t.as_str(), c)))
                 .collect();
             let distinct: BTreeSet<i32> = known.values().copied().collect();
-            if distinct.len() > 1 {
-                let counts: Vec<String> = known.iter().map(|(t, c)| format!("{t}={c}")).collect();
-                out.push(Hazard {
-                    kind: HazardKind::CopartitionBroken,
-                    subtopology: Some(id.to_string()),
-                    topics: known.keys().map(|t| t.to_string()).collect(),
-                    message: format!(
-                        "new copartition group in subtopology {id} has different partition \
-                         counts ({}): the coordinator answers INCORRECTLY_PARTITIONED_TOPICS",
-                        counts.join(", ")
-                    ),
-                });
+            if distinct.len() <= 1 {
+                continue;
             }
+            let counts: Vec<String> = known.iter().map(|(t, c)| format!("{t}={c}")).collect();
+            out.push(Hazard {
+                kind: HazardKind::CopartitionBroken,
+                subtopology: Some(id.to_string()),
+                topics: known.keys().map(|t| t.to_string()).collect(),
+                message: format!(
+                    "new copartition group in subtopology {id} has different partition \
+                     counts ({}): the coordinator answers INCORRECTLY_PARTITIONED_TOPICS",
+                    counts.join(", ")
+                ),
+            });
         }
     }
-    out.sort_by(|a, b| (a.kind, &a.topics).cmp(&(b.kind, &b.topics)));
-    out
 }
 
 #[cfg(test)]

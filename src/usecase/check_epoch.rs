@@ -13,9 +13,9 @@ use crate::coordinator::topology_epoch::{
 };
 use crate::coordinator::KafkaVersion;
 use crate::model::group::{DescribedTopology, GroupDescription};
-use crate::model::Topology;
+use crate::model::{ErrorCode, StatusCode, Topology};
 use crate::snapshot;
-use crate::topology::configure::{topics_to_create, CreatableTopic, TopicProblem};
+use crate::topology::configure::{topics_to_create, CreatableTopic, TopicMetadata, TopicProblem};
 use crate::topology::diff::{diff_with_metadata, Hazard, TopologyDiff};
 
 /// Which rules decided.
@@ -55,7 +55,7 @@ pub struct BrokerReport {
     pub verdict: BrokerVerdict,
     pub accepted: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub status: Option<String>,
+    pub status: Option<StatusCode>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub advice: Option<String>,
 }
@@ -122,31 +122,15 @@ pub fn check(input: CheckInput) -> Result<CheckReport, Error> {
     }
     input.topics.apply(&mut metadata);
 
-    let join = |version| {
-        dry_run::join_with(
-            version,
-            &group.group_id,
-            group_topology.as_ref(),
-            &new,
-            &metadata,
-        )
-        .map_err(|e| Error::input(e.to_string()))
-    };
-    // The KIP's verdict is always computed, as information; the profile's run decides.
-    let (kip_error, kip_message) = join(KafkaVersion::Kip)?;
+    let (error, message) = decide(
+        input.kafka_version,
+        &group.group_id,
+        group_topology.as_ref(),
+        &new,
+        &metadata,
+    )?;
     let kip = kip_verdict(group_topology.as_ref(), &new);
-    if !dry_run::agrees(&kip, kip_error) {
-        return Err(Error::Internal(format!(
-            "the local coordinator ({}) and the topology epoch rules ({kip:?}) disagree",
-            kip_error.map_or("accepted".to_string(), |e| e.name())
-        )));
-    }
     let version = input.kafka_version;
-    let (error, message) = if version == KafkaVersion::Kip {
-        (kip_error, kip_message)
-    } else {
-        join(version)?
-    };
     let broker = broker_report(
         &group.group_id,
         broker_verdict(group_topology.as_ref(), &new),
@@ -189,6 +173,34 @@ pub fn check(input: CheckInput) -> Result<CheckReport, Error> {
     })
 }
 
+/// The answer of the coordinator of `version`: the error and its message, if it rejects. The
+/// KIP's run is always made and must agree with the KIP's rules (`kip_verdict`).
+fn decide(
+    version: KafkaVersion,
+    group_id: &str,
+    current: Option<&Topology>,
+    new: &Topology,
+    metadata: &TopicMetadata,
+) -> Result<(Option<ErrorCode>, Option<String>), Error> {
+    let join = |version| {
+        dry_run::join_with(version, group_id, current, new, metadata)
+            .map_err(|e| Error::input(e.to_string()))
+    };
+    let (kip_error, kip_message) = join(KafkaVersion::Kip)?;
+    let kip = kip_verdict(current, new);
+    if !dry_run::agrees(&kip, kip_error) {
+        return Err(Error::Internal(format!(
+            "the local coordinator ({}) and the topology epoch rules ({kip:?}) disagree",
+            kip_error.map_or("accepted".to_string(), |e| e.name())
+        )));
+    }
+    if version == KafkaVersion::Kip {
+        Ok((kip_error, kip_message))
+    } else {
+        join(version)
+    }
+}
+
 /// A group the cluster does not have: the first member to join creates it.
 fn absent_group(id: &str) -> GroupDescription {
     GroupDescription {
@@ -226,7 +238,7 @@ fn current_topology(g: &GroupDescription, new: &Topology) -> Result<Option<Topol
 fn broker_report(group_id: &str, verdict: BrokerVerdict) -> BrokerReport {
     let (status, advice) = match &verdict {
         BrokerVerdict::AcceptedStale => (
-            Some("STALE_TOPOLOGY".to_string()),
+            Some(StatusCode::StaleTopology),
             Some(
                 "the member joins but runs the group's topology, and every heartbeat carries \
                  status STALE_TOPOLOGY"

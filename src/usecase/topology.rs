@@ -5,6 +5,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use crate::model::{ErrorCode, StatusCode, Subtopology, Topology};
+
 use super::simulation::TopicCounts;
 use super::source::ResolvedTopology;
 use crate::topology::configure::{configure, CreatableTopic, TopicMetadata, TopicProblem};
@@ -34,13 +36,44 @@ pub struct SubtopologyRow {
     pub copartition_groups: Vec<Vec<String>>,
 }
 
+/// Where the topology stands: `READY`, the heartbeat status the group would get (e.g.
+/// `MISSING_SOURCE_TOPICS`), or the error of an invalid topology (`STREAMS_INVALID_TOPOLOGY`).
+/// Serialised as that name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConfigurationStatus {
+    Ready,
+    Status(StatusCode),
+    Invalid(ErrorCode),
+}
+
+impl ConfigurationStatus {
+    pub fn name(self) -> String {
+        match self {
+            ConfigurationStatus::Ready => "READY".to_string(),
+            ConfigurationStatus::Status(s) => s.name(),
+            ConfigurationStatus::Invalid(e) => e.name(),
+        }
+    }
+}
+
+impl std::fmt::Display for ConfigurationStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+impl Serialize for ConfigurationStatus {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.name())
+    }
+}
+
 /// What the coordinator would do with the topology.
 #[derive(Debug, Serialize)]
 pub struct ConfigurationReport {
     /// True when the topology is ready once the internal topics below are created.
     pub ready: bool,
-    /// `READY`, a heartbeat status name, or `STREAMS_INVALID_TOPOLOGY`.
-    pub status: String,
+    pub status: ConfigurationStatus,
     /// The Kafka error code for an invalid topology (130).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error_code: Option<i16>,
@@ -71,30 +104,48 @@ pub fn report(
     application_id: Option<&str>,
     metadata: TopicMetadata,
 ) -> Report {
-    let topology = &t.topology;
+    let (configuration, tasks) = configuration(&t.topology, &metadata);
+    let mut subs: Vec<&Subtopology> = t.topology.subtopologies.iter().collect();
+    subs.sort_by(|a, b| a.id.cmp(&b.id));
+    Report {
+        file: t.label.clone(),
+        application_id: application_id.map(str::to_string),
+        epoch: t.topology.epoch,
+        topic_partitions: metadata,
+        subtopologies: subs
+            .into_iter()
+            .map(|s| row(s, tasks.get(&s.id).copied()))
+            .collect(),
+        configuration,
+        notes: t.notes.clone(),
+    }
+}
+
+/// What the coordinator asks for, then what it does once those topics exist; and the tasks per
+/// subtopology then.
+fn configuration(
+    topology: &Topology,
+    metadata: &TopicMetadata,
+) -> (ConfigurationReport, BTreeMap<String, i32>) {
     let mut to_create = Vec::new();
-    let result = match configure(topology, &metadata) {
-        Ok(c) => match &c.problem {
-            Some(TopicProblem::MissingInternalTopics {
-                to_create: list, ..
-            }) => {
-                // What the coordinator asks for, then the topology with those topics created.
-                to_create = list.clone();
-                let mut after = metadata.clone();
-                for t in list {
-                    after.insert(t.name.clone(), t.partitions);
-                }
-                configure(topology, &after)
+    let result = configure(topology, metadata).and_then(|c| match &c.problem {
+        Some(TopicProblem::MissingInternalTopics {
+            to_create: list, ..
+        }) => {
+            to_create = list.clone();
+            let mut after = metadata.clone();
+            for t in list {
+                after.insert(t.name.clone(), t.partitions);
             }
-            _ => Ok(c),
-        },
-        Err(e) => Err(e),
-    };
-    let (configuration, tasks): (ConfigurationReport, BTreeMap<String, i32>) = match result {
+            configure(topology, &after)
+        }
+        _ => Ok(c),
+    });
+    match result {
         Err(invalid) => (
             ConfigurationReport {
                 ready: false,
-                status: invalid.error_code().name(),
+                status: ConfigurationStatus::Invalid(invalid.error_code()),
                 error_code: Some(invalid.error_code().code()),
                 detail: Some(invalid.message),
                 internal_topics_to_create: Vec::new(),
@@ -102,77 +153,48 @@ pub fn report(
             },
             BTreeMap::new(),
         ),
-        Ok(c) => {
-            let tasks = c
-                .subtopologies
+        Ok(c) => (
+            ConfigurationReport {
+                ready: c.is_ready(),
+                status: c.problem.as_ref().map_or(ConfigurationStatus::Ready, |p| {
+                    ConfigurationStatus::Status(p.status_code())
+                }),
+                error_code: None,
+                detail: c.problem.as_ref().map(|p| p.detail().to_string()),
+                internal_topics_to_create: to_create,
+                total_tasks: c.total_tasks(),
+            },
+            c.subtopologies
                 .iter()
                 .map(|s| (s.id.clone(), s.num_tasks))
-                .collect();
-            (
-                ConfigurationReport {
-                    ready: c.is_ready(),
-                    status: c
-                        .problem
-                        .as_ref()
-                        .map(|p| p.status_code().name())
-                        .unwrap_or_else(|| "READY".to_string()),
-                    error_code: None,
-                    detail: c.problem.as_ref().map(|p| p.detail().to_string()),
-                    internal_topics_to_create: to_create,
-                    total_tasks: c.total_tasks(),
-                },
-                tasks,
-            )
-        }
-    };
-    let mut subs: Vec<_> = topology.subtopologies.iter().collect();
-    subs.sort_by(|a, b| a.id.cmp(&b.id));
-    let sorted = |v: &mut Vec<String>| {
+                .collect(),
+        ),
+    }
+}
+
+/// One subtopology's row: its lists sorted and without duplicates.
+fn row(s: &Subtopology, tasks: Option<i32>) -> SubtopologyRow {
+    let sorted = |mut v: Vec<String>| {
         v.sort();
         v.dedup();
+        v
     };
-    let subtopologies = subs
-        .into_iter()
-        .map(|s| {
-            let mut row = SubtopologyRow {
-                id: s.id.clone(),
-                stateful: s.is_stateful(),
-                tasks: tasks.get(&s.id).copied(),
-                source_topics: s.source_topics.clone(),
-                source_topic_regex: s.source_topic_regex.clone(),
-                repartition_source_topics: s
-                    .repartition_source_topics
-                    .iter()
-                    .map(|t| t.name.clone())
-                    .collect(),
-                repartition_sink_topics: s.repartition_sink_topics.clone(),
-                changelog_topics: s
-                    .state_changelog_topics
-                    .iter()
-                    .map(|t| t.name.clone())
-                    .collect(),
-                copartition_groups: s
-                    .copartition_groups
-                    .iter()
-                    .map(|g| g.iter().cloned().collect())
-                    .collect(),
-            };
-            sorted(&mut row.source_topics);
-            sorted(&mut row.source_topic_regex);
-            sorted(&mut row.repartition_source_topics);
-            sorted(&mut row.repartition_sink_topics);
-            sorted(&mut row.changelog_topics);
-            row.copartition_groups.sort();
-            row
-        })
+    let names = |ts: &[crate::model::TopicInfo]| ts.iter().map(|t| t.name.clone()).collect();
+    let mut copartition_groups: Vec<Vec<String>> = s
+        .copartition_groups
+        .iter()
+        .map(|g| g.iter().cloned().collect())
         .collect();
-    Report {
-        file: t.label.clone(),
-        application_id: application_id.map(str::to_string),
-        epoch: topology.epoch,
-        topic_partitions: metadata,
-        subtopologies,
-        configuration,
-        notes: t.notes.clone(),
+    copartition_groups.sort();
+    SubtopologyRow {
+        id: s.id.clone(),
+        stateful: s.is_stateful(),
+        tasks,
+        source_topics: sorted(s.source_topics.clone()),
+        source_topic_regex: sorted(s.source_topic_regex.clone()),
+        repartition_source_topics: sorted(names(&s.repartition_source_topics)),
+        repartition_sink_topics: sorted(s.repartition_sink_topics.clone()),
+        changelog_topics: sorted(names(&s.state_changelog_topics)),
+        copartition_groups,
     }
 }
