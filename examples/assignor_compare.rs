@@ -95,6 +95,9 @@ fn main() -> Result<(), String> {
                 // Dropping the previous result is not part of the assignment.
                 out = o;
             }
+            if std::env::var_os("SHOW_TIMES").is_some() {
+                eprintln!("{times:?}");
+            }
             let first = times[0];
             times.sort_by(f64::total_cmp);
             eprintln!(

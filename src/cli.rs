@@ -3,14 +3,9 @@
 //! Each subcommand's own arguments live next to its code in `commands/<verb>.rs`; argument
 //! groups several commands share are in `commands/args.rs`.
 
-use std::path::PathBuf;
+use clap::{CommandFactory, Parser, Subcommand};
 
-use clap::{Parser, Subcommand, ValueEnum};
-
-use streams_group::render::color::ColorMode;
-use streams_group::render::out::Format;
-
-use crate::commands;
+use crate::commands::{self, GlobalArgs, Outcome};
 
 const ABOUT: &str = "Inspect, simulate and check Apache Kafka streams groups (KIP-1071)";
 
@@ -46,92 +41,6 @@ pub struct Cli {
     pub command: Command,
 }
 
-/// Options every subcommand accepts, before or after the subcommand name.
-#[derive(Debug, Clone, clap::Args)]
-pub struct GlobalArgs {
-    /// Kafka bootstrap server(s), host:port[,host:port...]
-    #[arg(
-        long,
-        global = true,
-        value_name = "HOST:PORT",
-        env = "STREAMS_GROUP_BOOTSTRAP_SERVER"
-    )]
-    pub bootstrap_server: Option<String>,
-
-    /// Kafka client properties file (security.protocol, sasl.*, ssl.*)
-    #[arg(long, global = true, value_name = "FILE")]
-    pub command_config: Option<PathBuf>,
-
-    /// Upper bound for every network wait, in milliseconds
-    #[arg(long, global = true, value_name = "MS", default_value_t = 30_000,
-          value_parser = parse_timeout)]
-    pub timeout: u64,
-
-    /// Output format
-    #[arg(long, short = 'o', global = true, value_enum, default_value_t = OutputFormat::Table)]
-    pub output: OutputFormat,
-
-    /// When to use colours (NO_COLOR in the environment turns off `auto`)
-    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
-    pub color: ColorChoice,
-
-    /// More detail
-    #[arg(long, short = 'v', global = true)]
-    pub verbose: bool,
-}
-
-/// Kafka's own timeouts are int32 milliseconds; 0 would make every wait fail at once.
-pub const MAX_TIMEOUT_MS: u64 = i32::MAX as u64;
-
-fn parse_timeout(s: &str) -> Result<u64, String> {
-    let ms: u64 = s
-        .trim()
-        .parse()
-        .map_err(|_| "expected a whole number of milliseconds, e.g. 30000".to_string())?;
-    match ms {
-        0 => Err(
-            "a timeout of 0 ms would fail every network wait at once; give at least 1 \
-                  (the default is 30000)"
-                .into(),
-        ),
-        ms if ms > MAX_TIMEOUT_MS => Err(format!("at most {MAX_TIMEOUT_MS} ms")),
-        ms => Ok(ms),
-    }
-}
-
-impl GlobalArgs {
-    /// The format reports are written in.
-    pub fn format(&self) -> Format {
-        match self.output {
-            OutputFormat::Table => Format::Table,
-            OutputFormat::Json => Format::Json,
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum OutputFormat {
-    Table,
-    Json,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ColorChoice {
-    Auto,
-    Always,
-    Never,
-}
-
-impl From<ColorChoice> for ColorMode {
-    fn from(c: ColorChoice) -> Self {
-        match c {
-            ColorChoice::Auto => ColorMode::Auto,
-            ColorChoice::Always => ColorMode::Always,
-            ColorChoice::Never => ColorMode::Never,
-        }
-    }
-}
-
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Simulate Streams clients against the local coordinator on a virtual clock
@@ -150,4 +59,21 @@ pub enum Command {
     Topology(commands::topology::Args),
     /// Print a shell completion script
     Completions(commands::completions::Args),
+}
+
+impl Cli {
+    /// Run the parsed command line.
+    pub fn run(&self) -> Outcome {
+        let g = &self.global;
+        match &self.command {
+            Command::Simulate(a) => commands::simulate::run(g, a),
+            Command::List(a) => commands::list::run(g, a),
+            Command::Describe(a) => commands::describe::run(g, a),
+            Command::Diff(a) => commands::diff::run(g, a),
+            Command::CheckEpoch(a) => commands::check_epoch::run(g, a),
+            Command::Lag(a) => commands::lag::run(g, a),
+            Command::Topology(a) => commands::topology::run(g, a),
+            Command::Completions(a) => commands::completions::run(a, Cli::command()),
+        }
+    }
 }

@@ -10,6 +10,7 @@
 pub mod assignment_diff;
 pub mod coordinator;
 pub mod input;
+pub mod java;
 pub mod kafka;
 pub mod lag;
 pub mod model;

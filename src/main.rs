@@ -32,7 +32,7 @@ fn main() -> ExitCode {
             command_error::HINT_BUG
         ));
     }));
-    let code = match panic::catch_unwind(AssertUnwindSafe(|| commands::dispatch(&cli))) {
+    let code = match panic::catch_unwind(AssertUnwindSafe(|| cli.run())) {
         Ok(Ok(code)) => code,
         Ok(Err(err)) => {
             if let Some(line) = err.line() {

@@ -1,4 +1,4 @@
-//! The Java-order helpers (`coordinator::assignor::java`) against a real JVM, on many random
+//! The Java-order helpers (`streams_group::java`) against a real JVM, on many random
 //! keys: `String.hashCode`/`compareTo`, `HashMap` iteration order (both constructors, `put`,
 //! `computeIfAbsent`, `remove`, resizes, tree bins), and `PriorityQueue` pop order on ties.
 //!
@@ -12,10 +12,8 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use streams_group::coordinator::assignor::java::hash_map::spread;
-use streams_group::coordinator::assignor::java::{
-    java_string_cmp, java_string_hash, JavaHashMap, JavaPriorityQueue,
-};
+use streams_group::java::hash_map::spread;
+use streams_group::java::{java_string_cmp, java_string_hash, JavaHashMap, JavaPriorityQueue};
 
 struct Jvm {
     child: Child,

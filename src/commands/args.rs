@@ -8,7 +8,7 @@ use streams_group::model::KafkaVersion;
 use streams_group::usecase::simulation::{TopicCounts, MAX_MEMBERS, MAX_PARTITIONS};
 use streams_group::usecase::source::{GroupSource, TopologySource};
 
-use crate::cli::GlobalArgs;
+use super::GlobalArgs;
 use crate::command_error::CommandError;
 
 /// Partitions assumed for a source topic whose count is not known otherwise, in every command.

@@ -8,8 +8,8 @@ use streams_group::usecase::profile;
 use streams_group::usecase::source::{load_group_if_exists, resolve_topology, Origin};
 
 use super::args::{kafka_version, source_arg, GroupArgs, SourceArg, TopicCountArgs};
+use super::GlobalArgs;
 use super::Outcome;
-use crate::cli::GlobalArgs;
 use crate::command_error::CommandError;
 use crate::exit::Code;
 

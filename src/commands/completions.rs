@@ -1,11 +1,9 @@
 //! `completions`: print a shell completion script generated from the same clap definitions.
 
-use clap::CommandFactory;
 use clap_complete::Shell;
 use streams_group::render::out;
 
 use super::Outcome;
-use crate::cli::{Cli, GlobalArgs};
 use crate::exit::Code;
 
 #[derive(Debug, clap::Args)]
@@ -18,8 +16,8 @@ pub struct Args {
     pub shell: Shell,
 }
 
-pub fn run(_global: &GlobalArgs, args: &Args) -> Outcome {
-    let mut cmd = Cli::command();
+/// `cmd`: the whole command line's definition (the caller owns it).
+pub fn run(args: &Args, mut cmd: clap::Command) -> Outcome {
     // Generated into memory first: clap_complete panics on a failed write.
     let mut script = Vec::new();
     clap_complete::generate(args.shell, &mut cmd, "streams-group", &mut script);

@@ -5,8 +5,8 @@ use streams_group::model::group::{Snapshot, SNAPSHOT_SCHEMA_VERSION};
 use streams_group::render::{describe as view, out};
 use streams_group::usecase::live::{self, Selection};
 
+use super::GlobalArgs;
 use super::Outcome;
-use crate::cli::GlobalArgs;
 use crate::command_error::CommandError;
 use crate::exit::Code;
 

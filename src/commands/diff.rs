@@ -10,8 +10,8 @@ use streams_group::usecase::simulation::{Members, Plan};
 use streams_group::usecase::source::{load_group, resolve_topology, SourcedGroup};
 
 use super::args::{kafka_version, members, source_arg, SourceArg, TopicCountArgs};
+use super::GlobalArgs;
 use super::Outcome;
-use crate::cli::GlobalArgs;
 use crate::command_error::CommandError;
 use crate::exit::Code;
 

@@ -6,8 +6,8 @@ use streams_group::usecase::lag::report;
 use streams_group::usecase::source::load_group;
 
 use super::args::GroupArgs;
+use super::GlobalArgs;
 use super::Outcome;
-use crate::cli::GlobalArgs;
 use crate::command_error::CommandError;
 use crate::exit::Code;
 

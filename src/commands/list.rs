@@ -4,8 +4,8 @@ use streams_group::model::GroupStateName;
 use streams_group::render::{list as view, out};
 use streams_group::usecase::live;
 
+use super::GlobalArgs;
 use super::Outcome;
-use crate::cli::GlobalArgs;
 use crate::exit::Code;
 
 #[derive(Debug, clap::Args)]

@@ -7,7 +7,7 @@ use streams_group::kafka::{self, config::ClientConfig};
 use streams_group::render::out;
 use streams_group::usecase::source::GroupSource;
 
-use crate::cli::GlobalArgs;
+use super::GlobalArgs;
 use crate::command_error::CommandError;
 
 /// The client configuration. With `--verbose`, unknown property keys are noted on stderr.

@@ -7,30 +7,17 @@ pub mod check_epoch;
 pub mod completions;
 pub mod describe;
 pub mod diff;
+pub mod global;
 pub mod lag;
 pub mod list;
 pub mod live;
 pub mod simulate;
 pub mod topology;
 
-use crate::cli::{Cli, Command};
 use crate::command_error::CommandError;
 use crate::exit::Code;
 
+pub use global::GlobalArgs;
+
 /// What a command returns: its exit code, or the error to report.
 pub type Outcome = Result<Code, CommandError>;
-
-/// Run the parsed command line.
-pub fn dispatch(cli: &Cli) -> Outcome {
-    let g = &cli.global;
-    match &cli.command {
-        Command::Simulate(a) => simulate::run(g, a),
-        Command::List(a) => list::run(g, a),
-        Command::Describe(a) => describe::run(g, a),
-        Command::Diff(a) => diff::run(g, a),
-        Command::CheckEpoch(a) => check_epoch::run(g, a),
-        Command::Lag(a) => lag::run(g, a),
-        Command::Topology(a) => topology::run(g, a),
-        Command::Completions(a) => completions::run(g, a),
-    }
-}

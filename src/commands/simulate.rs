@@ -12,8 +12,8 @@ use streams_group::usecase::simulation::{
 use streams_group::usecase::source::{load_group, resolve_topology, GroupSource, SourcedGroup};
 
 use super::args::{kafka_version, members, source_arg, GroupConfigArgs, SourceArg, TopicCountArgs};
+use super::GlobalArgs;
 use super::Outcome;
-use crate::cli::GlobalArgs;
 use crate::command_error::CommandError;
 use crate::exit::Code;
 

@@ -6,8 +6,8 @@ use streams_group::usecase::source::resolve_topology;
 use streams_group::usecase::topology::{assumed_metadata, report};
 
 use super::args::{source_arg, SourceArg, TopicCountArgs};
+use super::GlobalArgs;
 use super::Outcome;
-use crate::cli::GlobalArgs;
 use crate::exit::Code;
 
 const LONG_ABOUT: &str = "\

@@ -21,7 +21,7 @@ const MAX_CAPACITY: usize = 1 << 30;
 /// The multiplier of `BaseHashTable.findSlot`.
 const SLOT_MULTIPLIER: i64 = -7_046_029_254_386_353_131;
 
-use super::assignor::java::java_string_hash;
+use crate::java::java_string_hash;
 
 /// Member ids in the order Apache's `TimelineHashMap` of members iterates them.
 #[derive(Clone, Debug)]

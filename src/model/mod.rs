@@ -6,6 +6,7 @@ pub mod group;
 pub mod heartbeat;
 pub mod state;
 pub mod task;
+pub mod task_set;
 pub mod topology;
 pub mod version;
 

@@ -110,7 +110,7 @@ impl Scenario {
                 }
                 Action::CreateTopics { topics } => {
                     for (name, n) in topics {
-                        if !crate::coordinator::validate::is_valid_topic_name(name) {
+                        if !crate::topology::topic_name::is_valid_topic_name(name) {
                             return Err(at(format!(
                                 "create_topics: `{name}` is not a valid Kafka topic name (1 to 249 of a-z, A-Z, 0-9, '.', '_', '-')"
                             )));

@@ -23,7 +23,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::coordinator::assignor::java::JavaHashMap;
+use crate::java::JavaHashMap;
 use crate::model::codes::{ErrorCode, StatusCode};
 use crate::model::topology::{Subtopology, Topology};
 

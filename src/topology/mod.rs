@@ -10,6 +10,7 @@ pub mod configure;
 pub mod describe_text;
 pub mod diff;
 pub mod json;
+pub mod topic_name;
 
 use std::fmt;
 use std::path::Path;

@@ -14,7 +14,6 @@
 //!   partition), and every tie is broken on those orders, never on hash-map iteration order.
 
 mod balanced;
-pub mod java;
 pub mod metrics;
 mod process_state;
 mod rack;

@@ -220,7 +220,7 @@ impl State {
                     continue;
                 };
                 let (lo, hi) = (sub_base[s as usize], sub_base[s as usize + 1]);
-                for &p in parts {
+                for p in parts.iter() {
                     if p >= 0 && (p as u32) < hi - lo {
                         out.push(lo + p as u32);
                     }

@@ -1,19 +1,20 @@
 //! `assignActive`: every task (stateful and stateless together) gets an active owner.
 
 use super::candidates::find_prev_member_with_least_load;
-use super::state::{State, NONE};
+use super::state::{dequeue, State, NONE};
 use super::AssignorError;
 
 pub(super) fn assign_active(st: &mut State) -> Result<(), AssignorError> {
     // Sticky passes walk tasks by (partition, subtopology): with range-like previous
     // assignments, quota cut-offs then spread over subtopologies.
-    let mut tasks: Vec<u32> = (0..st.num_tasks()).collect();
-    tasks.sort_unstable_by_key(|&t| st.partition_major(t));
+    let mut tasks = st.partition_major_order(|_| true);
     tasks.retain(|&t| !keep_previous_active(st, t));
     tasks.retain(|&t| !take_previous_standby(st, t));
     // The rest by (subtopology, partition), which is task index order.
-    tasks.sort_unstable();
-    least_loaded(st, &tasks)
+    let rest: Vec<u32> = (0..st.num_tasks())
+        .filter(|&t| st.active_owner[t as usize] == NONE)
+        .collect();
+    least_loaded(st, &rest)
 }
 
 fn place(st: &mut State, m: u32, t: u32) {
@@ -49,7 +50,7 @@ fn take_previous_standby(st: &mut State, t: u32) -> bool {
 fn least_loaded(st: &mut State, tasks: &[u32]) -> Result<(), AssignorError> {
     let mut queue = st.process_queue();
     for &t in tasks {
-        let Some(p) = queue.poll(st.by_load()) else {
+        let Some(p) = dequeue(&mut queue) else {
             return Err(AssignorError::new(format!(
                 "No process available to assign active task {}.",
                 st.task_name(t)
@@ -64,7 +65,7 @@ fn least_loaded(st: &mut State, tasks: &[u32]) -> Result<(), AssignorError> {
         }
         st.maybe_update_active_quota(c);
         st.maybe_update_total_quota(c);
-        queue.offer(p, st.by_load());
+        st.enqueue(&mut queue, p);
     }
     Ok(())
 }

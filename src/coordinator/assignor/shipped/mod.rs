@@ -2,7 +2,7 @@
 //! 4.4.0 (`org.apache.kafka.coordinator.group.streams.assignor.StickyTaskAssignor`).
 //!
 //! "Exactly" includes every tie: Apache breaks ties by `HashMap` iteration order (of member ids
-//! and process ids) and by `PriorityQueue` pop order, which [`super::java`] reproduces. The
+//! and process ids) and by `PriorityQueue` pop order, which [`crate::java`] reproduces. The
 //! steps, one module each:
 //! 1. [`state`]: quotas, the per-process state (`ProcessState`) and who held each task before;
 //! 2. [`actives`]: active tasks in three passes (previous owner, previous standby, least-loaded

@@ -1,30 +1,27 @@
 //! `assignStandby`: `num_standby_replicas` standbys for each task of a stateful subtopology.
 
 use super::candidates::find_prev_member_with_least_load;
-use super::state::{State, NONE};
-use crate::coordinator::assignor::java::JavaPriorityQueue;
+use super::state::{dequeue, ProcessQueue, State, NONE};
 
 pub(super) fn assign_standby(st: &mut State) {
-    let mut tasks: Vec<u32> = (0..st.num_tasks())
-        .filter(|&t| st.sub_stateful[st.task_sub[t as usize] as usize])
-        .collect();
     // (partition, subtopology), descending.
-    tasks.sort_unstable_by_key(|&t| std::cmp::Reverse(st.partition_major(t)));
+    let tasks = st.partition_major_order(|s| st.sub_stateful[s as usize]);
     let replicas = st.num_standby_replicas;
-    let mut deferred: Vec<(u32, i32)> = Vec::new();
-    for &t in &tasks {
+    // Standbys still to place per task, after the sticky pass.
+    let mut deferred: Vec<i32> = vec![0; st.num_tasks() as usize];
+    for &t in tasks.iter().rev() {
         for i in 0..replicas {
             if !sticky_standby(st, t) {
-                deferred.push((t, replicas - i));
+                deferred[t as usize] = replicas - i;
                 break;
             }
         }
     }
-    // (subtopology, partition), descending: task index order reversed.
-    deferred.sort_unstable_by_key(|&(t, _)| std::cmp::Reverse(t));
     let mut queue = st.process_queue();
     let mut polled = Vec::new();
-    for (t, remaining) in deferred {
+    // (subtopology, partition), descending: task index order reversed.
+    for t in (0..st.num_tasks()).rev() {
+        let remaining = deferred[t as usize];
         for i in 0..remaining {
             if !least_loaded(st, &mut queue, &mut polled, t) {
                 st.warnings.push(format!(
@@ -70,15 +67,10 @@ fn sticky_standby(st: &mut State, t: u32) -> bool {
 /// `assignStandbyToMemberWithLeastLoad`, unrolled: poll processes by load until one lacks `t`
 /// (its least-loaded member gets it), then put every polled process back, last polled first,
 /// as the recursion's unwinding does.
-fn least_loaded(
-    st: &mut State,
-    queue: &mut JavaPriorityQueue<u32>,
-    polled: &mut Vec<u32>,
-    t: u32,
-) -> bool {
+fn least_loaded(st: &mut State, queue: &mut ProcessQueue, polled: &mut Vec<u32>, t: u32) -> bool {
     polled.clear();
     let mut found = false;
-    while let Some(p) = queue.poll(st.by_load()) {
+    while let Some(p) = dequeue(queue) {
         polled.push(p);
         if !st.holds(p, t) {
             let c = st.add_task_to_least_loaded_member(p, t, false);
@@ -93,7 +85,7 @@ fn least_loaded(
         }
     }
     for &p in polled.iter().rev() {
-        queue.offer(p, st.by_load());
+        st.enqueue(queue, p);
     }
     found
 }

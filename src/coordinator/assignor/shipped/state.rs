@@ -5,11 +5,12 @@
 //! order of its `memberToTaskCounts`: those three orders are where Apache's ties come from.
 
 use std::cmp::Ordering;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
 
-use super::super::java::{java_string_cmp, JavaHashMap, JavaPriorityQueue};
 use super::super::{GroupAssignment, GroupSpec, MemberAssignment, MemberSpec, ShippedVersion};
+use crate::java::{java_string_cmp, JavaHashMap, JavaPriorityQueue};
 use crate::model::TaskSet;
 
 pub(super) const NONE: u32 = u32::MAX;
@@ -327,9 +328,30 @@ impl<'a> State<'a> {
         )
     }
 
-    /// `(partition, subtopology)`, as a sortable key (subtopologies are numbered in id order).
-    pub fn partition_major(&self, t: u32) -> (i32, u32) {
-        (self.task_partition[t as usize], self.task_sub[t as usize])
+    /// The tasks of the subtopologies `keep` selects, ordered by (partition, subtopology):
+    /// Apache's sort of task ids by partition first, made without sorting (tasks are numbered
+    /// by subtopology, in id order, then partition).
+    pub fn partition_major_order(&self, keep: impl Fn(u32) -> bool) -> Vec<u32> {
+        let subs = self.sub_ids.len();
+        let end = |s: usize| {
+            self.sub_start
+                .get(s + 1)
+                .copied()
+                .unwrap_or(self.task_sub.len() as u32)
+        };
+        let mut open: Vec<(u32, u32)> = (0..subs)
+            .filter(|&s| keep(s as u32))
+            .map(|s| (self.sub_start[s], end(s) - self.sub_start[s]))
+            .filter(|&(_, len)| len > 0)
+            .collect();
+        let mut out = Vec::with_capacity(open.iter().map(|&(_, len)| len as usize).sum());
+        let mut p = 0;
+        while !open.is_empty() {
+            out.extend(open.iter().map(|&(start, _)| start + p));
+            p += 1;
+            open.retain(|&(_, len)| len > p);
+        }
+        out
     }
 
     /// `ProcessState.addTaskInternal`: returns the member's new task count.
@@ -408,18 +430,18 @@ impl<'a> State<'a> {
         }
     }
 
-    /// `Comparator.comparingDouble(ProcessState::load)` (`Double.compare`).
-    pub fn by_load(&self) -> impl Fn(&u32, &u32) -> Ordering + '_ {
-        move |a, b| self.proc_load[*a as usize].total_cmp(&self.proc_load[*b as usize])
-    }
-
     /// A queue of all processes by load, filled in `processIdToState.values()` order.
-    pub fn process_queue(&self) -> JavaPriorityQueue<u32> {
+    pub fn process_queue(&self) -> ProcessQueue {
         let mut q = JavaPriorityQueue::with_capacity(self.proc_members.len());
         for p in 0..self.proc_members.len() as u32 {
-            q.offer(p, self.by_load());
+            self.enqueue(&mut q, p);
         }
         q
+    }
+
+    /// `queue.add(process)`, keyed by the process's load now.
+    pub fn enqueue(&self, q: &mut ProcessQueue, p: u32) {
+        q.offer((self.proc_load[p as usize], p), by_queued_load);
     }
 
     /// Every member of the spec, with its tasks (possibly none).
@@ -431,13 +453,14 @@ impl<'a> State<'a> {
             }
         });
         let standby = self.by_member(|t, out| self.standbys(t).iter().for_each(|&m| out(m)));
+        let ids: Vec<Arc<str>> = self.sub_ids.iter().map(|&s| Arc::from(s)).collect();
         self.members
             .iter()
             .enumerate()
             .map(|(m, spec)| {
                 let tasks = MemberAssignment {
-                    active: self.task_set(active.of(m)),
-                    standby: self.task_set(standby.of(m)),
+                    active: self.task_set(&ids, active.of(m)),
+                    standby: self.task_set(&ids, standby.of(m)),
                 };
                 (spec.member_id.clone(), tasks)
             })
@@ -467,22 +490,32 @@ impl<'a> State<'a> {
     }
 
     /// Tasks in index order (so grouped by subtopology) to a TaskSet, built in bulk.
-    fn task_set(&self, tasks: &[u32]) -> TaskSet {
-        tasks
-            .chunk_by(|&a, &b| self.task_sub[a as usize] == self.task_sub[b as usize])
-            .map(|run| {
-                let sub = self.sub_ids[self.task_sub[run[0] as usize] as usize].to_string();
-                let partitions: BTreeSet<i32> = if let [t] = run {
-                    BTreeSet::from([self.task_partition[*t as usize]])
-                } else {
-                    run.iter()
-                        .map(|&t| self.task_partition[t as usize])
-                        .collect()
-                };
-                (sub, partitions)
-            })
-            .collect()
+    fn task_set(&self, ids: &[Arc<str>], tasks: &[u32]) -> TaskSet {
+        TaskSet::from_shared(
+            tasks
+                .iter()
+                .map(|&t| {
+                    let sub = &ids[self.task_sub[t as usize] as usize];
+                    (Arc::clone(sub), self.task_partition[t as usize])
+                })
+                .collect(),
+        )
     }
+}
+
+/// Processes by load (`Comparator.comparingDouble(ProcessState::load)`). Each entry carries
+/// the load it was queued with: a queued process's load cannot change (Apache polls a process,
+/// gives it a task, and adds it back), and a key in the entry saves a lookup per comparison.
+pub(super) type ProcessQueue = JavaPriorityQueue<(f64, u32)>;
+
+/// `Double.compare` of the queued loads.
+fn by_queued_load(a: &(f64, u32), b: &(f64, u32)) -> Ordering {
+    a.0.total_cmp(&b.0)
+}
+
+/// `queue.poll()`: the least-loaded process.
+pub(super) fn dequeue(q: &mut ProcessQueue) -> Option<u32> {
+    q.poll(by_queued_load).map(|(_, p)| p)
 }
 
 /// Tasks per member: member `m`'s are `tasks[start[m]..start[m + 1]]`.
@@ -532,7 +565,7 @@ impl<'a> TaskLookup<'a> {
     fn indices<'s>(&'s self, set: &'s TaskSet) -> impl Iterator<Item = u32> + 's {
         set.subtopologies().flat_map(move |(sub, partitions)| {
             let range = self.range(sub);
-            partitions.iter().filter_map(move |&p| {
+            partitions.iter().filter_map(move |p| {
                 let (start, len) = range?;
                 (p >= 0 && (p as u32) < len).then(|| start + p as u32)
             })
