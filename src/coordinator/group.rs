@@ -751,15 +751,18 @@ impl StreamsGroup {
         // without an endpoint has none any more); 4.4 leaves out the static member this one
         // replaces. (Apache caches each member's entry, but only while the topology is
         // configured, and every reconfiguration clears the cache: unconfigured, it is empty.)
-        let endpoints_in_group = updated.user_endpoint.is_some()
-            || (self.persisted
-                && self.members.iter().any(|(id, m)| {
-                    *id != updated.member_id
-                        && replaces_static.as_deref() != Some(id.as_str())
-                        && m.user_endpoint.is_some()
-                }));
+        // Only looked for when it can matter: the scan is O(members) per heartbeat.
+        let endpoints_in_group = || {
+            updated.user_endpoint.is_some()
+                || (self.persisted
+                    && self.members.iter().any(|(id, m)| {
+                        *id != updated.member_id
+                            && replaces_static.as_deref() != Some(id.as_str())
+                            && m.user_endpoint.is_some()
+                    }))
+        };
         let backup =
-            (version.is_release() && unconfigured && endpoints_in_group).then(|| self.clone());
+            (version.is_release() && unconfigured && endpoints_in_group()).then(|| self.clone());
 
         // --- The request is good: apply it. ---
         let member_before = member;
