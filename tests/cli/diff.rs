@@ -1,5 +1,5 @@
 //! `streams-group diff topology` and `diff assignment`, on real `Topology#describe()` outputs and
-//! on the snapshot fixture built by the coordinator (see tests/cli_check_epoch.rs).
+//! on the snapshot fixture built by the coordinator (see tests/cli/check_epoch.rs).
 
 use std::path::Path;
 use std::process::{Command, Output};

@@ -18,15 +18,8 @@ fn run(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
 
 #[test]
 fn every_subcommand_has_help_with_an_example() {
-    for sub in [
-        "simulate",
-        "list",
-        "describe",
-        "diff",
-        "check-epoch",
-        "topology",
-        "completions",
-    ] {
+    for sub in crate::subcommands() {
+        let sub = sub.as_str();
         let (code, out, _) = run(&[sub, "--help"], &[]);
         assert_eq!(code, 0, "{sub}");
         assert!(

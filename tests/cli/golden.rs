@@ -2,7 +2,7 @@
 //! file per case (`tests/data/cli/NAME.txt`, cases in `tests/data/cli/cases.txt`). The JSON
 //! outputs are the contract: a change to one shows up here as a diff of the file.
 //!
-//! `CLI_BLESS=1 cargo test --test cli_golden` rewrites the files from the current build.
+//! `CLI_BLESS=1 cargo test --test cli golden` rewrites the files from the current build.
 
 use std::path::Path;
 use std::process::Command;
@@ -80,6 +80,17 @@ fn every_case_matches_its_file() {
         failed.len(),
         failed.join(", ")
     );
+}
+
+/// Every subcommand clap knows has at least one case, so a new command gets a golden file.
+#[test]
+fn every_subcommand_has_a_case() {
+    let cases = cases();
+    let missing: Vec<String> = crate::subcommands()
+        .into_iter()
+        .filter(|sub| !cases.iter().any(|c| c.args.iter().any(|a| a == sub)))
+        .collect();
+    assert!(missing.is_empty(), "no case in tests/data/cli/cases.txt runs {missing:?}");
 }
 
 fn first_difference(want: &str, got: &str) -> String {
