@@ -1,0 +1,590 @@
+//! The heartbeat of a member that joins or is in the group, in Apache's order: validate, plan,
+//! apply, reconcile, respond. The checks it runs are in `checks.rs`.
+
+use std::collections::BTreeMap;
+
+use crate::model::heartbeat::Status;
+use crate::model::{
+    Assignment, ErrorCode, HeartbeatRequest, HeartbeatResponse, StatusCode, Topology,
+};
+use crate::topology::configure::{self, Configuration, TopicMetadata};
+
+use super::super::assignor::TaskAssignor;
+use super::super::member::{Member, MemberState};
+use super::super::profile::KafkaVersion;
+use super::super::reconcile::{reconcile, RoleChanges};
+use super::super::refined_cache::RefinedCache;
+use super::super::target::{TargetAssignment, WarmupRefiner};
+use super::checks::owned_tasks;
+use super::{
+    clamp_i32, error_response, reject, server_error, HeartbeatOutcome, RefreshDeadline, Rejection,
+    RequestContext, StreamsGroup,
+};
+
+/// What a heartbeat that passed every check changes, before anything is written.
+struct Plan {
+    /// The member as the request found it.
+    before: Member,
+    /// The member with the request's metadata.
+    updated: Member,
+    /// The member id of the static member this one takes over from.
+    replaces_static: Option<String>,
+    member_record_written: bool,
+    /// A new group epoch, so a new target.
+    bump: bool,
+    topology: TopologyPlan,
+    assignment_configs: (u32, Vec<String>),
+    /// The group before the heartbeat, kept only when a release may still fail it late.
+    backup: Option<Box<StreamsGroup>>,
+}
+
+/// The group's topology and its configuration after the heartbeat; `None` where unchanged.
+struct TopologyPlan {
+    new_topology: Option<Topology>,
+    stale_topology: Option<Status>,
+    metadata_seen: Option<BTreeMap<String, Option<i32>>>,
+    configuration: Option<Configuration>,
+    validated_topology_epoch: i32,
+    /// No configured subtopologies: missing or mis-partitioned source topics.
+    unconfigured: bool,
+    bump: bool,
+}
+
+/// What `apply` leaves for the answer.
+struct Applied {
+    before: Member,
+    replaces_static: Option<String>,
+    member_record_written: bool,
+    empties_for_a_moment: bool,
+    stale_topology: Option<Status>,
+    backup: Option<Box<StreamsGroup>>,
+}
+
+impl StreamsGroup {
+    /// Handle one heartbeat of a member that is joining or already in the group.
+    pub(crate) fn heartbeat(
+        &mut self,
+        req: &HeartbeatRequest,
+        ctx: &RequestContext,
+        metadata: &TopicMetadata,
+        assignor: &dyn TaskAssignor,
+        refiner: &dyn WarmupRefiner,
+    ) -> HeartbeatOutcome {
+        self.observe_metadata(metadata);
+        match self.try_heartbeat(req, ctx, metadata, assignor, refiner) {
+            Ok(outcome) => outcome,
+            Err(r) => {
+                if r.fence {
+                    self.fence(&req.member_id);
+                }
+                HeartbeatOutcome {
+                    response: error_response(r.error, r.message),
+                    topics_to_create: Vec::new(),
+                }
+            }
+        }
+    }
+
+    /// Apache's `streamsGroupHeartbeat`, in its four steps: check the request and work out
+    /// what it changes without touching the group (`plan`), write the member and the group's
+    /// new epochs and topology (`apply`), bring the member towards its target (`reconcile`),
+    /// and answer (`respond`).
+    fn try_heartbeat(
+        &mut self,
+        req: &HeartbeatRequest,
+        ctx: &RequestContext,
+        metadata: &TopicMetadata,
+        assignor: &dyn TaskAssignor,
+        refiner: &dyn WarmupRefiner,
+    ) -> Result<HeartbeatOutcome, Rejection> {
+        let owned = owned_tasks(req);
+        let plan = self.plan(req, ctx, metadata, owned.as_ref())?;
+        let applied = self.apply(plan, req, ctx, metadata);
+        let mut status: Vec<Status> = applied.stale_topology.iter().cloned().collect();
+        let (member, assignment_record_written) =
+            self.reconcile_member(req, ctx, owned.as_ref(), assignor, refiner, &mut status)?;
+        self.respond(req, applied, member, assignment_record_written, status)
+    }
+
+    /// Every check of the request, and the member and group state it leads to, computed
+    /// without changing the group (but for the soft state Apache keeps on a failure).
+    fn plan(
+        &mut self,
+        req: &HeartbeatRequest,
+        ctx: &RequestContext,
+        metadata: &TopicMetadata,
+        owned: Option<&Assignment>,
+    ) -> Result<Plan, Rejection> {
+        if req.member_epoch == 0 {
+            self.check_not_full(req)?;
+        }
+        let (before, replaces_static) = self.member_for(req, owned)?;
+        let updated = self.with_request_metadata(&before, req, ctx);
+        let is_static = self.version.supports_static_members() && req.instance_id.is_some();
+        // Apache writes the member record when anything in it changed (and always for a new
+        // member); only some changes ask for a new target.
+        let member_record_written = before.metadata() != updated.metadata()
+            || !self.members.contains_key(&before.member_id);
+        let metadata_bump = before.metadata() != updated.metadata()
+            && (!is_static
+                || before.epoch_relevant_metadata() != updated.epoch_relevant_metadata());
+        let topology = self.plan_topology(req, ctx, metadata, &updated, &before, owned)?;
+        let assignment_configs = self.assignment_configs();
+        let bump =
+            metadata_bump || topology.bump || assignment_configs != self.last_assignment_configs;
+        let backup = (self.version.is_release()
+            && topology.unconfigured
+            && self.endpoints_in_group(&updated, replaces_static.as_deref()))
+        .then(|| Box::new(self.clone()));
+        Ok(Plan {
+            before,
+            updated,
+            replaces_static,
+            member_record_written,
+            bump,
+            topology,
+            assignment_configs,
+            backup,
+        })
+    }
+
+    /// The member as found, with what the request says about it.
+    fn with_request_metadata(
+        &self,
+        member: &Member,
+        req: &HeartbeatRequest,
+        ctx: &RequestContext,
+    ) -> Member {
+        let mut updated = member.clone();
+        if self.version.supports_static_members() {
+            if let Some(iid) = &req.instance_id {
+                updated.instance_id = Some(iid.clone());
+            }
+        }
+        if let Some(r) = &req.rack_id {
+            updated.rack_id = Some(r.clone());
+        }
+        if req.rebalance_timeout_ms != -1 {
+            updated.rebalance_timeout_ms = req.rebalance_timeout_ms;
+        }
+        if let Some(t) = &req.topology {
+            updated.topology_epoch = t.epoch;
+        }
+        updated.client_id = ctx.client_id.clone();
+        updated.client_host = ctx.client_host.clone();
+        if let Some(p) = &req.process_id {
+            updated.process_id = p.clone();
+        }
+        if let Some(tags) = &req.client_tags {
+            updated.client_tags = tags.clone();
+        }
+        // 4.4 clears the endpoint of a joining member that sends none; 4.2 and 4.3 keep it.
+        let joining = req.member_epoch == 0;
+        if req.user_endpoint.is_some() || (joining && self.version >= KafkaVersion::V4_4) {
+            updated.user_endpoint = req.user_endpoint.clone();
+        }
+        updated
+    }
+
+    /// The group's topology after the request, checked against the topic metadata. A change of
+    /// the required topics' partitions is Apache's metadata hash change and bumps the group
+    /// epoch. The hash is recomputed only for a new topology, a missing configuration or an
+    /// expired refresh deadline, so a change that a bump outside a heartbeat left unrefreshed
+    /// stays unseen.
+    fn plan_topology(
+        &mut self,
+        req: &HeartbeatRequest,
+        ctx: &RequestContext,
+        metadata: &TopicMetadata,
+        updated: &Member,
+        before: &Member,
+        owned: Option<&Assignment>,
+    ) -> Result<TopologyPlan, Rejection> {
+        let had_topology = self.topology.is_some();
+        let new_topology = match &req.topology {
+            Some(requested) => self.topology_for(requested)?,
+            None => None,
+        };
+        let after = new_topology
+            .as_ref()
+            .or(self.topology.as_ref())
+            .ok_or_else(server_error)?;
+        let stale_topology = self.stale_topology_status(updated, after);
+        let mut reconfigure = !had_topology || new_topology.is_some();
+        let metadata_seen = (reconfigure
+            || self.configuration.is_none()
+            || self.metadata_refresh.expired(ctx.now_ms, self.group_epoch))
+        .then(|| self.required_metadata(after, metadata))
+        .filter(|seen| *seen != self.metadata_seen);
+        reconfigure |= metadata_seen.is_some();
+        let configuration = if reconfigure || self.configuration.is_none() {
+            let c = configure::configure(after, metadata)
+                .map_err(|e| reject(ErrorCode::StreamsInvalidTopology, e.message))?;
+            Some(c)
+        } else {
+            None
+        };
+        let epoch_after = after.epoch;
+        let conf = configuration
+            .as_ref()
+            .or(self.configuration.as_ref())
+            .ok_or_else(server_error)?;
+        let unconfigured = !matches!(
+            conf.problem,
+            None | Some(configure::TopicProblem::MissingInternalTopics { .. })
+        );
+        // A ready topology: owned tasks must exist in it.
+        let validated_topology_epoch = if conf.is_ready() {
+            if let Some(Err(e)) = owned.map(|o| self.check_owned_tasks_exist(conf, o, before)) {
+                // Apache checks after it stored the configured topology (soft state that a
+                // failed heartbeat does not revert).
+                if reconfigure {
+                    self.configuration = configuration;
+                }
+                return Err(e);
+            }
+            epoch_after
+        } else {
+            -1
+        };
+        // A new validated topology, or the KIP's topology update, asks for a new target.
+        let bump = metadata_seen.is_some()
+            || validated_topology_epoch != self.validated_topology_epoch
+            || (new_topology.is_some() && had_topology);
+        Ok(TopologyPlan {
+            new_topology,
+            stale_topology,
+            metadata_seen,
+            configuration,
+            validated_topology_epoch,
+            unconfigured,
+            bump,
+        })
+    }
+
+    /// Whether the endpoint-to-partitions map would have entries. Releases fail late, after
+    /// every check, when a member with an interactive-query endpoint needs that map while the
+    /// topology has no configured subtopologies (missing or mis-partitioned source topics):
+    /// `buildEndpointToPartitions` reads them unchecked, and the broker answers
+    /// UNKNOWN_SERVER_ERROR. The map covers the other members as stored and this member as
+    /// updated (a rejoin without an endpoint has none any more); 4.4 leaves out the static
+    /// member this one replaces. (Apache caches each member's entry, but only while the
+    /// topology is configured, and every reconfiguration clears the cache: unconfigured, it is
+    /// empty.) Asked only when it can matter: the scan is O(members).
+    fn endpoints_in_group(&self, updated: &Member, replaces_static: Option<&str>) -> bool {
+        updated.user_endpoint.is_some()
+            || (self.persisted
+                && self.members.iter().any(|(id, m)| {
+                    *id != updated.member_id
+                        && replaces_static != Some(id.as_str())
+                        && m.user_endpoint.is_some()
+                }))
+    }
+
+    /// Write what the plan decided: the member record, the group epoch, the topology.
+    fn apply(
+        &mut self,
+        plan: Plan,
+        req: &HeartbeatRequest,
+        ctx: &RequestContext,
+        metadata: &TopicMetadata,
+    ) -> Applied {
+        let was_empty = self.members.is_empty();
+        // Replacing the only member empties the group for a moment when Apache replays the old
+        // member's tombstones (after this response is built), which clears a shutdown request.
+        let empties_for_a_moment = plan.replaces_static.is_some() && self.members.len() == 1;
+        if let Some(old_id) = &plan.replaces_static {
+            self.replace_static_member(old_id, &req.member_id);
+        }
+        if plan.bump {
+            self.group_epoch = self.next_group_epoch();
+            self.last_assignment_configs = plan.assignment_configs;
+            self.metadata_refresh = RefreshDeadline::after_bump(ctx.now_ms, self.group_epoch);
+        }
+        let topology = plan.topology;
+        if let Some(t) = topology.new_topology {
+            self.metadata_observed = self.required_metadata(&t, metadata);
+            self.topology = Some(t);
+        }
+        if let Some(c) = topology.configuration {
+            self.configuration = Some(c);
+        }
+        if let Some(seen) = topology.metadata_seen {
+            self.metadata_seen = seen;
+        }
+        self.validated_topology_epoch = topology.validated_topology_epoch;
+        self.put_updated_member(plan.updated, &plan.before, req);
+        if was_empty
+            && self.config.initial_rebalance_delay_ms > 0
+            && self.initial_delay_deadline.is_none()
+        {
+            self.initial_delay_deadline = Some(ctx.now_ms + self.config.initial_rebalance_delay_ms);
+        }
+        Applied {
+            before: plan.before,
+            replaces_static: plan.replaces_static,
+            member_record_written: plan.member_record_written,
+            empties_for_a_moment,
+            stale_topology: topology.stale_topology,
+            backup: plan.backup,
+        }
+    }
+
+    /// Store the updated member with the task offsets it reported, and its instance id.
+    fn put_updated_member(&mut self, mut updated: Member, before: &Member, req: &HeartbeatRequest) {
+        if let Some(o) = &req.task_offsets {
+            updated.task_offsets = o.clone();
+        }
+        if let Some(o) = &req.task_end_offsets {
+            updated.task_end_offsets = o.clone();
+        }
+        // As `StreamsGroup.updateStaticMember`: the member's old instance id is forgotten, even
+        // when the member now names another one.
+        if let Some(old) = &before.instance_id {
+            self.static_members.remove(old);
+        }
+        if let Some(iid) = &updated.instance_id {
+            self.static_members
+                .insert(iid.clone(), updated.member_id.clone());
+        }
+        self.put_member(updated);
+    }
+
+    /// The member's target (a new one for the group when it is due), and the member reconciled
+    /// towards it, with its timers reset. Returns the member and whether its current
+    /// assignment record is written.
+    fn reconcile_member(
+        &mut self,
+        req: &HeartbeatRequest,
+        ctx: &RequestContext,
+        owned: Option<&Assignment>,
+        assignor: &dyn TaskAssignor,
+        refiner: &dyn WarmupRefiner,
+        status: &mut Vec<Status>,
+    ) -> Result<(Member, bool), Rejection> {
+        let mut target =
+            self.target_for_member(&req.member_id, ctx.now_ms, assignor, refiner, status)?;
+        if self.version.caches_refined_assignment() {
+            let empty = TargetAssignment::new();
+            target.tasks = self.refined.tasks_for(
+                &req.member_id,
+                target.epoch,
+                if target.held_back {
+                    &empty
+                } else {
+                    &self.target
+                },
+                self.config.num_warmup_replicas > 0,
+            );
+        }
+        let mut member = self.members[&req.member_id].clone();
+        let mut assignment_record_written = false;
+        if !member.is_reconciled(target.epoch) {
+            let r = reconcile(
+                &member,
+                target.epoch,
+                &target.tasks,
+                owned,
+                &self.ownership,
+                if self.version.in_place_role_changes() {
+                    RoleChanges::InPlace
+                } else {
+                    RoleChanges::RevokeFirst
+                },
+            );
+            assignment_record_written = r.member_epoch != member.member_epoch
+                || r.previous_member_epoch != member.previous_member_epoch
+                || r.state != member.state
+                || r.assigned != member.assigned
+                || r.pending_revocation != member.pending_revocation;
+            member.member_epoch = r.member_epoch;
+            member.previous_member_epoch = r.previous_member_epoch;
+            member.state = r.state;
+            member.assigned = r.assigned;
+            member.pending_revocation = r.pending_revocation;
+            if assignment_record_written {
+                // The rebalance timeout runs from the moment the member has tasks to revoke.
+                member.rebalance_deadline =
+                    (member.state == MemberState::UnrevokedTasks).then(|| {
+                        let timeout = i64::from(member.rebalance_timeout_ms.max(0));
+                        (ctx.now_ms.saturating_add(timeout), member.member_epoch)
+                    });
+            }
+        }
+        member.session_deadline_ms = ctx.now_ms.saturating_add(self.config.session_timeout_ms);
+        if req.shutdown_application {
+            // The first member to ask is the one named until the group empties.
+            self.shutdown_requested_by
+                .get_or_insert_with(|| member.member_id.clone());
+        }
+        Ok((member, assignment_record_written))
+    }
+
+    /// The endpoint information epoch, the late failure a release may still give, the
+    /// response, and the records' effect on Apache's member order.
+    fn respond(
+        &mut self,
+        req: &HeartbeatRequest,
+        applied: Applied,
+        member: Member,
+        assignment_record_written: bool,
+        status: Vec<Status>,
+    ) -> Result<HeartbeatOutcome, Rejection> {
+        let before = &applied.before;
+        let tasks_changed = before.assigned != member.assigned;
+        let send_tasks = req.member_epoch == 0 || tasks_changed;
+        let endpoint_changed = before.user_endpoint != member.user_endpoint;
+        let endpoint_epoch_bump = if self.version >= KafkaVersion::V4_4 {
+            endpoint_changed || (tasks_changed && member.user_endpoint.is_some())
+        } else {
+            send_tasks && member.user_endpoint.is_some()
+        };
+        if endpoint_epoch_bump {
+            self.endpoint_information_epoch += 1;
+        }
+        if let Some(backup) = applied.backup {
+            if self.endpoint_information_epoch != req.endpoint_information_epoch {
+                self.fail_keeping_soft_state(*backup, &member);
+                return Err(server_error());
+            }
+        }
+        let mut response = self.response_for(&member, send_tasks, status);
+        // A group created by this heartbeat is not stored yet: Apache answers endpoint epoch 0,
+        // and works on a throwaway group object; the one its records then build has none of
+        // the soft state (the configured topology, the endpoint information epoch).
+        response.endpoint_information_epoch = if self.persisted {
+            self.endpoint_information_epoch
+        } else {
+            0
+        };
+        let topics_to_create = match self.configuration.as_ref().and_then(|c| c.problem.as_ref()) {
+            Some(configure::TopicProblem::MissingInternalTopics { to_create, .. }) => {
+                to_create.clone()
+            }
+            _ => Vec::new(),
+        };
+        if !self.persisted && self.version.is_release() {
+            self.configuration = None;
+            self.metadata_refresh = RefreshDeadline::EXPIRED;
+            self.endpoint_information_epoch = 0;
+            self.refined = RefinedCache::default();
+        }
+        self.persisted = true;
+        if applied.empties_for_a_moment {
+            self.shutdown_requested_by = None;
+        }
+        // The records replay in order: the member record, then its current assignment; each is
+        // a `put` into Apache's member table.
+        if applied.member_record_written || applied.replaces_static.is_some() {
+            self.member_order.put(&req.member_id);
+        }
+        if assignment_record_written {
+            self.member_order.put(&req.member_id);
+        }
+        self.put_member(member);
+        Ok(HeartbeatOutcome {
+            response,
+            topics_to_create,
+        })
+    }
+
+    /// A heartbeat that throws after it changed the group: Apache's runtime replays none of its
+    /// records but reverts nothing either (`CoordinatorWriteEvent.run`), so what the handler set
+    /// directly stays: the configured topology, the endpoint information epoch, the shutdown
+    /// request and the timers it scheduled (the member's session and rebalance timeouts, the
+    /// initial rebalance delay). Everything record-backed is as in `backup`.
+    fn fail_keeping_soft_state(&mut self, backup: StreamsGroup, member: &Member) {
+        let failed = std::mem::replace(self, backup);
+        self.configuration = failed.configuration;
+        self.endpoint_information_epoch = failed.endpoint_information_epoch;
+        self.shutdown_requested_by = failed.shutdown_requested_by;
+        self.initial_delay_deadline = failed.initial_delay_deadline;
+        self.refined = failed.refined;
+        self.metadata_refresh = failed.metadata_refresh;
+        if let Some(m) = self.members.get_mut(&member.member_id) {
+            m.session_deadline_ms = member.session_deadline_ms;
+            m.rebalance_deadline = member.rebalance_deadline;
+        }
+    }
+
+    /// A static member that left temporarily comes back under a new member id: it takes over
+    /// the old member's assignment and target, without a new group epoch.
+    fn replace_static_member(&mut self, old_id: &str, new_id: &str) {
+        let Some(mut m) = self.members.get(old_id).cloned() else {
+            return;
+        };
+        self.ownership.remove(old_id, &m.assigned);
+        self.ownership.remove(old_id, &m.pending_revocation);
+        if !m.is_reconciled(self.target_assignment_epoch) {
+            self.unreconciled = self.unreconciled.saturating_sub(1);
+        }
+        self.members.remove(old_id);
+        self.member_order.remove(old_id);
+        if let Some(t) = self.target.remove(old_id) {
+            self.target.insert(new_id.to_string(), t);
+        }
+        self.refined.relabel(old_id, new_id);
+        m.member_id = new_id.to_string();
+        m.member_epoch = 0;
+        m.previous_member_epoch = 0;
+        self.put_member(m);
+    }
+
+    fn response_for(
+        &self,
+        member: &Member,
+        send_tasks: bool,
+        mut status: Vec<Status>,
+    ) -> HeartbeatResponse {
+        if let Some(p) = self.configuration.as_ref().and_then(|c| c.problem.as_ref()) {
+            status.push(Status {
+                code: p.status_code(),
+                detail: p.detail().to_string(),
+            });
+        }
+        if let Some(by) = &self.shutdown_requested_by {
+            status.push(Status {
+                code: StatusCode::ShutdownApplication,
+                detail: format!("Streams group member {by} encountered a fatal error and requested a shutdown for the entire application."),
+            });
+        }
+        if self.version.reports_missing_client_tags() {
+            let missing: Vec<&str> = self
+                .config
+                .rack_aware_assignment_tags
+                .iter()
+                .map(String::as_str)
+                .filter(|t| !member.client_tags.contains_key(*t))
+                .collect();
+            if !missing.is_empty() {
+                status.push(Status {
+                    code: StatusCode::MissingClientTags,
+                    detail: format!(
+                        "Missing required client tags for rack-aware standby assignment: [{}]. Configure them via 'client.tag.<tagKey>' in your Streams config.",
+                        missing.join(", ")
+                    ),
+                });
+            }
+        }
+        let (lag, offset_interval) = if self.version.sends_recovery_settings() {
+            (
+                self.config.acceptable_recovery_lag,
+                clamp_i32(self.config.task_offset_interval_ms),
+            )
+        } else {
+            (0, 0)
+        };
+        HeartbeatResponse {
+            member_id: member.member_id.clone(),
+            member_epoch: member.member_epoch,
+            heartbeat_interval_ms: clamp_i32(self.config.heartbeat_interval_ms),
+            acceptable_recovery_lag: lag,
+            task_offset_interval_ms: offset_interval,
+            status: Some(status),
+            active_tasks: send_tasks.then(|| member.assigned.active.clone()),
+            standby_tasks: send_tasks.then(|| member.assigned.standby.clone()),
+            warmup_tasks: send_tasks.then(|| member.assigned.warmup.clone()),
+            ..HeartbeatResponse::default()
+        }
+    }
+}
