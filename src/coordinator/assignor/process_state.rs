@@ -135,157 +135,13 @@ pub(super) struct State {
 
 impl State {
     pub(super) fn build(spec: &GroupSpec) -> Result<State, AssignorError> {
-        // Subtopologies, sorted by id; duplicates merge (largest task count, stateful if any).
-        let mut subs: BTreeMap<&str, (i32, bool)> = BTreeMap::new();
-        for s in &spec.subtopologies {
-            let e = subs.entry(s.id.as_str()).or_insert((0, false));
-            e.0 = e.0.max(s.num_tasks);
-            e.1 |= s.stateful;
-        }
-        let total: u64 = subs.values().map(|(n, _)| (*n).max(0) as u64).sum();
-        if total > MAX_TASKS {
-            return Err(AssignorError::new(format!(
-                "{total} tasks exceed the supported maximum of {MAX_TASKS}"
-            )));
-        }
-        let num_tasks = total as u32;
-        let mut sub_ids = Vec::with_capacity(subs.len());
-        let mut sub_base = Vec::with_capacity(subs.len() + 1);
-        let mut sub_stateful = Vec::with_capacity(subs.len());
-        let mut task_sub = Vec::with_capacity(num_tasks as usize);
-        let mut base = 0u32;
-        for (i, (id, (n, stateful))) in subs.iter().enumerate() {
-            let n = (*n).max(0) as u32;
-            sub_ids.push((*id).to_string());
-            sub_base.push(base);
-            sub_stateful.push(*stateful);
-            task_sub.extend(std::iter::repeat(i as u32).take(n as usize));
-            base += n;
-        }
-        sub_base.push(base);
-        let sub_index: BTreeMap<&str, u32> = subs
-            .keys()
-            .enumerate()
-            .map(|(i, id)| (*id, i as u32))
-            .collect();
-
-        // Members, sorted by (process id, member id); duplicate member ids are an error.
-        let mut order: Vec<usize> = (0..spec.members.len()).collect();
-        order.sort_by(|&a, &b| {
-            let (ma, mb) = (&spec.members[a], &spec.members[b]);
-            (ma.process_id.as_str(), ma.member_id.as_str())
-                .cmp(&(mb.process_id.as_str(), mb.member_id.as_str()))
-        });
-        {
-            let mut ids: Vec<&str> = spec.members.iter().map(|m| m.member_id.as_str()).collect();
-            ids.sort_unstable();
-            if let Some(w) = ids.windows(2).find(|w| w[0] == w[1]) {
-                return Err(AssignorError::new(format!(
-                    "member id '{}' appears more than once in the group spec",
-                    w[0]
-                )));
-            }
-        }
-        if spec.members.len() >= NONE as usize {
-            return Err(AssignorError::new("too many members"));
-        }
-        let num_members = order.len();
-        let mut member_ids = Vec::with_capacity(num_members);
-        let mut member_proc = Vec::with_capacity(num_members);
-        let mut proc_start = Vec::new();
-        let mut last_proc: Option<&str> = None;
-        for (i, &src) in order.iter().enumerate() {
-            let m = &spec.members[src];
-            if last_proc != Some(m.process_id.as_str()) {
-                proc_start.push(i as u32);
-                last_proc = Some(m.process_id.as_str());
-            }
-            member_ids.push(m.member_id.clone());
-            member_proc.push((proc_start.len() - 1) as u32);
-        }
-        let num_procs = proc_start.len() as u32;
-        proc_start.push(num_members as u32);
-
-        let task_of = |sub: &str, partition: i32| -> Option<u32> {
-            let s = *sub_index.get(sub)? as usize;
-            let len = sub_base[s + 1] - sub_base[s];
-            if partition < 0 || partition as u32 >= len {
-                return None;
-            }
-            Some(sub_base[s] + partition as u32)
-        };
-        let tasks_of = |set: &TaskSet, out: &mut Vec<u32>| {
-            for (sub, parts) in set.subtopologies() {
-                let Some(&s) = sub_index.get(sub) else {
-                    continue;
-                };
-                let (lo, hi) = (sub_base[s as usize], sub_base[s as usize + 1]);
-                for p in parts.iter() {
-                    if p >= 0 && (p as u32) < hi - lo {
-                        out.push(lo + p as u32);
-                    }
-                }
-            }
-        };
-
-        // Previous owners and ranked candidates.
-        let mut prev_active = vec![NONE; num_tasks as usize];
-        // (task, standby-or-warmup first: 0 else 1, offset descending, member)
-        let mut cands: Vec<(u32, u8, Reverse<i64>, u32)> = Vec::new();
-        let mut buf = Vec::new();
-        let mut held = Vec::new();
-        let mut offsets: Vec<(u32, i64)> = Vec::new();
-        for (mi, &src) in order.iter().enumerate() {
-            let m = &spec.members[src];
-            let mi = mi as u32;
-            buf.clear();
-            tasks_of(&m.current.active, &mut buf);
-            for &t in &buf {
-                let slot = &mut prev_active[t as usize];
-                if *slot == NONE {
-                    *slot = mi;
-                }
-            }
-            held.clear();
-            tasks_of(&m.current.standby, &mut held);
-            tasks_of(&m.current.warmup, &mut held);
-            held.sort_unstable();
-            held.dedup();
-            offsets.clear();
-            for (task, &offset) in &m.task_offsets {
-                if let Some(t) = task_of(&task.subtopology, task.partition) {
-                    offsets.push((t, offset));
-                }
-            }
-            offsets.sort_unstable();
-            offsets.dedup_by_key(|e| e.0);
-            for &t in &held {
-                let offset = match offsets.binary_search_by_key(&t, |e| e.0) {
-                    Ok(i) => offsets[i].1,
-                    Err(_) => 0,
-                };
-                cands.push((t, 0, Reverse(offset), mi));
-            }
-            for &(t, offset) in &offsets {
-                if held.binary_search(&t).is_err() {
-                    cands.push((t, 1, Reverse(offset), mi));
-                }
-            }
-        }
-        cands.sort_unstable();
-        let mut cand_start = vec![0u32; num_tasks as usize + 1];
-        for c in &cands {
-            cand_start[c.0 as usize + 1] += 1;
-        }
-        for i in 0..num_tasks as usize {
-            cand_start[i + 1] += cand_start[i];
-        }
-        let cand_members = cands.iter().map(|c| c.3).collect();
-        let mut cand_holders = vec![0u32; num_tasks as usize];
-        for c in cands.iter().filter(|c| c.1 == 0) {
-            cand_holders[c.0 as usize] += 1;
-        }
-
+        let tasks = TaskIndex::of(spec)?;
+        let members = MemberOrder::of(spec)?;
+        let previous = Previous::of(spec, &members.order, &tasks);
+        let num_tasks = tasks.num_tasks;
+        let num_members = members.ids.len();
+        let num_procs = members.num_procs();
+        let proc_start = members.proc_start;
         let member_heaps = (0..num_procs as usize)
             .map(|p| {
                 let (lo, hi) = (proc_start[p], proc_start[p + 1]);
@@ -296,11 +152,7 @@ impl State {
                 }
             })
             .collect();
-
-        let stateful_tasks: u64 = (0..sub_ids.len())
-            .filter(|&s| sub_stateful[s])
-            .map(|s| u64::from(sub_base[s + 1] - sub_base[s]))
-            .sum();
+        let stateful_tasks = tasks.stateful_tasks();
         let all_tasks = u64::from(num_tasks);
         // Standbys that can actually be placed: at most one copy of a task per process.
         let replicas = spec
@@ -308,21 +160,20 @@ impl State {
             .num_standby_replicas
             .min(num_procs.saturating_sub(1));
         let standby_total = stateful_tasks.saturating_mul(u64::from(replicas));
-
         Ok(State {
-            sub_ids,
-            sub_base,
-            sub_stateful,
-            task_sub,
+            sub_ids: tasks.sub_ids,
+            sub_base: tasks.sub_base,
+            sub_stateful: tasks.sub_stateful,
+            task_sub: tasks.task_sub,
             num_tasks,
-            member_ids,
-            member_proc,
+            member_ids: members.ids,
+            member_proc: members.proc,
             proc_start,
             num_procs,
-            prev_active,
-            cand_start,
-            cand_members,
-            cand_holders,
+            prev_active: previous.active,
+            cand_start: previous.cand_start,
+            cand_members: previous.cand_members,
+            cand_holders: previous.cand_holders,
             active_owner: vec![NONE; num_tasks as usize],
             standby_holders: vec![Vec::new(); num_tasks as usize],
             member_total: vec![0; num_members],
@@ -435,5 +286,212 @@ impl State {
     pub(super) fn assign_standby(&mut self, m: u32, t: u32) {
         self.standby_holders[t as usize].push(m);
         self.bump(m);
+    }
+}
+
+/// Tasks numbered densely: subtopologies sorted by id, each one's partitions in a run.
+/// Duplicate subtopologies merge (largest task count, stateful if any).
+struct TaskIndex<'a> {
+    index: BTreeMap<&'a str, u32>,
+    sub_ids: Vec<String>,
+    sub_base: Vec<u32>,
+    sub_stateful: Vec<bool>,
+    task_sub: Vec<u32>,
+    num_tasks: u32,
+}
+
+impl<'a> TaskIndex<'a> {
+    fn of(spec: &'a GroupSpec) -> Result<TaskIndex<'a>, AssignorError> {
+        let mut subs: BTreeMap<&str, (i32, bool)> = BTreeMap::new();
+        for s in &spec.subtopologies {
+            let e = subs.entry(s.id.as_str()).or_insert((0, false));
+            e.0 = e.0.max(s.num_tasks);
+            e.1 |= s.stateful;
+        }
+        let total: u64 = subs.values().map(|(n, _)| (*n).max(0) as u64).sum();
+        if total > MAX_TASKS {
+            return Err(AssignorError::new(format!(
+                "{total} tasks exceed the supported maximum of {MAX_TASKS}"
+            )));
+        }
+        let mut t = TaskIndex {
+            index: BTreeMap::new(),
+            sub_ids: Vec::with_capacity(subs.len()),
+            sub_base: Vec::with_capacity(subs.len() + 1),
+            sub_stateful: Vec::with_capacity(subs.len()),
+            task_sub: Vec::with_capacity(total as usize),
+            num_tasks: total as u32,
+        };
+        let mut base = 0u32;
+        for (i, (id, (n, stateful))) in subs.into_iter().enumerate() {
+            let n = n.max(0) as u32;
+            t.index.insert(id, i as u32);
+            t.sub_ids.push(id.to_string());
+            t.sub_base.push(base);
+            t.sub_stateful.push(stateful);
+            t.task_sub
+                .extend(std::iter::repeat(i as u32).take(n as usize));
+            base += n;
+        }
+        t.sub_base.push(base);
+        Ok(t)
+    }
+
+    /// The task number of a partition of a subtopology, if the topology has it.
+    fn task(&self, sub: &str, partition: i32) -> Option<u32> {
+        let s = *self.index.get(sub)? as usize;
+        let len = self.sub_base[s + 1] - self.sub_base[s];
+        if partition < 0 || partition as u32 >= len {
+            return None;
+        }
+        Some(self.sub_base[s] + partition as u32)
+    }
+
+    /// Append the numbers of the tasks of `set` the topology has.
+    fn tasks(&self, set: &TaskSet, out: &mut Vec<u32>) {
+        for (sub, parts) in set.subtopologies() {
+            let Some(&s) = self.index.get(sub) else {
+                continue;
+            };
+            let (lo, hi) = (self.sub_base[s as usize], self.sub_base[s as usize + 1]);
+            for p in parts.iter() {
+                if p >= 0 && (p as u32) < hi - lo {
+                    out.push(lo + p as u32);
+                }
+            }
+        }
+    }
+
+    fn stateful_tasks(&self) -> u64 {
+        (0..self.sub_ids.len())
+            .filter(|&s| self.sub_stateful[s])
+            .map(|s| u64::from(self.sub_base[s + 1] - self.sub_base[s]))
+            .sum()
+    }
+}
+
+/// Members sorted by (process id, member id), with their processes numbered in that order.
+struct MemberOrder {
+    /// Indexes into the spec's members, in this order.
+    order: Vec<usize>,
+    ids: Vec<String>,
+    proc: Vec<u32>,
+    /// Members of process `p` are `proc_start[p]..proc_start[p + 1]`.
+    proc_start: Vec<u32>,
+}
+
+impl MemberOrder {
+    fn of(spec: &GroupSpec) -> Result<MemberOrder, AssignorError> {
+        let mut ids: Vec<&str> = spec.members.iter().map(|m| m.member_id.as_str()).collect();
+        ids.sort_unstable();
+        if let Some(w) = ids.windows(2).find(|w| w[0] == w[1]) {
+            return Err(AssignorError::new(format!(
+                "member id '{}' appears more than once in the group spec",
+                w[0]
+            )));
+        }
+        if spec.members.len() >= NONE as usize {
+            return Err(AssignorError::new("too many members"));
+        }
+        let mut order: Vec<usize> = (0..spec.members.len()).collect();
+        order.sort_by_key(|&i| {
+            let m = &spec.members[i];
+            (m.process_id.as_str(), m.member_id.as_str())
+        });
+        let mut o = MemberOrder {
+            ids: Vec::with_capacity(order.len()),
+            proc: Vec::with_capacity(order.len()),
+            proc_start: Vec::new(),
+            order: Vec::new(),
+        };
+        let mut last_proc: Option<&str> = None;
+        for (i, &src) in order.iter().enumerate() {
+            let m = &spec.members[src];
+            if last_proc != Some(m.process_id.as_str()) {
+                o.proc_start.push(i as u32);
+                last_proc = Some(m.process_id.as_str());
+            }
+            o.ids.push(m.member_id.clone());
+            o.proc.push((o.proc_start.len() - 1) as u32);
+        }
+        o.proc_start.push(order.len() as u32);
+        o.order = order;
+        Ok(o)
+    }
+
+    fn num_procs(&self) -> u32 {
+        (self.proc_start.len() - 1) as u32
+    }
+}
+
+/// The previous assignment: each task's previous active owner, and its ranked candidates
+/// (members that held it as a standby or warm-up first, then those that only reported an
+/// offset; by offset, highest first).
+struct Previous {
+    active: Vec<u32>,
+    cand_start: Vec<u32>,
+    cand_members: Vec<u32>,
+    cand_holders: Vec<u32>,
+}
+
+impl Previous {
+    fn of(spec: &GroupSpec, order: &[usize], tasks: &TaskIndex) -> Previous {
+        let num_tasks = tasks.num_tasks as usize;
+        let mut active = vec![NONE; num_tasks];
+        // (task, standby-or-warmup first: 0 else 1, offset descending, member)
+        let mut cands: Vec<(u32, u8, Reverse<i64>, u32)> = Vec::new();
+        let (mut buf, mut held, mut offsets) = (Vec::new(), Vec::new(), Vec::new());
+        for (mi, &src) in order.iter().enumerate() {
+            let m = &spec.members[src];
+            let mi = mi as u32;
+            buf.clear();
+            tasks.tasks(&m.current.active, &mut buf);
+            for &t in &buf {
+                let slot = &mut active[t as usize];
+                if *slot == NONE {
+                    *slot = mi;
+                }
+            }
+            held.clear();
+            tasks.tasks(&m.current.standby, &mut held);
+            tasks.tasks(&m.current.warmup, &mut held);
+            held.sort_unstable();
+            held.dedup();
+            offsets.clear();
+            offsets.extend(m.task_offsets.iter().filter_map(|(task, &offset)| {
+                Some((tasks.task(&task.subtopology, task.partition)?, offset))
+            }));
+            offsets.sort_unstable();
+            offsets.dedup_by_key(|e: &mut (u32, i64)| e.0);
+            for &t in &held {
+                let offset = offsets
+                    .binary_search_by_key(&t, |e| e.0)
+                    .map_or(0, |i| offsets[i].1);
+                cands.push((t, 0, Reverse(offset), mi));
+            }
+            for &(t, offset) in &offsets {
+                if held.binary_search(&t).is_err() {
+                    cands.push((t, 1, Reverse(offset), mi));
+                }
+            }
+        }
+        cands.sort_unstable();
+        let mut cand_start = vec![0u32; num_tasks + 1];
+        for c in &cands {
+            cand_start[c.0 as usize + 1] += 1;
+        }
+        for i in 0..num_tasks {
+            cand_start[i + 1] += cand_start[i];
+        }
+        let mut cand_holders = vec![0u32; num_tasks];
+        for c in cands.iter().filter(|c| c.1 == 0) {
+            cand_holders[c.0 as usize] += 1;
+        }
+        Previous {
+            active,
+            cand_start,
+            cand_members: cands.iter().map(|c| c.3).collect(),
+            cand_holders,
+        }
     }
 }
