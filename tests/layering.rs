@@ -93,3 +93,176 @@ fn the_library_does_not_reach_into_the_binary() {
         }
     }
 }
+
+/// The longest function body allowed in `src/` outside tests and test data, in lines
+/// (issue #10: functions along the domain's seams, none over about 80 lines).
+const MAX_FUNCTION_LINES: usize = 85;
+
+fn peek(c: &[char], i: usize) -> char {
+    c.get(i).copied().unwrap_or('\0')
+}
+
+/// `text` with comments and string and char literals blanked out (newlines kept), so that
+/// braces can be counted.
+fn code_only(text: &str) -> String {
+    let c: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    let blank = |out: &mut String, ch: char| out.push(if ch == '\n' { '\n' } else { ' ' });
+    while i < c.len() {
+        if c[i] == '/' && peek(&c, i + 1) == '/' {
+            while i < c.len() && c[i] != '\n' {
+                i += 1;
+            }
+        } else if c[i] == '/' && peek(&c, i + 1) == '*' {
+            let mut depth = 0;
+            loop {
+                if i >= c.len() {
+                    break;
+                }
+                if c[i] == '/' && peek(&c, i + 1) == '*' {
+                    depth += 1;
+                    i += 2;
+                } else if c[i] == '*' && peek(&c, i + 1) == '/' {
+                    depth -= 1;
+                    i += 2;
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    blank(&mut out, c[i]);
+                    i += 1;
+                }
+            }
+        } else if c[i] == 'r'
+            && (peek(&c, i + 1) == '"' || (peek(&c, i + 1) == '#' && peek(&c, i + 2) != '['))
+        {
+            // A raw string: r"..." or r#"..."#.
+            let mut hashes = 0;
+            i += 1;
+            while peek(&c, i) == '#' {
+                hashes += 1;
+                i += 1;
+            }
+            i += 1;
+            let close: String = std::iter::once('"')
+                .chain("#".repeat(hashes).chars())
+                .collect();
+            while i < c.len() && !c[i..].iter().collect::<String>().starts_with(&close) {
+                blank(&mut out, c[i]);
+                i += 1;
+            }
+            i += close.len();
+        } else if c[i] == '"' {
+            i += 1;
+            while i < c.len() && c[i] != '"' {
+                if c[i] == '\\' {
+                    i += 1;
+                }
+                if i < c.len() {
+                    blank(&mut out, c[i]);
+                }
+                i += 1;
+            }
+            i += 1;
+        } else if c[i] == '\'' && (peek(&c, i + 1) == '\\' || peek(&c, i + 2) == '\'') {
+            // A char literal (a lifetime has no closing quote after one character).
+            i += 1;
+            while i < c.len() && c[i] != '\'' {
+                if c[i] == '\\' {
+                    i += 1;
+                }
+                i += 1;
+            }
+            i += 1;
+        } else {
+            out.push(c[i]);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// (first line, name, length in lines) of every function in `code`, skipping `#[cfg(test)]`
+/// modules.
+fn functions(code: &str) -> Vec<(usize, String, usize)> {
+    let code = match code.find("#[cfg(test)]\nmod ") {
+        Some(i) => &code[..i],
+        None => code,
+    };
+    let bytes = code.as_bytes();
+    let mut found = Vec::new();
+    for (at, _) in code.match_indices("fn ") {
+        if at > 0 && (bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'_') {
+            continue;
+        }
+        let name: String = code[at + 3..]
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        let rest = &code[at..];
+        let (Some(open), semi) = (rest.find('{'), rest.find(';')) else {
+            continue;
+        };
+        if semi.is_some_and(|s| s < open) || name.is_empty() {
+            continue;
+        }
+        let mut depth = 0;
+        let mut end = open;
+        for (k, b) in rest.bytes().enumerate().skip(open) {
+            match b {
+                b'{' => depth += 1,
+                b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = k;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let first = code[..at].matches('\n').count() + 1;
+        let lines = rest[..end].matches('\n').count() + 1;
+        found.push((first, name, lines));
+    }
+    found
+}
+
+#[test]
+fn functions_are_short() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut long = Vec::new();
+    let mut counted = 0;
+    for file in files {
+        let name = file.file_name().unwrap().to_string_lossy();
+        // Unit tests and the codec tests' sample messages are data, not logic.
+        if name == "tests.rs" || name == "samples.rs" {
+            continue;
+        }
+        let code = code_only(&fs::read_to_string(&file).unwrap());
+        for (line, function, lines) in functions(&code) {
+            counted += 1;
+            if lines > MAX_FUNCTION_LINES {
+                let rel = file.strip_prefix(&src).unwrap().display().to_string();
+                long.push(format!("src/{rel}:{line} {function} ({lines} lines)"));
+            }
+        }
+    }
+    assert!(counted > 500, "functions are found ({counted})");
+    assert!(
+        long.is_empty(),
+        "functions over {MAX_FUNCTION_LINES} lines; split them along the domain's seams:\n{}",
+        long.join("\n")
+    );
+}
+
+#[test]
+fn function_lengths_are_measured_on_code_only() {
+    let text =
+        "fn a() {\n    let s = \"}{\";\n    let c = '{';\n    // }\n    x::<'a>();\n}\nfn b() {}\n";
+    let got = functions(&code_only(text));
+    assert_eq!(got, vec![(1, "a".into(), 6), (7, "b".into(), 1)]);
+}

@@ -10,7 +10,7 @@
 //!   warm-up needs no confirmation, standby/warm-up → active is granted once the old active owner
 //!   released it.
 
-use crate::model::{Assignment, TaskRole, TaskSet};
+use crate::model::{Assignment, TaskRole};
 
 use super::member::{Member, MemberState};
 use super::ownership::Ownership;
@@ -105,30 +105,10 @@ fn next_revoke_first(
     owned: Option<&Assignment>,
     ownership: &Ownership,
 ) -> Reconciled {
-    let mut keep = Assignment::default();
-    let mut revoke = Assignment::default();
-    let mut grant = Assignment::default();
-    let mut any_unreleased = false;
-    for role in TaskRole::ALL {
-        let cur = member.assigned.get(role);
-        let tgt = target.get(role);
-        *keep.get_mut(role) = cur.intersection(tgt);
-        *revoke.get_mut(role) = cur.difference(tgt);
-        for (s, p) in tgt.difference(cur).iter() {
-            if ownership.is_unreleased_by_process(role, s, p, &member.process_id) {
-                any_unreleased = true;
-            } else {
-                grant.get_mut(role).insert(s, p);
-            }
-        }
-    }
-    let revocations_pending = !revoke.is_empty() && still_owned(&revoke, owned);
-    let step = Step {
-        keep,
-        revoke,
-        grant,
-        any_unreleased,
-    };
+    let step = Step::towards(member, target, |role, s, p| {
+        ownership.is_unreleased_by_process(role, s, p, &member.process_id)
+    });
+    let revocations_pending = !step.revoke.is_empty() && still_owned(&step.revoke, owned);
     step.finish(member, epoch_if_revoking, target_epoch, revocations_pending)
 }
 
@@ -141,6 +121,84 @@ struct Step {
 }
 
 impl Step {
+    /// Keep what stays, revoke what goes, grant what the target adds unless `unreleased` says
+    /// another copy still holds it.
+    fn towards(
+        member: &Member,
+        target: &Assignment,
+        unreleased: impl Fn(TaskRole, &str, i32) -> bool,
+    ) -> Step {
+        let mut step = Step {
+            keep: Assignment::default(),
+            revoke: Assignment::default(),
+            grant: Assignment::default(),
+            any_unreleased: false,
+        };
+        for role in TaskRole::ALL {
+            let cur = member.assigned.get(role);
+            let tgt = target.get(role);
+            *step.keep.get_mut(role) = cur.intersection(tgt);
+            *step.revoke.get_mut(role) = cur.difference(tgt);
+            for (s, p) in tgt.difference(cur).iter() {
+                if unreleased(role, s, p) {
+                    step.any_unreleased = true;
+                } else {
+                    step.grant.get_mut(role).insert(s, p);
+                }
+            }
+        }
+        step
+    }
+
+    /// 4.4's role changes on one member. Demotion active -> standby: the state stays where it
+    /// is; the standby is usable at once, while the active copy is still revoked (its release
+    /// must be observed). Standby <-> warm-up: no confirmation needed. Promotion standby or
+    /// warm-up -> active: the copy is not revoked; it stays until the active is granted.
+    /// Returns the promoted copies (role, subtopology, partition).
+    fn change_roles_in_place(
+        &mut self,
+        current: &Assignment,
+        target: &Assignment,
+    ) -> Vec<(TaskRole, String, i32)> {
+        let demoted: Vec<(String, i32)> = current
+            .active
+            .iter()
+            .filter(|(s, p)| self.grant.standby.contains(s, *p))
+            .map(|(s, p)| (s.to_string(), p))
+            .collect();
+        for (s, p) in &demoted {
+            self.grant.standby.remove(s, *p);
+            self.keep.standby.insert(s, *p);
+        }
+        for (from, to) in [
+            (TaskRole::Standby, TaskRole::Warmup),
+            (TaskRole::Warmup, TaskRole::Standby),
+        ] {
+            let moved: Vec<(String, i32)> = current
+                .get(from)
+                .iter()
+                .filter(|(s, p)| target.get(to).contains(s, *p))
+                .map(|(s, p)| (s.to_string(), p))
+                .collect();
+            for (s, p) in moved {
+                self.revoke.get_mut(from).remove(&s, p);
+                self.grant.get_mut(to).insert(&s, p);
+            }
+        }
+        let mut promoted = Vec::new();
+        for from in [TaskRole::Standby, TaskRole::Warmup] {
+            for (s, p) in current.get(from).iter() {
+                if target.active.contains(s, p) {
+                    promoted.push((from, s.to_string(), p));
+                }
+            }
+        }
+        for (from, s, p) in &promoted {
+            self.revoke.get_mut(*from).remove(s, *p);
+        }
+        promoted
+    }
+
     /// Both releases end alike: with revocations outstanding the member only keeps, at
     /// `epoch_if_revoking`; otherwise it gets the grants too, at the target epoch.
     fn finish(
@@ -177,6 +235,9 @@ impl Step {
     }
 }
 
+/// Kafka 4.4: as in 4.2 and 4.3, but a task changing role on the same member changes in place
+/// (see `Step::change_roles_in_place`), and a copy this member holds in another role does not
+/// block a grant.
 fn next_in_place(
     member: &Member,
     epoch_if_revoking: i32,
@@ -186,94 +247,25 @@ fn next_in_place(
     ownership: &Ownership,
 ) -> Reconciled {
     let current = &member.assigned;
-    let mut keep = Assignment::default();
-    let mut revoke = Assignment::default();
-    let mut grant = Assignment::default();
-    let mut any_unreleased = false;
-
-    for role in TaskRole::ALL {
-        let cur = current.get(role);
-        let tgt = target.get(role);
-        *keep.get_mut(role) = cur.intersection(tgt);
-        *revoke.get_mut(role) = cur.difference(tgt);
-        let mut g = TaskSet::new();
-        for (s, p) in tgt.iter() {
-            if cur.contains(s, p) {
-                continue;
-            }
-            // Copies this member is assigned in another role are not "held elsewhere", except
-            // that a warm-up never joins an active copy (see `is_unreleased`).
-            if ownership.is_unreleased(role, s, p, current, &member.process_id) {
-                any_unreleased = true;
-                continue;
-            }
-            g.insert(s, p);
-        }
-        *grant.get_mut(role) = g;
-    }
-
-    // Demotion active → standby: the state stays where it is; the standby is usable at once,
-    // while the active copy is still revoked (its release must be observed).
-    let demoted: Vec<(String, i32)> = current
-        .active
-        .iter()
-        .filter(|(s, p)| grant.standby.contains(s, *p))
-        .map(|(s, p)| (s.to_string(), p))
-        .collect();
-    for (s, p) in &demoted {
-        grant.standby.remove(s, *p);
-        keep.standby.insert(s, *p);
-    }
-
-    // Standby ↔ warm-up: no confirmation needed.
-    for (from, to) in [
-        (TaskRole::Standby, TaskRole::Warmup),
-        (TaskRole::Warmup, TaskRole::Standby),
-    ] {
-        let moved: Vec<(String, i32)> = current
-            .get(from)
-            .iter()
-            .filter(|(s, p)| target.get(to).contains(s, *p))
-            .map(|(s, p)| (s.to_string(), p))
-            .collect();
-        for (s, p) in moved {
-            revoke.get_mut(from).remove(&s, p);
-            grant.get_mut(to).insert(&s, p);
-        }
-    }
-
-    // Promotion standby/warm-up → active: the copy is not revoked; it stays a standby/warm-up
-    // until the active is granted.
-    let mut promoted = Vec::new();
-    for from in [TaskRole::Standby, TaskRole::Warmup] {
-        for (s, p) in current.get(from).iter() {
-            if target.active.contains(s, p) {
-                promoted.push((from, s.to_string(), p));
-            }
-        }
-    }
+    // Copies this member is assigned in another role are not "held elsewhere", except that a
+    // warm-up never joins an active copy (see `is_unreleased`).
+    let mut step = Step::towards(member, target, |role, s, p| {
+        ownership.is_unreleased(role, s, p, current, &member.process_id)
+    });
+    let promoted = step.change_roles_in_place(current, target);
+    let revocations_pending = !step.revoke.is_empty() && still_owned(&step.revoke, owned);
     for (from, s, p) in &promoted {
-        revoke.get_mut(*from).remove(s, *p);
-    }
-    let revocations_pending = !revoke.is_empty() && still_owned(&revoke, owned);
-    for (from, s, p) in &promoted {
-        if !grant.active.contains(s, *p) || revocations_pending {
-            keep.get_mut(*from).insert(s, *p);
+        if !step.grant.active.contains(s, *p) || revocations_pending {
+            step.keep.get_mut(*from).insert(s, *p);
         }
     }
-
-    let step = Step {
-        keep,
-        revoke,
-        grant,
-        any_unreleased,
-    };
     step.finish(member, epoch_if_revoking, target_epoch, revocations_pending)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::TaskSet;
 
     fn set(tasks: &[(&str, i32)]) -> TaskSet {
         tasks.iter().copied().collect()

@@ -602,49 +602,9 @@ fn enforce_copartitioning(
                 .iter()
                 .map(String::as_str)
                 .partition(|t| repartition.contains(t));
-            let chosen = if external.is_empty() {
-                if !fixed.is_empty() {
-                    let distinct: BTreeSet<i32> = fixed.values().copied().collect();
-                    if distinct.len() > 1 {
-                        return Ok(Err(TopicProblem::IncorrectlyPartitioned {
-                            detail: format!(
-                                "Following repartition topics have a fixed but different number \
-                                 of partitions: [{}]",
-                                map_text(fixed.iter().map(|(k, v)| (k.as_str(), *v)))
-                            ),
-                        }));
-                    }
-                    distinct.into_iter().next().unwrap_or(0)
-                } else {
-                    let max = rep
-                        .iter()
-                        .filter_map(|t| counts.get(*t).copied())
-                        .max()
-                        .unwrap_or(0);
-                    if max <= 0 {
-                        return Err(InvalidTopology::new(format!(
-                            "No partition count could be found for the copartitioned \
-                             repartition topics {}.",
-                            rep.join(", ")
-                        )));
-                    }
-                    max
-                }
-            } else {
-                let found: BTreeMap<&str, i32> = external
-                    .iter()
-                    .map(|t| (*t, existing(t).unwrap_or(0)))
-                    .collect();
-                let distinct: BTreeSet<i32> = found.values().copied().collect();
-                if distinct.len() > 1 {
-                    return Ok(Err(TopicProblem::IncorrectlyPartitioned {
-                        detail: format!(
-                            "Following topics do not have the same number of partitions: [{}]",
-                            map_text(found.iter().map(|(k, v)| (*k, *v)))
-                        ),
-                    }));
-                }
-                distinct.into_iter().next().unwrap_or(0)
+            let chosen = match group_partitions(&rep, &external, &fixed, counts, existing)? {
+                Ok(n) => n,
+                Err(problem) => return Ok(Err(problem)),
             };
             for t in rep {
                 if let Some(&f) = fixed.get(t) {
@@ -662,6 +622,60 @@ fn enforce_copartitioning(
         }
     }
     Ok(Ok(()))
+}
+
+/// The partition count of one copartition group: its external topics' common count, else the
+/// common fixed count of the topology's user-sized repartition topics, else the largest count
+/// decided for its repartition topics so far.
+fn group_partitions(
+    rep: &[&str],
+    external: &[&str],
+    fixed: &BTreeMap<String, i32>,
+    counts: &BTreeMap<String, i32>,
+    existing: &dyn Fn(&str) -> Option<i32>,
+) -> Result<Result<i32, TopicProblem>, InvalidTopology> {
+    if !external.is_empty() {
+        let found: BTreeMap<&str, i32> = external
+            .iter()
+            .map(|t| (*t, existing(t).unwrap_or(0)))
+            .collect();
+        let distinct: BTreeSet<i32> = found.values().copied().collect();
+        if distinct.len() > 1 {
+            return Ok(Err(TopicProblem::IncorrectlyPartitioned {
+                detail: format!(
+                    "Following topics do not have the same number of partitions: [{}]",
+                    map_text(found.iter().map(|(k, v)| (*k, *v)))
+                ),
+            }));
+        }
+        return Ok(Ok(distinct.into_iter().next().unwrap_or(0)));
+    }
+    if !fixed.is_empty() {
+        let distinct: BTreeSet<i32> = fixed.values().copied().collect();
+        if distinct.len() > 1 {
+            return Ok(Err(TopicProblem::IncorrectlyPartitioned {
+                detail: format!(
+                    "Following repartition topics have a fixed but different number \
+                     of partitions: [{}]",
+                    map_text(fixed.iter().map(|(k, v)| (k.as_str(), *v)))
+                ),
+            }));
+        }
+        return Ok(Ok(distinct.into_iter().next().unwrap_or(0)));
+    }
+    let max = rep
+        .iter()
+        .filter_map(|t| counts.get(*t).copied())
+        .max()
+        .unwrap_or(0);
+    if max <= 0 {
+        return Err(InvalidTopology::new(format!(
+            "No partition count could be found for the copartitioned \
+             repartition topics {}.",
+            rep.join(", ")
+        )));
+    }
+    Ok(Ok(max))
 }
 
 /// `{a=1, b=2}`, the way Java prints a sorted map.

@@ -51,31 +51,20 @@ fn spread(values: impl Iterator<Item = usize>) -> usize {
 /// * standbys only for stateful tasks; at most one copy of a task per process;
 /// * the number of standbys per stateful task (a shortfall is a violation).
 pub fn evaluate(spec: &GroupSpec, assignment: &GroupAssignment) -> AssignmentMetrics {
+    let shape = Shape::of(spec);
     let mut out = AssignmentMetrics {
         members: spec.members.len(),
+        processes: shape.processes,
+        tasks: shape.subs.values().map(|(n, _)| *n as usize).sum(),
+        stateful_tasks: shape
+            .subs
+            .values()
+            .filter(|(_, st)| *st)
+            .map(|(n, _)| *n as usize)
+            .sum(),
         ..Default::default()
     };
-    let procs: BTreeSet<&str> = spec.members.iter().map(|m| m.process_id.as_str()).collect();
-    out.processes = procs.len();
-    let process_of: BTreeMap<&str, &str> = spec
-        .members
-        .iter()
-        .map(|m| (m.member_id.as_str(), m.process_id.as_str()))
-        .collect();
-    let subs: BTreeMap<&str, (i32, bool)> = spec
-        .subtopologies
-        .iter()
-        .map(|s| (s.id.as_str(), (s.num_tasks.max(0), s.stateful)))
-        .collect();
-    out.tasks = subs.values().map(|(n, _)| *n as usize).sum();
-    out.stateful_tasks = subs
-        .values()
-        .filter(|(_, st)| *st)
-        .map(|(n, _)| *n as usize)
-        .sum();
-    let replicas = (spec.configs.num_standby_replicas as usize).min(procs.len().saturating_sub(1));
-    out.standby_expected = out.stateful_tasks * replicas;
-
+    out.standby_expected = out.stateful_tasks * shape.replicas;
     for m in &spec.members {
         if !assignment.contains_key(&m.member_id) {
             out.violations.push(format!(
@@ -84,101 +73,162 @@ pub fn evaluate(spec: &GroupSpec, assignment: &GroupAssignment) -> AssignmentMet
             ));
         }
     }
-    // task -> (active owners, processes holding any copy, standby count)
-    let mut active_owner: BTreeMap<(&str, i32), Vec<&str>> = BTreeMap::new();
-    let mut copies: BTreeMap<(&str, i32), Vec<&str>> = BTreeMap::new();
-    let mut standbys: BTreeMap<(&str, i32), usize> = BTreeMap::new();
-    let mut per_member_active = Vec::new();
-    let mut per_member_stateful = Vec::new();
-    let mut per_member_total = Vec::new();
-    for (member, a) in assignment {
-        let Some(&process) = process_of.get(member.as_str()) else {
-            out.violations
-                .push(format!("unknown member {member} in the assignment"));
-            continue;
+    let placement = Placement::of(&shape, assignment, &mut out);
+    placement.check_tasks(&shape, &mut out.violations);
+    count_movement(spec, assignment, &placement, &mut out);
+    out
+}
+
+/// What the spec says the assignment must cover.
+struct Shape<'a> {
+    processes: usize,
+    process_of: BTreeMap<&'a str, &'a str>,
+    /// Subtopology id -> (task count, stateful).
+    subs: BTreeMap<&'a str, (i32, bool)>,
+    /// Standbys each stateful task must have: at most one copy per process.
+    replicas: usize,
+}
+
+impl<'a> Shape<'a> {
+    fn of(spec: &'a GroupSpec) -> Shape<'a> {
+        let procs: BTreeSet<&str> = spec.members.iter().map(|m| m.process_id.as_str()).collect();
+        Shape {
+            processes: procs.len(),
+            process_of: spec
+                .members
+                .iter()
+                .map(|m| (m.member_id.as_str(), m.process_id.as_str()))
+                .collect(),
+            subs: spec
+                .subtopologies
+                .iter()
+                .map(|s| (s.id.as_str(), (s.num_tasks.max(0), s.stateful)))
+                .collect(),
+            replicas: (spec.configs.num_standby_replicas as usize)
+                .min(procs.len().saturating_sub(1)),
+        }
+    }
+
+    fn task(&self, s: &str, p: i32) -> Option<bool> {
+        match self.subs.get(s) {
+            Some((n, stateful)) if p >= 0 && p < *n => Some(*stateful),
+            _ => None,
+        }
+    }
+}
+
+/// Who holds each task in the assignment.
+struct Placement<'a> {
+    active_owner: BTreeMap<(&'a str, i32), Vec<&'a str>>,
+    /// The processes holding any copy.
+    copies: BTreeMap<(&'a str, i32), Vec<&'a str>>,
+    standbys: BTreeMap<(&'a str, i32), usize>,
+}
+
+impl<'a> Placement<'a> {
+    /// Index the assignment, counting tasks and spreads into `out` and flagging unknown members
+    /// and tasks and standbys of stateless tasks.
+    fn of(
+        shape: &Shape<'a>,
+        assignment: &'a GroupAssignment,
+        out: &mut AssignmentMetrics,
+    ) -> Placement<'a> {
+        let mut pl = Placement {
+            active_owner: BTreeMap::new(),
+            copies: BTreeMap::new(),
+            standbys: BTreeMap::new(),
         };
-        let mut stateful_active = 0;
-        for (s, p) in a.active.iter() {
-            match subs.get(s) {
-                Some((n, st)) if p >= 0 && p < *n => {
-                    if *st {
-                        stateful_active += 1;
-                    }
-                    active_owner.entry((s, p)).or_default().push(member);
-                    copies.entry((s, p)).or_default().push(process);
-                }
-                _ => out.violations.push(format!("unknown active task {s}_{p}")),
+        let (mut active, mut stateful, mut total) = (Vec::new(), Vec::new(), Vec::new());
+        for (member, a) in assignment {
+            let Some(&process) = shape.process_of.get(member.as_str()) else {
+                out.violations
+                    .push(format!("unknown member {member} in the assignment"));
+                continue;
+            };
+            let mut stateful_active = 0;
+            for (s, p) in a.active.iter() {
+                let Some(st) = shape.task(s, p) else {
+                    out.violations.push(format!("unknown active task {s}_{p}"));
+                    continue;
+                };
+                stateful_active += usize::from(st);
+                pl.active_owner.entry((s, p)).or_default().push(member);
+                pl.copies.entry((s, p)).or_default().push(process);
             }
-        }
-        for (s, p) in a.standby.iter() {
-            match subs.get(s) {
-                Some((n, st)) if p >= 0 && p < *n => {
-                    if !*st {
-                        out.violations
-                            .push(format!("standby of stateless task {s}_{p} on {member}"));
-                    }
-                    *standbys.entry((s, p)).or_default() += 1;
-                    copies.entry((s, p)).or_default().push(process);
-                }
-                _ => out.violations.push(format!("unknown standby task {s}_{p}")),
-            }
-        }
-        out.active_assigned += a.active.len();
-        out.standby_assigned += a.standby.len();
-        per_member_active.push(a.active.len());
-        per_member_stateful.push(stateful_active);
-        per_member_total.push(a.active.len() + a.standby.len());
-    }
-    out.active_spread = spread(per_member_active.into_iter());
-    out.stateful_active_spread = spread(per_member_stateful.into_iter());
-    out.total_spread = spread(per_member_total.into_iter());
-
-    for (s, (n, st)) in &subs {
-        for p in 0..*n {
-            let key = (*s, p);
-            match active_owner.get(&key).map(Vec::len).unwrap_or(0) {
-                1 => {}
-                k => out
-                    .violations
-                    .push(format!("task {s}_{p} is active on {k} members")),
-            }
-            if let Some(c) = copies.get(&key) {
-                let distinct: BTreeSet<&&str> = c.iter().collect();
-                if distinct.len() != c.len() {
+            for (s, p) in a.standby.iter() {
+                let Some(st) = shape.task(s, p) else {
+                    out.violations.push(format!("unknown standby task {s}_{p}"));
+                    continue;
+                };
+                if !st {
                     out.violations
-                        .push(format!("task {s}_{p} has two copies on one process"));
+                        .push(format!("standby of stateless task {s}_{p} on {member}"));
                 }
+                *pl.standbys.entry((s, p)).or_default() += 1;
+                pl.copies.entry((s, p)).or_default().push(process);
             }
-            let sb = standbys.get(&key).copied().unwrap_or(0);
-            if *st && sb < replicas {
-                out.violations.push(format!(
-                    "task {s}_{p} has {sb} standbys, expected {replicas}"
-                ));
+            out.active_assigned += a.active.len();
+            out.standby_assigned += a.standby.len();
+            active.push(a.active.len());
+            stateful.push(stateful_active);
+            total.push(a.active.len() + a.standby.len());
+        }
+        out.active_spread = spread(active.into_iter());
+        out.stateful_active_spread = spread(stateful.into_iter());
+        out.total_spread = spread(total.into_iter());
+        pl
+    }
+
+    /// One active owner per task, one copy per process, enough standbys.
+    fn check_tasks(&self, shape: &Shape, violations: &mut Vec<String>) {
+        for (s, (n, st)) in &shape.subs {
+            for p in 0..*n {
+                let key = (*s, p);
+                match self.active_owner.get(&key).map(Vec::len).unwrap_or(0) {
+                    1 => {}
+                    k => violations.push(format!("task {s}_{p} is active on {k} members")),
+                }
+                if let Some(c) = self.copies.get(&key) {
+                    let distinct: BTreeSet<&&str> = c.iter().collect();
+                    if distinct.len() != c.len() {
+                        violations.push(format!("task {s}_{p} has two copies on one process"));
+                    }
+                }
+                let sb = self.standbys.get(&key).copied().unwrap_or(0);
+                if *st && sb < shape.replicas {
+                    violations.push(format!(
+                        "task {s}_{p} has {sb} standbys, expected {}",
+                        shape.replicas
+                    ));
+                }
             }
         }
     }
+}
 
-    // Movement against the current assignment.
+/// Movement against the current assignment: actives that changed owner, standbys on members
+/// that held no copy of the task.
+fn count_movement(
+    spec: &GroupSpec,
+    assignment: &GroupAssignment,
+    placement: &Placement,
+    out: &mut AssignmentMetrics,
+) {
     let mut prev_owner: BTreeMap<(&str, i32), &str> = BTreeMap::new();
     let mut prev_holders: BTreeMap<(&str, i32), BTreeSet<&str>> = BTreeMap::new();
     let mut members_sorted: Vec<_> = spec.members.iter().collect();
     members_sorted.sort_by(|a, b| a.member_id.cmp(&b.member_id));
     for m in members_sorted {
+        let id = m.member_id.as_str();
         for (s, p) in m.current.active.iter() {
-            prev_owner.entry((s, p)).or_insert(m.member_id.as_str());
-            prev_holders
-                .entry((s, p))
-                .or_default()
-                .insert(m.member_id.as_str());
+            prev_owner.entry((s, p)).or_insert(id);
+            prev_holders.entry((s, p)).or_default().insert(id);
         }
         for (s, p) in m.current.standby.iter().chain(m.current.warmup.iter()) {
-            prev_holders
-                .entry((s, p))
-                .or_default()
-                .insert(m.member_id.as_str());
+            prev_holders.entry((s, p)).or_default().insert(id);
         }
     }
-    for (key, owners) in &active_owner {
+    for (key, owners) in &placement.active_owner {
         if let Some(prev) = prev_owner.get(key) {
             out.active_previously_owned += 1;
             if owners.first() != Some(prev) {
@@ -196,5 +246,4 @@ pub fn evaluate(spec: &GroupSpec, assignment: &GroupAssignment) -> AssignmentMet
             }
         }
     }
-    out
 }

@@ -137,6 +137,29 @@ impl RackState {
         found
     }
 
+    /// The process of bucket `b` that should get a standby of `t`: the best-ranked previous
+    /// holder with room, else the least loaded process, as (rank, load, process, member).
+    fn pick_in_bucket(
+        &mut self,
+        state: &mut State,
+        b: usize,
+        t: u32,
+        prev: &[u32],
+    ) -> Option<Pick> {
+        for (rank, &m) in prev.iter().enumerate() {
+            let p = state.member_proc[m as usize];
+            if self.proc_bucket[p as usize] as usize != b
+                || state.holds(p, t)
+                || !Self::has_room(state, p)
+            {
+                continue;
+            }
+            return Some((rank as u32, state.load(p), p, m));
+        }
+        self.least_loaded_in(state, b, t)
+            .map(|(load, p)| (u32::MAX, load, p, NONE))
+    }
+
     /// Places up to `wanted` standbys of `t` following the tag rules; returns how many it placed.
     pub(super) fn place_standbys(&mut self, state: &mut State, t: u32, wanted: u32) -> u32 {
         for u in &mut self.used {
@@ -164,23 +187,7 @@ impl RackState {
                 if !self.is_new(b, key) {
                     continue;
                 }
-                let mut pick: Option<Pick> = None;
-                for (rank, &m) in prev.iter().enumerate() {
-                    let p = state.member_proc[m as usize];
-                    if self.proc_bucket[p as usize] as usize != b
-                        || state.holds(p, t)
-                        || !Self::has_room(state, p)
-                    {
-                        continue;
-                    }
-                    pick = Some((rank as u32, state.load(p), p, m));
-                    break;
-                }
-                if pick.is_none() {
-                    pick = self
-                        .least_loaded_in(state, b, t)
-                        .map(|(load, p)| (u32::MAX, load, p, NONE));
-                }
+                let pick = self.pick_in_bucket(state, b, t, &prev);
                 let Some(pick) = pick else {
                     continue;
                 };
