@@ -50,6 +50,10 @@ fn is_retriable(e: ErrorCode) -> bool {
 pub struct Client {
     pub member_id: String,
     pub process_id: String,
+    /// `client.id` and host, as the coordinator records them: a member restored from a
+    /// snapshot keeps its own, so that its next heartbeat is not a metadata change.
+    pub client_id: String,
+    pub client_host: String,
     pub instance_id: Option<String>,
     pub rack_id: Option<String>,
     /// Client tags (`client.tag.*`), used by rack-aware standby placement.
@@ -71,6 +75,8 @@ impl Client {
     pub fn new(member_id: String, process_id: String, topology: Topology, start_ms: i64) -> Client {
         Client {
             member_id,
+            client_id: format!("{process_id}-client"),
+            client_host: "/127.0.0.1".into(),
             process_id,
             instance_id: None,
             rack_id: None,

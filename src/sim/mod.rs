@@ -218,8 +218,8 @@ impl<'a> Engine<'a> {
     fn send(&mut self, idx: usize, req: HeartbeatRequest) -> HeartbeatResponse {
         let ctx = RequestContext {
             now_ms: self.now,
-            client_id: format!("{}-client", self.clients[idx].process_id),
-            client_host: "/127.0.0.1".into(),
+            client_id: self.clients[idx].client_id.clone(),
+            client_host: self.clients[idx].client_host.clone(),
         };
         let out = self.coordinator.heartbeat(&req, &ctx, &self.metadata);
         // The broker creates the internal topics the coordinator asks for.
@@ -647,6 +647,10 @@ impl<'a> Engine<'a> {
             c.epoch = m.member_epoch;
             c.assignment = m.assignment.clone();
             c.instance_id = m.instance_id.clone();
+            c.client_id = m.client_id.clone();
+            c.client_host = m.client_host.clone();
+            c.rack_id = m.rack_id.clone();
+            c.client_tags = m.client_tags.clone();
             let owned = c.owned();
             let (member, process) = (c.member_id.clone(), c.process_id.clone());
             self.invariants

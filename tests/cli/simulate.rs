@@ -470,3 +470,36 @@ fn standbys_without_room_are_warned_about_as_the_assignor_does() {
     let report: serde_json::Value = serde_json::from_str(&out).expect("json");
     assert!(report.get("assignor_warnings").is_none());
 }
+
+/// Members restored from a snapshot heartbeat with the client id and host the group recorded
+/// for them: carrying on is no metadata change, so a quiet start is no rebalance (it was one
+/// new group epoch per member, leaving the group Reconciling).
+#[test]
+fn a_restored_group_carries_on_without_a_rebalance() {
+    let v = json(&[
+        "simulate",
+        "--from-snapshot",
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/cli/two-groups.json"
+        ),
+        "--group",
+        "other",
+    ]);
+    assert_eq!(v["final_state"], "Stable");
+    assert_eq!(v["rebalances"], 0);
+    assert!(v["heartbeats"].as_u64().unwrap() >= 3, "{v}");
+    let scaled = json(&[
+        "simulate",
+        "--from-snapshot",
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/snapshots/wordcount-epoch3.json"
+        ),
+        "--scenario",
+        "scale-out",
+        "--count",
+        "1",
+    ]);
+    assert_eq!(scaled["rebalances"], 1, "one join, one new group epoch");
+}
