@@ -5,7 +5,7 @@
 use std::fmt;
 
 use streams_group::kafka::config::ConfigError;
-use streams_group::kafka::error::KafkaError;
+use streams_group::kafka::error::{KafkaError, SaslFix};
 use streams_group::model::ErrorCode;
 use streams_group::render::out::WriteError;
 use streams_group::usecase;
@@ -13,6 +13,16 @@ use streams_group::usecase;
 use crate::exit::Code;
 
 pub const HINT_REACH: &str = "is the broker running and is --bootstrap-server right?";
+pub const HINT_SLOW: &str =
+    "is the broker running and is --bootstrap-server right? (a slow cluster \
+                             may need a longer --timeout)";
+pub const HINT_AUTH: &str = "wrong username or password? check sasl.jaas.config and sasl.mechanism";
+pub const HINT_NOT_SASL: &str = "use the port of the broker's SASL listener in --bootstrap-server, \
+                                 or set security.protocol=PLAINTEXT (or SSL) to match this listener";
+pub const HINT_MECHANISM: &str = "set sasl.mechanism to one the listener offers";
+pub const HINT_BOOTSTRAP: &str = "give --bootstrap-server HOST:PORT, or set \
+                                  STREAMS_GROUP_BOOTSTRAP_SERVER";
+pub const HINT_PICK_GROUP: &str = "pick one with --group";
 pub const HINT_TLS: &str = "check ssl.truststore.location (the CA that signed the broker's \
                             certificate) and security.protocol";
 pub const HINT_BUG: &str = "this is a bug in streams-group: please report it, with the command \
@@ -127,11 +137,10 @@ impl From<&KafkaError> for CommandError {
 fn kafka_kind(e: &KafkaError) -> (Kind, Option<String>) {
     let hint = |h: &str| Some(h.to_string());
     match e {
-        KafkaError::Connect { .. } | KafkaError::Timeout { .. } => {
-            (Kind::Unreachable, hint(HINT_REACH))
-        }
+        KafkaError::Connect { .. } => (Kind::Unreachable, hint(HINT_REACH)),
+        KafkaError::Timeout { .. } => (Kind::Unreachable, hint(HINT_SLOW)),
         KafkaError::Tls { .. } => (Kind::Unreachable, hint(HINT_TLS)),
-        KafkaError::Sasl { hint: h, .. } => (Kind::Unreachable, hint(h)),
+        KafkaError::Sasl { fix, .. } => (Kind::Unreachable, hint(sasl_hint(*fix))),
         KafkaError::Protocol { .. } => (
             Kind::Unreachable,
             hint("is --bootstrap-server a Kafka listener (and the right security.protocol)?"),
@@ -139,12 +148,21 @@ fn kafka_kind(e: &KafkaError) -> (Kind, Option<String>) {
         KafkaError::Broker { code, .. } => (Kind::Broker, broker_hint(*code).map(str::to_string)),
         KafkaError::Unsupported { hint: h, .. } => (Kind::Broker, hint(h)),
         KafkaError::Config(_) => (Kind::Usage, None),
+        KafkaError::NoBootstrap => (Kind::Usage, hint(HINT_BOOTSTRAP)),
         KafkaError::Runtime(_) => (Kind::Internal, hint(HINT_BUG)),
         // The first address is the one the user expects to answer: its hint fits best.
         KafkaError::Bootstrap(all) => match all.first() {
             Some(first) => kafka_kind(first),
             None => (Kind::Unreachable, hint(HINT_REACH)),
         },
+    }
+}
+
+fn sasl_hint(fix: SaslFix) -> &'static str {
+    match fix {
+        SaslFix::Credentials => HINT_AUTH,
+        SaslFix::NotSaslListener => HINT_NOT_SASL,
+        SaslFix::Mechanism => HINT_MECHANISM,
     }
 }
 
@@ -159,7 +177,7 @@ fn broker_hint(code: ErrorCode) -> Option<&'static str> {
             "streams groups are not enabled: run `kafka-features.sh \
              --bootstrap-server ... upgrade --feature streams.version=1`",
         ),
-        ErrorCode::SaslAuthenticationFailed => Some(streams_group::kafka::error::HINT_AUTH),
+        ErrorCode::SaslAuthenticationFailed => Some(HINT_AUTH),
         _ => None,
     }
 }
@@ -168,6 +186,9 @@ impl From<usecase::Error> for CommandError {
     fn from(e: usecase::Error) -> Self {
         match e {
             usecase::Error::Input(m) => CommandError::usage(m),
+            usecase::Error::InputWithFix(m, fix) => CommandError::usage(m).with_hint(match fix {
+                usecase::Fix::PickGroup => HINT_PICK_GROUP,
+            }),
             usecase::Error::Kafka(k) => k.into(),
             usecase::Error::Internal(m) => CommandError::new(Kind::Internal, m).with_hint(HINT_BUG),
         }
@@ -220,7 +241,7 @@ mod tests {
         let e: CommandError = KafkaError::Sasl {
             addr: "a".into(),
             detail: "x".into(),
-            hint: streams_group::kafka::error::HINT_AUTH,
+            fix: SaslFix::Credentials,
         }
         .into();
         assert_eq!(e.exit_code(), Code::Unreachable);

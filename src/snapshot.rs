@@ -66,11 +66,9 @@ impl fmt::Display for SnapshotError {
                 "the snapshot has no group {wanted}; it has: {}",
                 have.join(", ")
             ),
-            SnapshotError::SeveralGroups { have } => write!(
-                f,
-                "the snapshot has several groups ({}): pick one with --group",
-                have.join(", ")
-            ),
+            SnapshotError::SeveralGroups { have } => {
+                write!(f, "the snapshot has several groups ({})", have.join(", "))
+            }
         }
     }
 }

@@ -72,9 +72,7 @@ fn all_failed(mut failures: Vec<(usize, KafkaError)>) -> KafkaError {
     failures.sort_by_key(|(i, _)| *i);
     let mut errors: Vec<KafkaError> = failures.into_iter().map(|(_, e)| e).collect();
     match errors.len() {
-        0 => KafkaError::Config(
-            "no --bootstrap-server given (or STREAMS_GROUP_BOOTSTRAP_SERVER)".into(),
-        ),
+        0 => KafkaError::NoBootstrap,
         1 => errors.remove(0),
         _ => KafkaError::Bootstrap(errors),
     }

@@ -91,9 +91,7 @@ impl Cluster {
     /// Connect to the first bootstrap server that answers and learn the brokers.
     pub async fn connect(cfg: ClientConfig) -> KafkaResult<Cluster> {
         if cfg.bootstrap.is_empty() {
-            return Err(KafkaError::Config(
-                "no --bootstrap-server given (or STREAMS_GROUP_BOOTSTRAP_SERVER)".into(),
-            ));
+            return Err(KafkaError::NoBootstrap);
         }
         let deadline = Instant::now() + cfg.timeout;
         let mut boot = super::bootstrap::open_first(&cfg).await?;

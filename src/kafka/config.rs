@@ -554,7 +554,10 @@ pub fn load(
         Some(p) => {
             let text = crate::input::read_text_capped(p, crate::input::MAX_SMALL_FILE_BYTES)
                 .map_err(|e| {
-                    ConfigError(format!("cannot read --command-config {}: {e}", p.display()))
+                    ConfigError(format!(
+                        "cannot read the client properties file {}: {e}",
+                        p.display()
+                    ))
                 })?;
             let props = parse_properties(&text);
             from_properties(bootstrap, timeout, &props, p.parent())

@@ -16,7 +16,7 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 use super::config::{ClientConfig, SaslMechanism};
-use super::error::{KafkaError, KafkaResult, HINT_AUTH, HINT_MECHANISM, HINT_NOT_SASL};
+use super::error::{KafkaError, KafkaResult, SaslFix};
 use super::guard::{self, Guarded};
 use super::scram::{ScramClient, ScramHash};
 use super::tls;
@@ -83,7 +83,7 @@ pub async fn bounded<T>(
         Ok(r) => r,
         Err(_) => Err(KafkaError::Timeout {
             addr: addr.to_string(),
-            what: format!("{what}, --timeout {} ms", timeout.as_millis()),
+            what: format!("{what}, timeout {} ms", timeout.as_millis()),
         }),
     }
 }
@@ -137,7 +137,7 @@ pub fn explain_bad_frame(first4: &[u8; 4]) -> Option<String> {
     if first4[0] == 0x15 && first4[1] == 0x03 {
         return Some(
             "the server answered with a TLS alert: this is a TLS listener (set \
-             security.protocol=SSL or SASL_SSL in --command-config)"
+             security.protocol=SSL or SASL_SSL in the client properties)"
                 .into(),
         );
     }
@@ -388,7 +388,7 @@ impl Connection {
         let sasl_err = |addr: &str, detail: String| KafkaError::Sasl {
             addr: addr.to_string(),
             detail,
-            hint: HINT_AUTH,
+            fix: SaslFix::Credentials,
         };
         self.sasl_handshake(mechanism).await?;
         match mechanism {
@@ -434,7 +434,7 @@ impl Connection {
                     detail: "the broker does not offer SaslHandshake v1, so this is not a SASL \
                              listener"
                         .into(),
-                    hint: HINT_NOT_SASL,
+                    fix: SaslFix::NotSaslListener,
                 },
                 other => other,
             })?;
@@ -462,7 +462,7 @@ impl Connection {
             return Err(KafkaError::Sasl {
                 addr: self.addr.clone(),
                 detail: format!("{msg} (error {})", resp.error_code),
-                hint: HINT_AUTH,
+                fix: SaslFix::Credentials,
             });
         }
         Ok(resp.auth_bytes.to_vec())
@@ -478,12 +478,12 @@ fn handshake_failure(
     code: i16,
     offered: &[String],
 ) -> KafkaError {
-    let (detail, hint) = if code == ILLEGAL_SASL_STATE {
+    let (detail, fix) = if code == ILLEGAL_SASL_STATE {
         (
             "this listener is not a SASL listener (SaslHandshake answered ILLEGAL_SASL_STATE), \
              but security.protocol asks for SASL"
                 .to_string(),
-            HINT_NOT_SASL,
+            SaslFix::NotSaslListener,
         )
     } else if offered.is_empty() {
         (
@@ -493,7 +493,7 @@ fn handshake_failure(
                 mechanism.name(),
                 ErrorCode::from_code(code).name()
             ),
-            HINT_NOT_SASL,
+            SaslFix::NotSaslListener,
         )
     } else {
         (
@@ -502,13 +502,13 @@ fn handshake_failure(
                 mechanism.name(),
                 offered.join(", ")
             ),
-            HINT_MECHANISM,
+            SaslFix::Mechanism,
         )
     };
     KafkaError::Sasl {
         addr: addr.to_string(),
         detail,
-        hint,
+        fix,
     }
 }
 
@@ -547,12 +547,12 @@ mod tests {
     #[test]
     fn sasl_handshake_failures_name_what_the_listener_offers() {
         let hint = |e: &KafkaError| match e {
-            KafkaError::Sasl { hint, .. } => *hint,
+            KafkaError::Sasl { fix, .. } => *fix,
             _ => panic!("not a SASL error: {e}"),
         };
         let plain = handshake_failure("a:1", SaslMechanism::Plain, ILLEGAL_SASL_STATE, &[]);
         assert!(plain.to_string().contains("not a SASL listener"), "{plain}");
-        assert_eq!(hint(&plain), HINT_NOT_SASL);
+        assert_eq!(hint(&plain), SaslFix::NotSaslListener);
         let none = handshake_failure("a:1", SaslMechanism::ScramSha512, 33, &[]);
         assert!(
             none.to_string().contains("offers no SASL mechanisms"),
@@ -566,6 +566,6 @@ mod tests {
                 .contains("(it offers: PLAIN, SCRAM-SHA-256)"),
             "{some}"
         );
-        assert_eq!(hint(&some), HINT_MECHANISM);
+        assert_eq!(hint(&some), SaslFix::Mechanism);
     }
 }

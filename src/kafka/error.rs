@@ -5,26 +5,33 @@ use std::fmt;
 
 use crate::model::codes::ErrorCode;
 
-pub const HINT_AUTH: &str = "wrong username or password? check sasl.jaas.config and sasl.mechanism";
-pub const HINT_NOT_SASL: &str = "use the port of the broker's SASL listener in --bootstrap-server, \
-                                 or set security.protocol=PLAINTEXT (or SSL) to match this listener";
-pub const HINT_MECHANISM: &str = "set sasl.mechanism to one the listener offers";
+/// Which way out of a SASL failure fits; the binary words the hint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SaslFix {
+    /// The listener refused the credentials.
+    Credentials,
+    /// The listener does not do SASL (or not on this port).
+    NotSaslListener,
+    /// The listener does SASL, but not with the configured mechanism.
+    Mechanism,
+}
+
 pub const HINT_OLD_BROKER: &str = "streams groups need Apache Kafka 4.1+ (4.2+ recommended)";
 
 #[derive(Debug)]
 pub enum KafkaError {
     /// Connection refused, DNS failure, connection closed.
     Connect { addr: String, detail: String },
-    /// A wait ran past --timeout.
+    /// A wait ran past the configured timeout.
     Timeout { addr: String, what: String },
     /// TLS setup or handshake failure.
     Tls { addr: String, detail: String },
     /// SASL failure: wrong credentials, a mechanism the listener does not offer, or a listener
-    /// that does not do SASL. The hint says which way out fits.
+    /// that does not do SASL.
     Sasl {
         addr: String,
         detail: String,
-        hint: &'static str,
+        fix: SaslFix,
     },
     /// The peer does not speak the Kafka protocol, or sent something we cannot decode.
     Protocol { addr: String, detail: String },
@@ -38,6 +45,8 @@ pub enum KafkaError {
     Unsupported { detail: String, hint: String },
     /// Bad configuration (files, PEM).
     Config(String),
+    /// No bootstrap server was given.
+    NoBootstrap,
     /// Every bootstrap address failed: one error per address, in the order given.
     Bootstrap(Vec<KafkaError>),
     /// The async runtime could not start (a resource limit of the machine).
@@ -71,6 +80,7 @@ impl fmt::Display for KafkaError {
             }
             KafkaError::Unsupported { detail, .. } => f.write_str(detail),
             KafkaError::Config(s) | KafkaError::Runtime(s) => f.write_str(s),
+            KafkaError::NoBootstrap => f.write_str("no bootstrap server given"),
             KafkaError::Bootstrap(all) => {
                 f.write_str("no bootstrap server answered: ")?;
                 for (i, e) in all.iter().enumerate() {

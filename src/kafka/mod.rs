@@ -38,7 +38,7 @@ pub fn run_session<T>(
             Ok(r) => r,
             Err(_) => Err(error::KafkaError::Timeout {
                 addr: "the cluster".into(),
-                what: format!("the whole command, --timeout {} ms", timeout.as_millis()),
+                what: format!("the whole command, timeout {} ms", timeout.as_millis()),
             }),
         }
     })

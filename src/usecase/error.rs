@@ -10,10 +10,19 @@ pub enum Error {
     /// What the user gave cannot be used: a file, a value, or a combination of them. The message
     /// names it.
     Input(String),
+    /// Like `Input`, with a way out the binary words (it knows the flags).
+    InputWithFix(String, Fix),
     /// The cluster could not be reached, or it answered with an error.
     Kafka(KafkaError),
     /// A bug: two parts of this library that must agree do not.
     Internal(String),
+}
+
+/// A way out of an input error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fix {
+    /// The input holds several groups: name one.
+    PickGroup,
 }
 
 impl Error {
@@ -25,7 +34,7 @@ impl Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Input(m) | Error::Internal(m) => f.write_str(m),
+            Error::Input(m) | Error::InputWithFix(m, _) | Error::Internal(m) => f.write_str(m),
             Error::Kafka(e) => write!(f, "{e}"),
         }
     }

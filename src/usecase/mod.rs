@@ -21,4 +21,4 @@ pub mod simulation;
 pub mod source;
 pub mod topology;
 
-pub use error::Error;
+pub use error::{Error, Fix};

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::Error;
+use super::{Error, Fix};
 use crate::kafka::{self, config::ClientConfig, error::KafkaError};
 use crate::model::group::GroupDescription;
 use crate::model::{ErrorCode, KafkaVersion, Topology};
@@ -105,10 +105,21 @@ pub fn load_group_if_exists(
     }
 }
 
+/// A group that cannot be picked from a snapshot; several groups want a name.
+fn group_error(file: &str, e: snapshot::SnapshotError) -> Error {
+    let message = format!("{file}: {e}");
+    match e {
+        snapshot::SnapshotError::SeveralGroups { .. } => {
+            Error::InputWithFix(message, Fix::PickGroup)
+        }
+        _ => Error::input(message),
+    }
+}
+
 fn snapshot_group(path: &Path, group: Option<&str>) -> Result<SourcedGroup, Error> {
     let s = snapshot::load_snapshot(path).map_err(|e| Error::input(e.to_string()))?;
     let file = path.display().to_string();
-    let g = snapshot::find_group(&s, group).map_err(|e| Error::input(format!("{file}: {e}")))?;
+    let g = snapshot::find_group(&s, group).map_err(|e| group_error(&file, e))?;
     Ok(SourcedGroup {
         group: g.clone(),
         origin: Origin::Snapshot {
@@ -189,8 +200,7 @@ pub fn resolve_topology(
             if snapshot::looks_like_snapshot(&text) {
                 let s = snapshot::parse_snapshot(&text, &label)
                     .map_err(|e| Error::input(e.to_string()))?;
-                let g = snapshot::find_group(&s, group)
-                    .map_err(|e| Error::input(format!("{label}: {e}")))?;
+                let g = snapshot::find_group(&s, group).map_err(|e| group_error(&label, e))?;
                 return group_topology(g.clone(), &label);
             }
             parse_file_topology(&text, &label, application_id)
