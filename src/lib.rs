@@ -15,6 +15,7 @@ pub mod kafka;
 pub mod lag;
 pub mod model;
 pub mod render;
+pub mod schema;
 pub mod sim;
 pub mod snapshot;
 pub mod topology;
