@@ -3,12 +3,13 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::model::{Assignment, TaskRole, TaskSet};
 
 /// One task whose owners changed in one role.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct TaskMove {
     /// `<subtopology>_<partition>`.
     pub task: String,
@@ -20,7 +21,7 @@ pub struct TaskMove {
 }
 
 /// How one owner's (member's or process's) tasks changed.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct OwnerDiff {
     pub owner: String,
     pub tasks_before: usize,

@@ -5,6 +5,7 @@
 //! `end - offset <= acceptable.recovery.lag`: the rule the coordinator uses to decide that a
 //! warm-up task is ready to take over.
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::model::group::{GroupDescription, MemberDescription};
@@ -13,7 +14,7 @@ use crate::model::{TaskId, TaskRole};
 /// Default of `streams.acceptable.recovery.lag` / `group.streams.acceptable.recovery.lag`.
 pub const DEFAULT_ACCEPTABLE_RECOVERY_LAG: i64 = 10_000;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum LagStatus {
     CaughtUp,
@@ -22,7 +23,7 @@ pub enum LagStatus {
     Unknown,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct TaskLag {
     pub group_id: String,
     pub member_id: String,

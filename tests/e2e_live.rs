@@ -43,7 +43,9 @@ fn snapshot(bootstrap: &str, group: &str) -> Snapshot {
         bootstrap,
         &["describe", "--group", group, "--output", "json"],
     );
-    serde_json::from_str(&ok(&out)).expect("describe --output json is a Snapshot")
+    let text = ok(&out);
+    support::json_schema::assert_valid("describe", &text);
+    serde_json::from_str(&text).expect("describe --output json is a Snapshot")
 }
 
 /// Java tool rows (whitespace-split), without the header line(s) and blank lines.
@@ -190,8 +192,9 @@ fn live_list_and_describe_agree_with_the_java_tool() {
         .split_whitespace()
         .collect();
     assert_eq!(row, ["e2e-app", "Stable"], "{out}");
-    let json: serde_json::Value =
-        serde_json::from_str(&ok(&sg(&b, &["list", "-o", "json", "--state", "stable"]))).unwrap();
+    let text = ok(&sg(&b, &["list", "-o", "json", "--state", "stable"]));
+    support::json_schema::assert_valid("list", &text);
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(json["groups"][0]["group_id"], "e2e-app");
     assert_eq!(json["groups"][0]["state"], "Stable");
 
@@ -405,7 +408,9 @@ fn commands_against_a_live_group(b: &str, group: &str) {
             "json",
         ],
     );
-    let v: serde_json::Value = serde_json::from_str(&ok(&out)).unwrap();
+    let text = ok(&out);
+    support::json_schema::assert_valid("simulate", &text);
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(v["final_state"], "Stable", "{v}");
     // The profile is the broker's, detected live (describe v0: 4.2/4.3, taken as 4.3).
     assert_eq!(v["kafka_version"], "4.3", "{v}");

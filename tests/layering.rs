@@ -34,7 +34,8 @@ fn imports() -> BTreeMap<String, BTreeSet<String>> {
             .as_os_str()
             .to_string_lossy();
         let module = first.trim_end_matches(".rs").to_string();
-        let text = fs::read_to_string(&file).unwrap();
+        // Paths in comments and strings are not imports.
+        let text = code_only(&fs::read_to_string(&file).unwrap());
         let uses = graph.entry(module.clone()).or_default();
         for (i, _) in text.match_indices("crate::") {
             let name: String = text[i + 7..]

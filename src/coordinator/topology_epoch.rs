@@ -10,12 +10,13 @@
 //! updates are not supported yet.". Both verdicts come from here, so `check-epoch` and the local
 //! coordinator can never disagree.
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::model::{ErrorCode, Topology};
 
 /// What the KIP's rules do with a joining member's topology.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(tag = "verdict", rename_all = "snake_case")]
 pub enum TopologyVerdict {
     /// The group has no topology yet: the request's becomes the group's.
@@ -77,7 +78,7 @@ pub fn kip_verdict(group: Option<&Topology>, request: &Topology) -> TopologyVerd
 }
 
 /// What a shipped Apache Kafka broker (4.1 to 4.4) does with the same join.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(tag = "verdict", rename_all = "snake_case")]
 pub enum BrokerVerdict {
     /// The group has no topology: the request's is stored.

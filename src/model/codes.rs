@@ -2,12 +2,13 @@
 
 use std::fmt;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 macro_rules! error_codes {
     ($($name:ident = $code:expr, $text:expr;)*) => {
         /// A Kafka protocol error code (the subset that streams groups meet).
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
         #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
         pub enum ErrorCode {
             $($name,)*
@@ -98,7 +99,9 @@ impl fmt::Display for ErrorCode {
 }
 
 /// A streams heartbeat response status code.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum StatusCode {
     StaleTopology,

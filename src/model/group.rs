@@ -6,6 +6,7 @@
 
 use std::collections::BTreeMap;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::version::KafkaVersion;
@@ -18,7 +19,7 @@ use super::topology::Subtopology;
 pub const SNAPSHOT_SCHEMA_VERSION: u32 = 1;
 
 /// The top-level JSON document of `describe --output json`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Snapshot {
     pub schema_version: u32,
     /// The coordinator profile of the described broker ("4.2", "4.3", "4.4"), detected from
@@ -28,7 +29,7 @@ pub struct Snapshot {
     pub groups: Vec<GroupDescription>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Coordinator {
     pub id: i32,
     pub host: String,
@@ -37,13 +38,13 @@ pub struct Coordinator {
 
 /// The topology a group has, as describe returns it. `subtopologies` is null while the group is
 /// not initialised or its topics are missing or mis-partitioned.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct DescribedTopology {
     pub epoch: i32,
     pub subtopologies: Option<Vec<Subtopology>>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct GroupDescription {
     pub group_id: String,
     /// `Empty`, `NotReady`, `Assigning`, `Reconciling`, `Stable` or `Dead`.
@@ -62,7 +63,7 @@ pub struct GroupDescription {
     pub assignor: Option<String>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct MemberDescription {
     pub member_id: String,
     pub member_epoch: i32,
@@ -83,8 +84,10 @@ pub struct MemberDescription {
     pub client_tags: BTreeMap<String, String>,
     /// Cumulative changelog offsets per task (Kafka 4.4+ fills them).
     #[serde(default, with = "crate::model::task::task_offsets_json")]
+    #[schemars(with = "Vec<crate::model::task::task_offsets_json::Entry>")]
     pub task_offsets: BTreeMap<TaskId, i64>,
     #[serde(default, with = "crate::model::task::task_offsets_json")]
+    #[schemars(with = "Vec<crate::model::task::task_offsets_json::Entry>")]
     pub task_end_offsets: BTreeMap<TaskId, i64>,
     pub assignment: Assignment,
     pub target_assignment: Assignment,
@@ -132,7 +135,7 @@ impl MemberStatus {
 }
 
 /// Committed offset, end offset and lag of one input partition of the group.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct PartitionOffsets {
     pub topic: String,
     pub partition: i32,

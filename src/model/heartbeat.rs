@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::codes::{ErrorCode, StatusCode};
@@ -18,7 +19,7 @@ pub const LEAVE_EPOCH: i32 = -1;
 /// Member epoch sent by a static member that leaves temporarily (it will come back).
 pub const STATIC_LEAVE_EPOCH: i32 = -2;
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Endpoint {
     pub host: String,
     pub port: u16,

@@ -5,10 +5,13 @@
 
 use std::fmt;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// One task: a subtopology id and a partition number.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
 pub struct TaskId {
     pub subtopology: String,
     pub partition: i32,
@@ -33,7 +36,9 @@ impl fmt::Display for TaskId {
 pub use super::task_set::{Partitions, TaskIds, TaskSet};
 
 /// The role a member plays for a task.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum TaskRole {
     Active,
@@ -60,7 +65,7 @@ impl fmt::Display for TaskRole {
 }
 
 /// Active, standby and warm-up tasks of one member (current or target).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 pub struct Assignment {
     #[serde(default)]
     pub active: TaskSet,
@@ -120,8 +125,10 @@ pub mod task_offsets_json {
 
     use super::TaskId;
 
-    #[derive(Serialize, Deserialize)]
-    struct Entry {
+    /// One task's offset in the JSON list.
+    #[derive(Serialize, Deserialize, schemars::JsonSchema)]
+    #[schemars(rename = "TaskOffset")]
+    pub struct Entry {
         subtopology: String,
         partition: i32,
         offset: i64,

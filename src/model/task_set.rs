@@ -10,6 +10,7 @@
 use std::cmp::Ordering;
 use std::sync::Arc;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::task::TaskId;
@@ -254,7 +255,7 @@ impl<'a> FromIterator<(&'a str, i32)> for TaskSet {
 }
 
 /// The protocol's `TaskIds` entry, also the JSON shape of a task set entry.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct TaskIds {
     pub subtopology: String,
     pub partitions: Vec<i32>,

@@ -7,6 +7,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// A topology with its epoch.
@@ -20,7 +21,7 @@ pub struct Topology {
 }
 
 /// One subtopology: the unit that is split into tasks, one per input partition.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Subtopology {
     /// Subtopology id, a string in the protocol ("0", "1", ...).
@@ -47,7 +48,9 @@ pub struct Subtopology {
 
 /// An internal topic: name, partition count (0 = let the coordinator decide), replication
 /// factor (0 = broker default) and topic configs.
-#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(deny_unknown_fields)]
 pub struct TopicInfo {
     pub name: String,

@@ -2,12 +2,13 @@
 
 use std::collections::BTreeMap;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::assignment_diff::{OwnerDiff, TaskMove};
 use crate::model::{Assignment, ErrorCode, GroupStateName, StatusCode, TaskSet};
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct Report {
     /// The coordinator profile that ran: "4.2", "4.3", "4.4" or "kip".
     pub kafka_version: String,
@@ -49,7 +50,7 @@ pub struct Report {
 }
 
 /// A member that died, and why.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct MemberFailure {
     pub member_id: String,
     pub time_ms: i64,
@@ -57,7 +58,7 @@ pub struct MemberFailure {
     pub message: String,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct Balance {
     pub min_tasks_per_member: usize,
     pub max_tasks_per_member: usize,
@@ -67,7 +68,7 @@ pub struct Balance {
     pub max_tasks_per_process: usize,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct MemberReport {
     pub member_id: String,
     pub process_id: String,
@@ -76,7 +77,7 @@ pub struct MemberReport {
     pub assignment: Assignment,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct StepReport {
     pub step: String,
     pub started_at_ms: i64,
@@ -95,7 +96,7 @@ pub struct StepReport {
     pub diff: Vec<OwnerDiff>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct TraceEntry {
     pub time_ms: i64,
     pub member_id: String,

@@ -21,6 +21,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::java::JavaHashMap;
@@ -46,7 +47,7 @@ pub struct ConfiguredSubtopology {
 }
 
 /// An internal topic as the coordinator asks for it to be created.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct CreatableTopic {
     pub name: String,
     pub partitions: i32,
@@ -56,7 +57,7 @@ pub struct CreatableTopic {
 }
 
 /// Why the topology is not ready; sent to members as a heartbeat status.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(tag = "status", rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum TopicProblem {
     MissingSourceTopics {

@@ -12,6 +12,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::model::topology::{Subtopology, TopicInfo, Topology};
@@ -19,7 +20,7 @@ use crate::model::topology::{Subtopology, TopicInfo, Topology};
 use super::configure::TopicMetadata;
 
 /// Names added and removed.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct ListChange {
     pub added: Vec<String>,
     pub removed: Vec<String>,
@@ -44,7 +45,7 @@ impl ListChange {
 }
 
 /// Copartition groups added and removed (each group sorted).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct GroupChange {
     pub added: Vec<Vec<String>>,
     pub removed: Vec<Vec<String>>,
@@ -57,7 +58,7 @@ impl GroupChange {
 }
 
 /// A change in the settings of an internal topic present on both sides.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct TopicChange {
     pub topic: String,
     /// `repartition_source` or `changelog`.
@@ -73,7 +74,7 @@ pub struct TopicChange {
 }
 
 /// What changed inside one subtopology present on both sides.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct SubtopologyDiff {
     pub id: String,
     pub source_topics: ListChange,
@@ -98,7 +99,7 @@ impl SubtopologyDiff {
 }
 
 /// The kinds of rollout hazards.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum HazardKind {
     /// A changelog was replaced by another one in the same subtopology: the store's state is
@@ -117,7 +118,7 @@ pub enum HazardKind {
     CopartitionBroken,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Hazard {
     pub kind: HazardKind,
     /// The subtopology it concerns (in the new topology, or the old one for removals).
@@ -129,7 +130,7 @@ pub struct Hazard {
 }
 
 /// The difference between two topologies.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct TopologyDiff {
     pub old_epoch: i32,
     pub new_epoch: i32,

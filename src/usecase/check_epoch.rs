@@ -2,6 +2,7 @@
 //! topology epoch? Decided by the local coordinator of the group's Kafka version, with the
 //! KIP-1071 verdict always computed as information (and cross-checked with `kip_verdict`).
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::simulation::TopicCounts;
@@ -19,7 +20,7 @@ use crate::topology::configure::{topics_to_create, CreatableTopic, TopicMetadata
 use crate::topology::diff::{diff_with_metadata, Hazard, TopologyDiff};
 
 /// Which rules decided.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Rules {
     /// KIP-1071's topology epoch rules
@@ -29,7 +30,7 @@ pub enum Rules {
 }
 
 /// The answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {
     Accepted,
@@ -37,7 +38,7 @@ pub enum Verdict {
 }
 
 /// The group the check ran against.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct GroupSummary {
     pub group_id: String,
     pub state: String,
@@ -48,7 +49,7 @@ pub struct GroupSummary {
 }
 
 /// What a shipped broker does, with the way to deploy there.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct BrokerReport {
     pub versions: &'static str,
     #[serde(flatten)]
@@ -61,7 +62,7 @@ pub struct BrokerReport {
 }
 
 /// The `check-epoch` report.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct CheckReport {
     /// By the coordinator profile that ran.
     pub verdict: Verdict,

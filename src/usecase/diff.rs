@@ -8,6 +8,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::simulation::{self, Plan, Start};
@@ -21,7 +22,7 @@ use crate::topology::configure::TopicMetadata;
 use crate::topology::diff::{diff_with_metadata, TopologyDiff};
 
 /// Whether two things compared are the same.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {
     Identical,
@@ -39,7 +40,7 @@ impl Verdict {
 }
 
 /// The `diff topology` report.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct TopologyDiffReport {
     pub old: String,
     pub new: String,
@@ -87,7 +88,7 @@ fn align(a: &mut ResolvedTopology, b: &ResolvedTopology) {
 }
 
 /// Who owns tasks in an assignment diff.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum ComparedBy {
     Member,
@@ -104,7 +105,7 @@ impl std::fmt::Display for ComparedBy {
 }
 
 /// The `diff assignment` report.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct AssignmentDiffReport {
     pub group_id: String,
     pub before: String,

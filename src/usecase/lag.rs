@@ -1,12 +1,13 @@
 //! `lag`: warm-up and restoration lag per task of a group, against `acceptable.recovery.lag`.
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::lag::{group_task_lags, LagStatus, TaskLag};
 use crate::model::group::GroupDescription;
 
 /// The `lag` report.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct LagReport {
     pub group_id: String,
     pub acceptable_recovery_lag: i64,

@@ -1,5 +1,6 @@
 //! The live reports: `list` (the streams groups of a cluster) and `describe` (their snapshot).
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::Error;
@@ -7,12 +8,12 @@ use crate::kafka::{self, client::DescribeResult, config::ClientConfig};
 
 /// The `list` report. JSON: `{"groups": [{"group_id": ..., "state": ...}]}`; with `verbose`
 /// also the epochs and member count.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct ListReport {
     pub groups: Vec<ListRow>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct ListRow {
     pub group_id: String,
     pub state: String,

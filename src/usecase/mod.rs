@@ -17,6 +17,7 @@ mod error;
 pub mod lag;
 pub mod live;
 pub mod profile;
+mod schema;
 pub mod simulation;
 pub mod source;
 pub mod topology;

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::model::{ErrorCode, StatusCode, Subtopology, Topology};
@@ -21,7 +22,7 @@ pub fn assumed_metadata(t: &ResolvedTopology, counts: &TopicCounts) -> TopicMeta
 }
 
 /// One subtopology in the report.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct SubtopologyRow {
     pub id: String,
     pub stateful: bool,
@@ -69,7 +70,7 @@ impl Serialize for ConfigurationStatus {
 }
 
 /// What the coordinator would do with the topology.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct ConfigurationReport {
     /// True when the topology is ready once the internal topics below are created.
     pub ready: bool,
@@ -85,7 +86,7 @@ pub struct ConfigurationReport {
 }
 
 /// The `topology` report: the JSON output contract.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct Report {
     pub file: String,
     #[serde(skip_serializing_if = "Option::is_none")]

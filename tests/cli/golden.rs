@@ -7,28 +7,9 @@
 use std::path::Path;
 use std::process::Command;
 
+use crate::cli_cases::cases;
+
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/cli");
-
-struct Case {
-    name: String,
-    args: Vec<String>,
-}
-
-fn cases() -> Vec<Case> {
-    let text = std::fs::read_to_string(Path::new(DIR).join("cases.txt")).unwrap();
-    text.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| {
-            let mut words = l.split_whitespace().map(str::to_string);
-            let name = words.next().unwrap();
-            Case {
-                name,
-                args: words.collect(),
-            }
-        })
-        .collect()
-}
 
 /// stdout, stderr and the exit status of one run, as one text.
 fn run(args: &[String]) -> String {

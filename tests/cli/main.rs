@@ -13,29 +13,16 @@ mod lag;
 mod simulate;
 mod topology;
 
-use std::process::Command;
+#[path = "../support/cli_cases.rs"]
+pub mod cli_cases;
 
 /// The subcommands as clap lists them in `streams-group help`, so that a new command is covered
 /// by the tests that walk every command without anybody editing a list.
 pub fn subcommands() -> Vec<String> {
-    let out = Command::new(env!("CARGO_BIN_EXE_streams-group"))
-        .arg("help")
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the binary runs");
-    let text = String::from_utf8(out.stdout).expect("help is UTF-8");
-    let list: Vec<String> = text
-        .lines()
-        .skip_while(|l| !l.starts_with("Commands:"))
-        .skip(1)
-        .take_while(|l| l.starts_with("  "))
-        .filter_map(|l| l.split_whitespace().next())
-        .filter(|name| *name != "help")
-        .map(str::to_string)
-        .collect();
+    let list = cli_cases::subcommands(&["help"]);
     assert!(
         list.len() >= 8,
-        "the command list is read from help:\n{text}"
+        "the command list is read from help: {list:?}"
     );
     list
 }

@@ -20,7 +20,9 @@
 //! `start` calls wait for a slot.
 #![allow(dead_code)]
 
+pub mod cli_cases;
 pub mod gmm_oracle;
+pub mod json_schema;
 
 use std::collections::BTreeMap;
 use std::io::Write;
