@@ -474,6 +474,15 @@ impl StreamsGroup {
         let Some(topology) = &self.topology else {
             return;
         };
+        // `metadata_observed` always covers the stored topology's required topics (it is set
+        // with the topology): when none of them changed there is nothing to build.
+        let unchanged = self
+            .metadata_observed
+            .iter()
+            .all(|(t, seen)| metadata.get(t).copied().filter(|n| *n > 0) == *seen);
+        if unchanged {
+            return;
+        }
         let now = self.required_metadata(topology, metadata);
         if now != self.metadata_observed {
             self.metadata_refresh = RefreshDeadline::EXPIRED;
@@ -601,21 +610,33 @@ impl StreamsGroup {
     /// Insert or replace a member, keeping the ownership index and the reconciled count right.
     fn put_member(&mut self, member: Member) {
         let epoch = self.target_assignment_epoch;
-        if let Some(old) = self.members.get(&member.member_id) {
-            self.ownership.remove(&old.member_id, &old.assigned);
-            self.ownership
-                .remove(&old.member_id, &old.pending_revocation);
+        let old = self.members.get(&member.member_id);
+        // Most heartbeats change no task: the index stays as it is (only the order of a task's
+        // holders would change, and no question asked of the index depends on it).
+        let same_tasks = old.is_some_and(|old| {
+            old.assigned == member.assigned
+                && old.pending_revocation == member.pending_revocation
+                && old.process_id == member.process_id
+        });
+        if let Some(old) = old {
+            if !same_tasks {
+                self.ownership.remove(&old.member_id, &old.assigned);
+                self.ownership
+                    .remove(&old.member_id, &old.pending_revocation);
+            }
             if !old.is_reconciled(epoch) {
                 self.unreconciled = self.unreconciled.saturating_sub(1);
             }
         }
-        self.ownership
-            .add(&member.member_id, &member.process_id, &member.assigned);
-        self.ownership.add(
-            &member.member_id,
-            &member.process_id,
-            &member.pending_revocation,
-        );
+        if !same_tasks {
+            self.ownership
+                .add(&member.member_id, &member.process_id, &member.assigned);
+            self.ownership.add(
+                &member.member_id,
+                &member.process_id,
+                &member.pending_revocation,
+            );
+        }
         if !member.is_reconciled(epoch) {
             self.unreconciled += 1;
         }

@@ -26,6 +26,10 @@ impl Invariants {
         after: &Assignment,
         now_ms: i64,
     ) {
+        if before == after {
+            // Most heartbeats change nothing.
+            return;
+        }
         for role in TaskRole::ALL {
             for (s, p) in before.get(role).difference(after.get(role)).iter() {
                 if let Some(list) = self.copies.get_mut(&(s.to_string(), p)) {

@@ -122,6 +122,9 @@ struct Engine<'a> {
     coordinator: Coordinator,
     metadata: TopicMetadata,
     clients: Vec<Client>,
+    /// How many clients are running, kept with every change of liveness so that `settled`
+    /// costs nothing while the group is not Stable with that many members.
+    running: usize,
     by_member: BTreeMap<String, usize>,
     generation: Vec<u64>,
     queue: BinaryHeap<Reverse<(i64, u64, Event)>>,
@@ -178,6 +181,7 @@ impl<'a> Engine<'a> {
         }
         let idx = self.clients.len();
         self.clients.push(c);
+        self.running += 1;
         self.generation.push(0);
         self.by_member.insert(member_id, idx);
         self.schedule(
@@ -201,13 +205,8 @@ impl<'a> Engine<'a> {
         let Some(g) = self.coordinator.group(&self.cfg.group_id) else {
             return false;
         };
-        let running = self
-            .clients
-            .iter()
-            .filter(|c| c.liveness == Liveness::Running)
-            .count();
         g.state() == GroupState::Stable
-            && g.members().len() == running
+            && g.members().len() == self.running
             && self
                 .clients
                 .iter()
@@ -278,6 +277,9 @@ impl<'a> Engine<'a> {
         let resp = self.send(idx, req);
         let now = self.now;
         let effect = self.clients[idx].on_response(&resp, now, self.cfg.release_delay_ms);
+        if self.clients[idx].liveness != Liveness::Running {
+            self.running -= 1;
+        }
         self.after_client_change(idx, &before);
         self.generation[idx] += 1;
         if let Effect::Fatal { error, message } = effect {
@@ -335,6 +337,9 @@ impl<'a> Engine<'a> {
             self.send(idx, req);
         }
         let before = self.clients[idx].owned();
+        if self.clients[idx].liveness == Liveness::Running {
+            self.running -= 1;
+        }
         self.clients[idx].liveness = Liveness::Stopped;
         self.after_client_change(idx, &before);
         self.generation[idx] += 1;
@@ -440,6 +445,9 @@ impl<'a> Engine<'a> {
         if self.cfg.static_members {
             // Same member object comes back: reuse the client slot.
             let c = &mut self.clients[i];
+            if c.liveness != Liveness::Running {
+                self.running += 1;
+            }
             c.liveness = Liveness::Running;
             c.epoch = 0;
             c.assignment = Assignment::default();
@@ -589,6 +597,7 @@ impl<'a> Engine<'a> {
                 .with_assignor(assignor),
             metadata: cfg.metadata.clone(),
             clients: Vec::new(),
+            running: 0,
             by_member: BTreeMap::new(),
             generation: Vec::new(),
             queue: BinaryHeap::new(),
@@ -805,6 +814,14 @@ fn build_report(
     tts: Option<i64>,
     steps: Vec<StepReport>,
 ) -> Report {
+    debug_assert_eq!(
+        e.running,
+        e.clients
+            .iter()
+            .filter(|c| c.liveness == Liveness::Running)
+            .count(),
+        "the running count follows every change of liveness"
+    );
     let cfg = e.cfg;
     let group = e.coordinator.group(&cfg.group_id);
     let members: Vec<MemberReport> = group
