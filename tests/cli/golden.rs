@@ -90,7 +90,10 @@ fn every_subcommand_has_a_case() {
         .into_iter()
         .filter(|sub| !cases.iter().any(|c| c.args.iter().any(|a| a == sub)))
         .collect();
-    assert!(missing.is_empty(), "no case in tests/data/cli/cases.txt runs {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "no case in tests/data/cli/cases.txt runs {missing:?}"
+    );
 }
 
 fn first_difference(want: &str, got: &str) -> String {

@@ -33,6 +33,9 @@ pub fn subcommands() -> Vec<String> {
         .filter(|name| *name != "help")
         .map(str::to_string)
         .collect();
-    assert!(list.len() >= 8, "the command list is read from help:\n{text}");
+    assert!(
+        list.len() >= 8,
+        "the command list is read from help:\n{text}"
+    );
     list
 }
