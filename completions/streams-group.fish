@@ -191,7 +191,7 @@ json\t''"
 complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -l exit-code -d 'Exit 1 when any task is lagging beyond the acceptable lag, or no member reports task offsets at all (nothing could be checked)'
+complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -l exit-code -d 'Exit 1 when any task is lagging beyond the acceptable lag, 6 when no member reports task offsets at all (nothing could be checked: the line on stderr says why)'
 complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -s v -l verbose -d 'More detail'
 complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -s h -l help -d 'Print help'
 complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -s V -l version -d 'Print version'

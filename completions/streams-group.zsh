@@ -257,7 +257,7 @@ _arguments "${_arguments_options[@]}" : \
 '-o+[Output format]:OUTPUT:(table json)' \
 '--output=[Output format]:OUTPUT:(table json)' \
 '--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
-'--exit-code[Exit 1 when any task is lagging beyond the acceptable lag, or no member reports task offsets at all (nothing could be checked)]' \
+'--exit-code[Exit 1 when any task is lagging beyond the acceptable lag, 6 when no member reports task offsets at all (nothing could be checked: the line on stderr says why)]' \
 '-v[More detail]' \
 '--verbose[More detail]' \
 '-h[Print help]' \
