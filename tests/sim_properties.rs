@@ -77,6 +77,7 @@ fn run(cfg: &SimConfig, name: &str) -> Report {
     let ctx = BuiltInContext {
         member_ids: &ids,
         count: 1,
+        instances: None,
         topology_epoch: cfg.topology.epoch,
         missing_topics: &missing,
         deploy_topology: Some(next),
