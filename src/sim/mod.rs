@@ -559,7 +559,9 @@ pub fn run(
     let mut settled = formed || formation_deadline < limit;
 
     let mut steps = Vec::new();
-    for planned in e.expand(scenario) {
+    // Steps start only while there is time left: none when the group never formed.
+    let planned = if settled { e.expand(scenario) } else { vec![] };
+    for planned in planned {
         let (step, step_settled) = e.run_step(planned, progress)?;
         settled = step_settled;
         steps.push(step);
