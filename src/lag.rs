@@ -96,12 +96,13 @@ pub fn group_task_lags(g: &GroupDescription, acceptable_recovery_lag: i64) -> Ve
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::model::Assignment;
     use std::collections::BTreeMap;
 
-    fn member() -> MemberDescription {
+    /// A member with a standby, a warm-up, dormant state and an unknown end offset.
+    pub(crate) fn member() -> MemberDescription {
         let mut assignment = Assignment::default();
         assignment.standby.insert("0", 1);
         assignment.warmup.insert("0", 2);

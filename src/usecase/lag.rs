@@ -90,26 +90,12 @@ impl LagReport {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::group::{DescribedTopology, MemberDescription};
+    use crate::model::group::DescribedTopology;
 
     fn group(members: usize) -> GroupDescription {
-        let m = MemberDescription {
-            member_id: "m".into(),
-            member_epoch: 3,
-            instance_id: None,
-            rack_id: None,
-            client_id: String::new(),
-            client_host: String::new(),
-            topology_epoch: 0,
-            process_id: "p".into(),
-            user_endpoint: None,
-            client_tags: Default::default(),
-            task_offsets: Default::default(),
-            task_end_offsets: Default::default(),
-            assignment: Default::default(),
-            target_assignment: Default::default(),
-            is_classic: false,
-        };
+        let mut m = crate::lag::tests::member();
+        m.task_offsets.clear();
+        m.task_end_offsets.clear();
         GroupDescription {
             group_id: "g".into(),
             state: if members == 0 { "Empty" } else { "Stable" }.into(),
