@@ -44,15 +44,16 @@ complete -c streams-group -n "__fish_streams_group_needs_command" -f -a "lag" -d
 complete -c streams-group -n "__fish_streams_group_needs_command" -f -a "topology" -d 'Parse a topology and show its tasks and internal topics'
 complete -c streams-group -n "__fish_streams_group_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c streams-group -n "__fish_streams_group_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -s n -l members -d 'Number of simulated members (stream threads)' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -s n -l members -d 'Number of simulated members (stream threads) of a new group [default: 4]' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l threads-per-process -d 'Stream threads per process (members of one process share a process id)' -r
-complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l processes -d 'Number of processes; members are spread over them' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l processes -d 'Number of processes of a new group; members are spread over them' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l topology -d 'Topology: a JSON or Kafka Streams `Topology#describe()` text file, a snapshot, or group:ID (default: the built-in example)' -r -F
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l application-id -d 'Application id, to name the internal topics of a `Topology#describe()` text' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l partitions -d 'Partitions of every source topic whose count is not known otherwise (from --topic-partitions, or from the group)' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l topic-partitions -d 'Partition count of one topic (repeatable, or comma-separated); internal topics too, to model existing ones; 0 = the topic is missing' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l scenario -d 'Scenario: a built-in name or a JSON scenario file' -r
-complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l count -d 'Members added, removed or crashed by the scale-out, scale-in and crash scenarios' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l count -d 'Members (stream threads) added, removed or crashed by the scale-out, scale-in and crash scenarios' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l instances -d 'Instead of --count: instances (processes) the scale-out, scale-in and crash scenarios add, remove or crash; a new instance runs the group\'s threads per process' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l standby-replicas -d 'streams.num.standby.replicas (default: what the starting group shows, else 0)' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l session-timeout -d 'streams.session.timeout.ms' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l heartbeat-interval -d 'streams.heartbeat.interval.ms' -r
@@ -191,7 +192,7 @@ json\t''"
 complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -l exit-code -d 'Exit 1 when any task is lagging beyond the acceptable lag, or no member reports task offsets at all (nothing could be checked)'
+complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -l exit-code -d 'Exit 1 when any task is lagging beyond the acceptable lag, 6 when no member reports task offsets at all (nothing could be checked: the line on stderr says why)'
 complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -s v -l verbose -d 'More detail'
 complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -s h -l help -d 'Print help'
 complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -s V -l version -d 'Print version'

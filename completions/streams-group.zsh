@@ -38,16 +38,17 @@ _streams-group() {
         case $line[1] in
             (simulate)
 _arguments "${_arguments_options[@]}" : \
-'-n+[Number of simulated members (stream threads)]:N:_default' \
-'--members=[Number of simulated members (stream threads)]:N:_default' \
+'(--from-snapshot --from-group)-n+[Number of simulated members (stream threads) of a new group \[default\: 4\]]:N:_default' \
+'(--from-snapshot --from-group)--members=[Number of simulated members (stream threads) of a new group \[default\: 4\]]:N:_default' \
 '(--processes)--threads-per-process=[Stream threads per process (members of one process share a process id)]:T:_default' \
-'--processes=[Number of processes; members are spread over them]:P:_default' \
+'(--from-snapshot --from-group)--processes=[Number of processes of a new group; members are spread over them]:P:_default' \
 '--topology=[Topology\: a JSON or Kafka Streams \`Topology#describe()\` text file, a snapshot, or group\:ID (default\: the built-in example)]:FILE:_files' \
 '--application-id=[Application id, to name the internal topics of a \`Topology#describe()\` text]:ID:_default' \
 '--partitions=[Partitions of every source topic whose count is not known otherwise (from --topic-partitions, or from the group)]:N:_default' \
 '*--topic-partitions=[Partition count of one topic (repeatable, or comma-separated); internal topics too, to model existing ones; 0 = the topic is missing]:TOPIC=N:_default' \
 '--scenario=[Scenario\: a built-in name or a JSON scenario file]:NAME|FILE:_default' \
-'--count=[Members added, removed or crashed by the scale-out, scale-in and crash scenarios]:K:_default' \
+'--count=[Members (stream threads) added, removed or crashed by the scale-out, scale-in and crash scenarios]:K:_default' \
+'(--count)--instances=[Instead of --count\: instances (processes) the scale-out, scale-in and crash scenarios add, remove or crash; a new instance runs the group'\''s threads per process]:N:_default' \
 '--standby-replicas=[streams.num.standby.replicas (default\: what the starting group shows, else 0)]:N:_default' \
 '--session-timeout=[streams.session.timeout.ms]:MS:_default' \
 '--heartbeat-interval=[streams.heartbeat.interval.ms]:MS:_default' \
@@ -257,7 +258,7 @@ _arguments "${_arguments_options[@]}" : \
 '-o+[Output format]:OUTPUT:(table json)' \
 '--output=[Output format]:OUTPUT:(table json)' \
 '--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
-'--exit-code[Exit 1 when any task is lagging beyond the acceptable lag, or no member reports task offsets at all (nothing could be checked)]' \
+'--exit-code[Exit 1 when any task is lagging beyond the acceptable lag, 6 when no member reports task offsets at all (nothing could be checked\: the line on stderr says why)]' \
 '-v[More detail]' \
 '--verbose[More detail]' \
 '-h[Print help]' \

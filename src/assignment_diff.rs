@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::model::{Assignment, TaskRole, TaskSet};
+use crate::model::{natural, Assignment, TaskRole, TaskSet};
 
 /// One task whose owners changed in one role.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
@@ -74,6 +74,8 @@ pub fn diff_owners(
 ) -> AssignmentDiff {
     let empty = Assignment::default();
     let ids: BTreeSet<&String> = before.keys().chain(after.keys()).collect();
+    let mut ids: Vec<&String> = ids.into_iter().collect();
+    natural::sort(&mut ids);
     let mut owners = Vec::new();
     for id in ids {
         let b = before.get(id).unwrap_or(&empty);

@@ -18,6 +18,8 @@ pub enum Code {
     Broker,
     /// The output could not be written (e.g. the disk is full).
     Output,
+    /// A gate had nothing to check: `lag --exit-code` found no task offsets reported.
+    NothingChecked,
     /// A bug in streams-group (sysexits' EX_SOFTWARE): the message asks for a bug report.
     Internal,
 }
@@ -31,6 +33,7 @@ impl Code {
             Code::Unreachable => 3,
             Code::Broker => 4,
             Code::Output => 5,
+            Code::NothingChecked => 6,
             Code::Internal => 70,
         }
     }

@@ -9,6 +9,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::model::group::{GroupDescription, MemberDescription};
+use crate::model::natural::Natural;
 use crate::model::{TaskId, TaskRole};
 
 /// Default of `streams.acceptable.recovery.lag` / `group.streams.acceptable.recovery.lag`.
@@ -85,20 +86,24 @@ pub fn member_task_lags(
 }
 
 /// Every reported task of every member of the group.
+/// Members in natural order of their process and member ids (`p2` before `p10`).
 pub fn group_task_lags(g: &GroupDescription, acceptable_recovery_lag: i64) -> Vec<TaskLag> {
-    g.members
-        .iter()
+    let mut members: Vec<&MemberDescription> = g.members.iter().collect();
+    members.sort_by_key(|m| (Natural(&m.process_id), Natural(&m.member_id)));
+    members
+        .into_iter()
         .flat_map(|m| member_task_lags(&g.group_id, m, acceptable_recovery_lag))
         .collect()
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::model::Assignment;
     use std::collections::BTreeMap;
 
-    fn member() -> MemberDescription {
+    /// A member with a standby, a warm-up, dormant state and an unknown end offset.
+    pub(crate) fn member() -> MemberDescription {
         let mut assignment = Assignment::default();
         assignment.standby.insert("0", 1);
         assignment.warmup.insert("0", 2);

@@ -4,7 +4,7 @@
 
 mod support;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::process::Output;
@@ -268,6 +268,19 @@ fn live_list_and_describe_agree_with_the_java_tool() {
         .iter()
         .all(|o| o.committed.is_some() && o.end.is_some()));
     assert_eq!(input.iter().map(|o| o.lag.unwrap_or(0)).sum::<i64>(), 100);
+    // The members view of an Empty group says so, and the lag gate has nothing to check.
+    let members = ok(&sg(&b, &["describe", "--group", "e2e-app", "--members"]));
+    assert_eq!(
+        members, "e2e-app: no members (the group is Empty)\n",
+        "{members}"
+    );
+    let out = sg(&b, &["lag", "--group", "e2e-app", "--exit-code"]);
+    assert_eq!(out.status.code(), Some(6), "{}", stderr_of(&out));
+    assert!(
+        stderr_of(&out).contains("the group has no members (it is Empty)"),
+        "{}",
+        stderr_of(&out)
+    );
     let table = ok(&sg(&b, &["describe", "--group", "e2e-app"]));
     let total: Vec<&str> = table
         .lines()
@@ -385,13 +398,22 @@ fn commands_against_a_live_group(b: &str, group: &str) {
     // diff assignment of a Stable group: current = target.
     let out = sg(b, &["diff", "assignment", "--group", group, "--exit-code"]);
     assert_eq!(code(&out), 0, "{}{}", stdout_of(&out), stderr_of(&out));
-    // Task lag: Kafka 4.3 brokers return no task offsets; the command says so and succeeds.
+    // Task lag: Kafka 4.3 brokers return no task offsets; the command says so and succeeds,
+    // and as a gate it fails with its own exit status (6), naming the broker's version.
     let out = sg(b, &["lag", "--group", group]);
     assert_eq!(code(&out), 0, "{}", stderr_of(&out));
     assert!(
         stdout_of(&out).contains("0 caught up, 0 lagging, 0 unknown"),
         "{}",
         stdout_of(&out)
+    );
+    let out = sg(b, &["lag", "--group", group, "--exit-code"]);
+    assert_eq!(code(&out), 6, "{}{}", stdout_of(&out), stderr_of(&out));
+    let err = stderr_of(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("the broker is Kafka 4.1-4.3 (StreamsGroupDescribe v0)"),
+        "{err}"
     );
     // What if two more instances join? The simulation starts from the live group.
     let out = sg(
@@ -402,7 +424,7 @@ fn commands_against_a_live_group(b: &str, group: &str) {
             group,
             "--scenario",
             "scale-out",
-            "--count",
+            "--instances",
             "2",
             "--output",
             "json",
@@ -412,6 +434,7 @@ fn commands_against_a_live_group(b: &str, group: &str) {
     support::json_schema::assert_valid("simulate", &text);
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(v["final_state"], "Stable", "{v}");
+    assert_eq!(v["stop_reason"], "completed", "{v}");
     // The profile is the broker's, detected live (describe v0: 4.2/4.3, taken as 4.3).
     assert_eq!(v["kafka_version"], "4.3", "{v}");
     assert_eq!(
@@ -419,10 +442,19 @@ fn commands_against_a_live_group(b: &str, group: &str) {
         Some(streams_group::model::KafkaVersion::V4_3),
         "describe --output json records the broker's version"
     );
-    assert_eq!(
-        v["members"].as_array().unwrap().len(),
-        snap.groups[0].members.len() + 2
-    );
+    // Two instances of the app's 2 threads each: 4 more members in 2 more processes.
+    let before: BTreeSet<&str> = snap.groups[0]
+        .members
+        .iter()
+        .map(|m| m.process_id.as_str())
+        .collect();
+    let members = v["members"].as_array().unwrap();
+    assert_eq!(members.len(), snap.groups[0].members.len() + 4, "{v}");
+    let after: BTreeSet<&str> = members
+        .iter()
+        .map(|m| m["process_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(after.len(), before.len() + 2, "{v}");
     assert_eq!(v["invariant_violations"].as_array().unwrap().len(), 0);
 }
 

@@ -231,7 +231,7 @@ fn the_schemas_reject_what_the_commands_do_not_print() {
             "max_active_per_member": 0, "min_tasks_per_process": 0, "max_tasks_per_process": 0
         },
         "statuses_seen": [], "errors_seen": {}, "invariant_violations": [],
-        "failed_members": [], "steps": [],
+        "failed_members": [], "steps": [], "stop_reason": "completed", "max_time_ms": 600000,
         "members": [{
             "member_id": "m", "process_id": "p", "member_epoch": 1, "topology_epoch": 0,
             "assignment": {

@@ -6,8 +6,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use proptest::prelude::*;
 use streams_group::coordinator::{GroupConfig, KafkaVersion};
 use streams_group::model::{Subtopology, TopicInfo, Topology};
+use streams_group::sim::report::{Report, StopReason};
 use streams_group::sim::scenario::{self, BuiltInContext};
-use streams_group::sim::{self, report::Report, SimConfig};
+use streams_group::sim::{self, SimConfig};
 
 fn topology(subtopologies: usize, stateful_mask: u8) -> Topology {
     Topology {
@@ -77,6 +78,7 @@ fn run(cfg: &SimConfig, name: &str) -> Report {
     let ctx = BuiltInContext {
         member_ids: &ids,
         count: 1,
+        instances: None,
         topology_epoch: cfg.topology.epoch,
         missing_topics: &missing,
         deploy_topology: Some(next),
@@ -93,6 +95,8 @@ fn check(r: &Report, cfg: &SimConfig) {
         r.invariant_violations
     );
     assert_eq!(r.final_state.name(), "Stable", "steps: {:?}", r.steps);
+    // Members may die (a deploy on a release); the time limit never ends these runs.
+    assert_ne!(r.stop_reason, StopReason::MaxTime, "steps: {:?}", r.steps);
     // Every task active on exactly one member.
     let mut active: BTreeMap<(String, i32), usize> = BTreeMap::new();
     for m in &r.members {
@@ -180,6 +184,34 @@ fn default_example_reaches_stable_with_every_task_placed() {
     let r = sim::run(&cfg, &Default::default(), &mut |_, _| {}).unwrap();
     check(&r, &cfg);
     assert_eq!(r.total_tasks, 16);
+}
+
+#[test]
+fn a_run_stopped_by_the_time_limit_says_so() {
+    // The group cannot form in 1 s (clients join over 0.5 s, the assignment is delayed 3 s):
+    // no step starts, and the report says the limit ended the run.
+    let cfg = SimConfig {
+        max_time_ms: 1_000,
+        ..config(12, 1, topology(2, 0b01), 4, 0, 3)
+    };
+    let r = run(&cfg, "rolling-bounce");
+    assert_eq!(r.stop_reason, StopReason::MaxTime);
+    assert_eq!(r.max_time_ms, 1_000);
+    assert!(r.steps.is_empty(), "{:?}", r.steps);
+    // Formed, but the bounce of 12 members needs more than 40 s.
+    let cfg = SimConfig {
+        max_time_ms: 40_000,
+        ..cfg
+    };
+    let r = run(&cfg, "rolling-bounce");
+    assert_eq!(r.stop_reason, StopReason::MaxTime);
+    assert!(r.virtual_time_to_stable_ms.is_some());
+    assert_eq!(r.steps.len(), 1);
+    assert_eq!(r.steps[0].short_label, "restart 12 members");
+    assert_eq!(r.steps[0].step.matches(", ").count(), 11, "JSON names all");
+    // Members are listed in natural order.
+    let ids: Vec<&str> = r.members.iter().map(|m| m.process_id.as_str()).collect();
+    assert_eq!(ids[8..], ["p9", "p10", "p11", "p12"], "{ids:?}");
 }
 
 #[test]

@@ -29,8 +29,8 @@ pub struct Args {
           allow_negative_numbers = true, value_parser = super::args::non_negative)]
     pub acceptable_recovery_lag: i64,
 
-    /// Exit 1 when any task is lagging beyond the acceptable lag, or no member reports task
-    /// offsets at all (nothing could be checked)
+    /// Exit 1 when any task is lagging beyond the acceptable lag, 6 when no member reports task
+    /// offsets at all (nothing could be checked: the line on stderr says why)
     #[arg(long)]
     pub exit_code: bool,
 }
@@ -41,20 +41,26 @@ pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
             "lag needs the group: --group GROUP (live) or --snapshot FILE",
         ));
     };
-    let g = load_group(&source)?.group;
-    let report = report(&g, args.acceptable_recovery_lag);
+    let sourced = load_group(&source)?;
+    let report = report(
+        &sourced.group,
+        &sourced.origin,
+        args.acceptable_recovery_lag,
+    );
     out::report(global.format(), &report, view::table)?;
-    if report.nothing_reported {
-        out::note(&format!(
-            "note: no member of {} reports task offsets: brokers before Kafka 4.4 return none, and \
-             on 4.4 members report them every streams.task.offset.interval.ms (60 s by default){}",
-            g.group_id,
-            if args.exit_code {
-                "; --exit-code fails, as nothing was checked"
-            } else {
-                ""
-            }
-        ));
+    if let Some(why) = &report.nothing_to_check {
+        let line = format!(
+            "no task offsets to check in group {}: {why}",
+            report.group_id
+        );
+        if args.exit_code {
+            out::note(&format!(
+                "error: {line}; --exit-code fails with exit status {}, as nothing was checked",
+                Code::NothingChecked.value()
+            ));
+            return Ok(Code::NothingChecked);
+        }
+        out::note(&format!("note: {line}"));
     }
     Ok(Code::answer(!args.exit_code || report.gate_passes()))
 }

@@ -7,7 +7,7 @@ use streams_group::model::{GroupStateName, KafkaVersion};
 use streams_group::render::{out, simulate as view};
 use streams_group::usecase::profile;
 use streams_group::usecase::simulation::{
-    self, GroupSettings, Members, Plan, RunSettings, Start, MAX_MEMBERS,
+    self, GroupSettings, Members, Plan, RunSettings, Start, StepSize, MAX_MEMBERS,
 };
 use streams_group::usecase::source::{load_group, resolve_topology, GroupSource, SourcedGroup};
 
@@ -25,7 +25,7 @@ Examples:
   streams-group simulate --members 4 --scenario deploy --trace
   streams-group simulate --topology topology.txt --application-id my-app --partitions 12 \\
       --scenario my-scenario.json --output json
-  streams-group simulate --from-snapshot group.json --scenario scale-out --count 2
+  streams-group simulate --from-snapshot group.json --scenario scale-out --instances 2
   streams-group simulate --from-group my-app --bootstrap-server localhost:9092 --scenario scale-out
 
 Built-in scenarios: start (default), scale-out, scale-in, crash, rolling-bounce, deploy,
@@ -38,17 +38,19 @@ input.";
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = EXAMPLES)]
 pub struct Args {
-    /// Number of simulated members (stream threads)
-    #[arg(long, short = 'n', default_value_t = 4, value_name = "N", value_parser = members)]
-    pub members: u32,
+    /// Number of simulated members (stream threads) of a new group [default: 4]
+    #[arg(long, short = 'n', value_name = "N", value_parser = members,
+          conflicts_with_all = ["from_snapshot", "from_group"])]
+    pub members: Option<u32>,
 
     /// Stream threads per process (members of one process share a process id)
     #[arg(long, value_name = "T", conflicts_with = "processes",
           value_parser = clap::value_parser!(u32).range(1..=MAX_MEMBERS as i64))]
     pub threads_per_process: Option<u32>,
 
-    /// Number of processes; members are spread over them
-    #[arg(long, value_name = "P", value_parser = clap::value_parser!(u32).range(1..=MAX_MEMBERS as i64))]
+    /// Number of processes of a new group; members are spread over them
+    #[arg(long, value_name = "P", value_parser = clap::value_parser!(u32).range(1..=MAX_MEMBERS as i64),
+          conflicts_with_all = ["from_snapshot", "from_group"])]
     pub processes: Option<u32>,
 
     /// Topology: a JSON or Kafka Streams `Topology#describe()` text file, a snapshot, or
@@ -68,9 +70,15 @@ pub struct Args {
     #[arg(long, default_value = "start", value_name = "NAME|FILE")]
     pub scenario: String,
 
-    /// Members added, removed or crashed by the scale-out, scale-in and crash scenarios
+    /// Members (stream threads) added, removed or crashed by the scale-out, scale-in and crash
+    /// scenarios
     #[arg(long, default_value_t = 2, value_name = "K", value_parser = members)]
     pub count: u32,
+
+    /// Instead of --count: instances (processes) the scale-out, scale-in and crash scenarios
+    /// add, remove or crash; a new instance runs the group's threads per process
+    #[arg(long, value_name = "N", value_parser = members, conflicts_with = "count")]
+    pub instances: Option<u32>,
 
     #[command(flatten)]
     pub group_config: GroupConfigArgs,
@@ -154,8 +162,12 @@ pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
         },
     };
     let mut cfg = simulation::config(&plan(args, choice.version), start)?;
-    let scenario = simulation::scenario(&args.scenario, args.count, custom_topology, &mut cfg)?;
-    let bar = progress_bar(args, cfg.max_time_ms);
+    let size = match args.instances {
+        Some(n) => StepSize::Instances(n),
+        None => StepSize::Members(args.count),
+    };
+    let scenario = simulation::scenario(&args.scenario, size, custom_topology, &mut cfg)?;
+    let bar = progress_bar(cfg.members, cfg.max_time_ms);
     let mut last = 0;
     let mut progress = |now: i64, _limit: i64| {
         if let Some(b) = &bar {
@@ -202,7 +214,7 @@ fn plan(args: &Args, kafka_version: KafkaVersion) -> Plan {
         kafka_version,
         assignor: args.assignor.clone(),
         members: Members {
-            members: Some(args.members),
+            members: args.members,
             threads_per_process: args.threads_per_process,
             processes: args.processes,
         },
@@ -226,8 +238,8 @@ fn plan(args: &Args, kafka_version: KafkaVersion) -> Plan {
 }
 
 /// A spinner on a terminal for big runs.
-fn progress_bar(args: &Args, max_time_ms: i64) -> Option<indicatif::ProgressBar> {
-    let show = std::io::stderr().is_terminal() && args.members >= 500;
+fn progress_bar(members: u32, max_time_ms: i64) -> Option<indicatif::ProgressBar> {
+    let show = std::io::stderr().is_terminal() && members >= 500;
     show.then(|| {
         let b = indicatif::ProgressBar::new(max_time_ms.max(1) as u64);
         b.set_style(

@@ -4,6 +4,7 @@
 pub mod codes;
 pub mod group;
 pub mod heartbeat;
+pub mod natural;
 mod schema;
 pub mod state;
 pub mod task;

@@ -5,7 +5,8 @@ use std::collections::BTreeMap;
 
 use colored::Colorize;
 
-use crate::model::group::{MemberDescription, MemberStatus, Snapshot};
+use crate::model::group::{GroupDescription, MemberDescription, MemberStatus, Snapshot};
+use crate::model::natural::Natural;
 use crate::model::task::TaskSet;
 
 use super::table;
@@ -110,52 +111,71 @@ pub fn members_table(s: &Snapshot, verbose: bool) -> String {
     }
     header.push("STATUS");
     let mut t = table::new(&header);
+    let mut empty = Vec::new();
     for g in &s.groups {
+        if g.members.is_empty() {
+            empty.push(format!(
+                "{}: no members (the group is {})\n",
+                g.group_id, g.state
+            ));
+        }
         let mut members: Vec<&MemberDescription> = g.members.iter().collect();
-        members.sort_by(|a, b| {
-            (&a.process_id, &a.client_id, &a.member_id).cmp(&(
-                &b.process_id,
-                &b.client_id,
-                &b.member_id,
-            ))
+        members.sort_by_key(|m| {
+            (
+                Natural(&m.process_id),
+                Natural(&m.client_id),
+                Natural(&m.member_id),
+            )
         });
         for m in members {
-            let mut row = vec![
-                g.group_id.clone(),
-                m.member_id.clone(),
-                dash(&m.process_id),
-                dash(&m.client_id),
-                m.topology_epoch.to_string(),
-                m.member_epoch.to_string(),
-                tasks(&m.assignment.active),
-                tasks(&m.assignment.standby),
-                tasks(&m.assignment.warmup),
-            ];
-            if verbose {
-                row.extend([
-                    opt(m.instance_id.clone()),
-                    opt(m.rack_id.clone()),
-                    dash(&m.client_host),
-                    tasks(&m.target_assignment.active),
-                    tasks(&m.target_assignment.standby),
-                    tasks(&m.target_assignment.warmup),
-                    task_lag(m),
-                ]);
-            }
-            let st = m.statuses(g);
-            let text: Vec<&str> = st.iter().map(|s| s.name()).collect();
-            let cell = if st.is_empty() {
-                "ok".normal().to_string()
-            } else if st.contains(&MemberStatus::StaleTopology) {
-                text.join(",").red().bold().to_string()
-            } else {
-                text.join(",").yellow().to_string()
-            };
-            row.push(cell);
-            t.add_row(row);
+            t.add_row(member_row(g, m, verbose));
         }
     }
-    table::render(&t)
+    // Groups without members are named below the rows, and no header stands alone.
+    let mut out = if empty.len() < s.groups.len() {
+        table::render(&t)
+    } else {
+        String::new()
+    };
+    out.extend(empty);
+    out
+}
+
+/// One member's row of `--members`.
+fn member_row(g: &GroupDescription, m: &MemberDescription, verbose: bool) -> Vec<String> {
+    let mut row = vec![
+        g.group_id.clone(),
+        m.member_id.clone(),
+        dash(&m.process_id),
+        dash(&m.client_id),
+        m.topology_epoch.to_string(),
+        m.member_epoch.to_string(),
+        tasks(&m.assignment.active),
+        tasks(&m.assignment.standby),
+        tasks(&m.assignment.warmup),
+    ];
+    if verbose {
+        row.extend([
+            opt(m.instance_id.clone()),
+            opt(m.rack_id.clone()),
+            dash(&m.client_host),
+            tasks(&m.target_assignment.active),
+            tasks(&m.target_assignment.standby),
+            tasks(&m.target_assignment.warmup),
+            task_lag(m),
+        ]);
+    }
+    let st = m.statuses(g);
+    let text: Vec<&str> = st.iter().map(|s| s.name()).collect();
+    let cell = if st.is_empty() {
+        "ok".normal().to_string()
+    } else if st.contains(&MemberStatus::StaleTopology) {
+        text.join(",").red().bold().to_string()
+    } else {
+        text.join(",").yellow().to_string()
+    };
+    row.push(cell);
+    row
 }
 
 /// `--offsets` (default): GROUP TOPIC PARTITION CURRENT-OFFSET LOG-END-OFFSET LAG, with a
@@ -246,7 +266,7 @@ pub fn topology_table(s: &Snapshot) -> String {
             }
         }
         let mut subs: Vec<_> = subs.iter().collect();
-        subs.sort_by_key(|a| natural(&a.id));
+        subs.sort_by_key(|a| Natural(&a.id));
         for s in subs {
             let mut push = |kind: &str, topic: &str, parts: String| {
                 t.add_row(vec![
@@ -278,14 +298,6 @@ pub fn topology_table(s: &Snapshot) -> String {
     table::render(&t)
 }
 
-/// Sort key for ids like "0", "2", "10": numbers numerically, others after, by text.
-fn natural(id: &str) -> (u8, u64, String) {
-    match id.parse::<u64>() {
-        Ok(n) => (0, n, String::new()),
-        Err(_) => (1, 0, id.to_string()),
-    }
-}
-
 /// One-line warnings about what the user should know (printed to stderr).
 pub fn warnings(s: &Snapshot) -> Vec<String> {
     let mut out = Vec::new();
@@ -307,7 +319,7 @@ pub fn warnings(s: &Snapshot) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::group::{Coordinator, DescribedTopology, GroupDescription, PartitionOffsets};
+    use crate::model::group::{Coordinator, DescribedTopology, PartitionOffsets};
     use crate::model::task::{Assignment, TaskId};
     use crate::model::topology::{Subtopology, TopicInfo};
 
@@ -464,12 +476,51 @@ mod tests {
                 "stale-topology"
             ]
         );
+        assert_eq!(
+            m[3],
+            ["stopped:", "no", "members", "(the", "group", "is", "Empty)"]
+        );
+        assert_eq!(m.len(), 4);
         let v = rows(&members_table(&s, true));
         assert_eq!(v[1][v[1].len() - 2], "1_0=20");
         assert_eq!(v[1][12], "0:[0,1]");
         let w = warnings(&s);
         assert_eq!(w.len(), 1);
         assert!(w[0].contains("member m2"));
+    }
+
+    #[test]
+    fn an_empty_group_says_it_has_no_members() {
+        let mut s = snapshot();
+        s.groups.remove(0);
+        assert_eq!(
+            members_table(&s, false),
+            "stopped: no members (the group is Empty)\n"
+        );
+        assert_eq!(
+            members_table(&s, true),
+            "stopped: no members (the group is Empty)\n"
+        );
+    }
+
+    #[test]
+    fn members_and_processes_sort_naturally() {
+        colored::control::set_override(false);
+        let mut s = snapshot();
+        let g = &mut s.groups[0];
+        let template = g.members[0].clone();
+        g.members = ["p10", "p2", "p1", "p100", "p99"]
+            .iter()
+            .map(|p| MemberDescription {
+                member_id: format!("{p}-t1"),
+                process_id: p.to_string(),
+                client_id: String::new(),
+                ..template.clone()
+            })
+            .collect();
+        let m = rows(&members_table(&s, false));
+        let processes: Vec<&str> = m[1..6].iter().map(|r| r[2].as_str()).collect();
+        assert_eq!(processes, ["p1", "p2", "p10", "p99", "p100"]);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 use colored::Colorize;
 
 use crate::model::{GroupStateName, StatusCode, TaskSet};
-use crate::sim::report::Report;
+use crate::sim::report::{Report, StopReason};
 
 fn state_colored(state: GroupStateName) -> String {
     let name = state.name();
@@ -134,9 +134,9 @@ fn summary(r: &Report) -> String {
     out
 }
 
-/// Members that died, advice, and invariant violations.
+/// Members that died, a stop at the time limit, advice, and invariant violations.
 fn problems(r: &Report) -> String {
-    let mut out = String::new();
+    let mut out = stopped_by_max_time(r);
     for f in &r.failed_members {
         out.push_str(&format!(
             "{} {} at {}: {} \"{}\" (fatal for a Kafka Streams client)\n",
@@ -156,6 +156,28 @@ fn problems(r: &Report) -> String {
     out
 }
 
+/// The line saying that the time limit ended the run, with the way out; empty otherwise.
+fn stopped_by_max_time(r: &Report) -> String {
+    if r.stop_reason != StopReason::MaxTime {
+        return String::new();
+    }
+    let why = if r.final_state == GroupStateName::NotReady {
+        "the group is NotReady (topics missing or mis-partitioned: see the statuses), which more \
+         time does not change unless a later step creates them"
+            .to_string()
+    } else {
+        format!(
+            "raise --max-time (now {} ms) to let it settle",
+            r.max_time_ms
+        )
+    };
+    format!(
+        "{} the run reached --max-time at {} of virtual time before the group was Stable: {why}\n",
+        "STOPPED AT THE TIME LIMIT:".yellow().bold(),
+        ms(Some(r.max_time_ms)),
+    )
+}
+
 /// One row per scenario step, then (with `verbose`) each step's assignment changes.
 fn steps(r: &Report, verbose: bool) -> String {
     let mut t = super::table::new(&[
@@ -169,7 +191,7 @@ fn steps(r: &Report, verbose: bool) -> String {
     ]);
     for s in &r.steps {
         t.add_row(vec![
-            s.step.clone(),
+            s.short_label.clone(),
             ms(Some(s.started_at_ms)),
             ms(s.time_to_stable_ms),
             format!("{} -> {}", s.group_epoch_before, s.group_epoch_after),
@@ -181,7 +203,10 @@ fn steps(r: &Report, verbose: bool) -> String {
     let mut out = super::table::render(&t);
     if verbose {
         for s in &r.steps {
-            out.push_str(&format!("\nAssignment changes in step \"{}\":\n", s.step));
+            out.push_str(&format!(
+                "\nAssignment changes in step \"{}\":\n",
+                s.short_label
+            ));
             out.push_str(&super::diff::moves_and_owners(&s.moves, &s.diff, "MEMBER"));
         }
     }

@@ -22,6 +22,7 @@ use crate::coordinator::{
     Coordinator, GroupConfig, GroupState, KafkaVersion, Removal, RequestContext,
 };
 use crate::model::group::GroupDescription;
+use crate::model::natural;
 use crate::model::{
     Assignment, ErrorCode, GroupStateName, HeartbeatRequest, HeartbeatResponse, StatusCode,
     Topology,
@@ -30,7 +31,7 @@ use crate::topology::configure::TopicMetadata;
 
 use client::{Client, Effect, Liveness};
 use invariants::Invariants;
-use report::{Balance, MemberFailure, MemberReport, Report, StepReport, TraceEntry};
+use report::{Balance, MemberFailure, MemberReport, Report, StepReport, StopReason, TraceEntry};
 use scenario::{Action, Scenario};
 
 /// Everything a run needs besides the scenario.
@@ -91,6 +92,17 @@ pub fn initial_member_ids(cfg: &SimConfig) -> Vec<String> {
             )
         })
         .map(|(m, _)| m)
+        .collect()
+}
+
+/// The process of each member [`initial_member_ids`] lists, in the same order.
+pub fn initial_processes(cfg: &SimConfig) -> Vec<String> {
+    if let Some(g) = &cfg.initial {
+        return g.members.iter().map(|m| m.process_id.clone()).collect();
+    }
+    let t = cfg.threads_per_process.max(1);
+    (0..cfg.members)
+        .map(|i| member_name(i / t, i % t).1)
         .collect()
 }
 
@@ -551,10 +563,15 @@ pub fn run(
         .min(limit);
     let formed = e.run_until(formation_deadline, progress, |e| e.settled());
     let mut virtual_time_to_stable_ms = formed.then_some(e.now);
+    // The group never formed and no step is left to run: the time limit ended the run.
+    let mut settled = formed || formation_deadline < limit;
 
     let mut steps = Vec::new();
-    for planned in e.expand(scenario) {
-        let (step, settled) = e.run_step(planned, progress)?;
+    // Steps start only while there is time left: none when the group never formed.
+    let planned = if settled { e.expand(scenario) } else { vec![] };
+    for planned in planned {
+        let (step, step_settled) = e.run_step(planned, progress)?;
+        settled = step_settled;
         steps.push(step);
         if virtual_time_to_stable_ms.is_none() && settled {
             virtual_time_to_stable_ms = Some(e.now);
@@ -567,13 +584,24 @@ pub fn run(
     let quiet_until = (e.now + cfg.group.heartbeat_interval_ms).min(limit);
     e.run_until(quiet_until, progress, |e| e.now >= quiet_until);
 
-    Ok(build_report(&e, scenario, virtual_time_to_stable_ms, steps))
+    let stop_reason = if !e.failures.is_empty() {
+        StopReason::MemberFailed
+    } else if settled {
+        StopReason::Completed
+    } else {
+        StopReason::MaxTime
+    };
+    let mut report = build_report(&e, scenario, virtual_time_to_stable_ms, steps);
+    report.stop_reason = stop_reason;
+    Ok(report)
 }
 
 /// A scenario step as units of work: when it is due (if timed), its label, its units.
 struct Planned {
     at_ms: Option<i64>,
     label: String,
+    /// The label for a table: long member lists counted.
+    short_label: String,
     units: Vec<Work>,
 }
 
@@ -707,9 +735,18 @@ impl<'a> Engine<'a> {
                     }
                     other => vec![Work::Action(other.clone())],
                 };
+                // Members added with several threads per process come in new processes.
+                let t = self.cfg.threads_per_process.max(1);
+                let processes = match &step.action {
+                    Action::AddMembers { count } if t > 1 => {
+                        format!(" in {} new process(es)", count.div_ceil(t))
+                    }
+                    _ => String::new(),
+                };
                 Planned {
                     at_ms: step.at_ms,
-                    label: step.action.label(),
+                    label: step.action.label() + &processes,
+                    short_label: step.action.short_label() + &processes,
                     units,
                 }
             })
@@ -744,6 +781,7 @@ impl<'a> Engine<'a> {
         let d = crate::assignment_diff::diff_owners(&before, &after);
         let report = StepReport {
             step: step.label,
+            short_label: step.short_label,
             started_at_ms: started,
             stable_at_ms: settled.then_some(self.now),
             time_to_stable_ms: settled.then_some(self.now - started),
@@ -838,6 +876,8 @@ fn build_report(
                 .collect()
         })
         .unwrap_or_default();
+    let mut members = members;
+    members.sort_by(|a, b| natural::cmp(&a.member_id, &b.member_id));
     let total_tasks = group
         .and_then(|g| g.configuration())
         .filter(|c| c.is_ready())
@@ -856,6 +896,8 @@ fn build_report(
             scenario.name.clone()
         },
         seed: cfg.seed,
+        stop_reason: StopReason::Completed,
+        max_time_ms: cfg.max_time_ms,
         final_state: e.group_state().map_or(GroupStateName::Dead, state_name),
         group_epoch: group.map_or(0, |g| g.group_epoch()),
         target_assignment_epoch: group.map_or(0, |g| g.target_assignment_epoch()),

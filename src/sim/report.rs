@@ -16,6 +16,11 @@ pub struct Report {
     pub assignor: String,
     pub scenario: String,
     pub seed: u64,
+    /// Why the run ended: every step ran and the group settled, the `--max-time` limit
+    /// passed first, or a member died of an error fatal to a Kafka Streams client.
+    pub stop_reason: StopReason,
+    /// The virtual time limit of the run (`--max-time`).
+    pub max_time_ms: i64,
     /// The group's state at the end (`Dead`: no group).
     pub final_state: GroupStateName,
     pub group_epoch: i32,
@@ -49,6 +54,18 @@ pub struct Report {
     pub trace: Vec<TraceEntry>,
 }
 
+/// Why a simulation ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum StopReason {
+    /// Every step ran, and the group settled after each (and after forming).
+    Completed,
+    /// The virtual time limit (`--max-time`) passed before the group settled.
+    MaxTime,
+    /// A member died (see `failed_members`); the run stopped at that step.
+    MemberFailed,
+}
+
 /// A member that died, and why.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct MemberFailure {
@@ -79,7 +96,11 @@ pub struct MemberReport {
 
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct StepReport {
+    /// What the step did, naming every member.
     pub step: String,
+    /// The same for a table cell: more than a few members are counted, not listed.
+    #[serde(skip)]
+    pub short_label: String,
     pub started_at_ms: i64,
     /// When the group was Stable again after the step, if it was.
     pub stable_at_ms: Option<i64>,

@@ -3,8 +3,14 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
+use super::source::Origin;
 use crate::lag::{group_task_lags, LagStatus, TaskLag};
 use crate::model::group::GroupDescription;
+use crate::model::KafkaVersion;
+
+/// How often a Kafka Streams 4.4 member reports its task offsets, by default
+/// (`streams.task.offset.interval.ms`).
+pub const DEFAULT_TASK_OFFSET_INTERVAL_MS: i64 = 60_000;
 
 /// The `lag` report.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
@@ -15,13 +21,15 @@ pub struct LagReport {
     pub lagging: usize,
     pub unknown: usize,
     pub tasks: Vec<TaskLag>,
-    /// The group has members and none reports task offsets: nothing could be checked.
+    /// Why there is nothing to check, when no member reports task offsets (or there are no
+    /// members): a gate must not pass on that.
     #[serde(skip)]
-    pub nothing_reported: bool,
+    pub nothing_to_check: Option<String>,
 }
 
-/// The lag of every task a member of `g` reports offsets for.
-pub fn report(g: &GroupDescription, acceptable_recovery_lag: i64) -> LagReport {
+/// The lag of every task a member of `g` reports offsets for; `origin` tells, when nothing is
+/// reported, whether the broker cannot report offsets or its members have not yet.
+pub fn report(g: &GroupDescription, origin: &Origin, acceptable_recovery_lag: i64) -> LagReport {
     let tasks = group_task_lags(g, acceptable_recovery_lag);
     let count = |s: LagStatus| tasks.iter().filter(|t| t.status == s).count();
     LagReport {
@@ -30,14 +38,115 @@ pub fn report(g: &GroupDescription, acceptable_recovery_lag: i64) -> LagReport {
         caught_up: count(LagStatus::CaughtUp),
         lagging: count(LagStatus::Lagging),
         unknown: count(LagStatus::Unknown),
-        nothing_reported: tasks.is_empty() && !g.members.is_empty(),
+        nothing_to_check: tasks.is_empty().then(|| no_offsets_reason(g, origin)),
         tasks,
     }
 }
 
+/// Why no member of `g` reports task offsets: no members, a broker before Kafka 4.4 (it never
+/// returns them), or 4.4 members that have not sent their first report yet.
+pub fn no_offsets_reason(g: &GroupDescription, origin: &Origin) -> String {
+    if g.members.is_empty() {
+        return format!("the group has no members (it is {})", g.state);
+    }
+    let (from, old_broker, version) = match origin {
+        Origin::Snapshot { file, recorded } => (
+            format!("the snapshot {file}"),
+            format!("the snapshot {file} was taken from a Kafka 4.1-4.3 broker"),
+            *recorded,
+        ),
+        Origin::Live { detected, .. } => (
+            "the broker".to_string(),
+            "the broker is Kafka 4.1-4.3".to_string(),
+            *detected,
+        ),
+    };
+    let interval = format!(
+        "Kafka Streams 4.4 members report them every streams.task.offset.interval.ms ({} s by \
+         default), so a member that joined less than that ago has none yet",
+        DEFAULT_TASK_OFFSET_INTERVAL_MS / 1000
+    );
+    match version {
+        Some(KafkaVersion::V4_2 | KafkaVersion::V4_3) => format!(
+            "{old_broker} (StreamsGroupDescribe v0), which never returns task offsets: they need \
+             Kafka 4.4 brokers and clients"
+        ),
+        Some(KafkaVersion::V4_4 | KafkaVersion::Kip) => {
+            format!("no member has reported task offsets yet: {interval}; try again after it")
+        }
+        None => format!(
+            "no member reports task offsets and {from} does not record the broker's version: \
+             brokers before Kafka 4.4 never return them, and {interval}"
+        ),
+    }
+}
+
 impl LagReport {
-    /// A gate passes only on evidence: a lagging task, or nothing reported at all, fails it.
+    /// A gate passes only on evidence: a lagging task, or nothing to check, fails it.
     pub fn gate_passes(&self) -> bool {
-        self.lagging == 0 && !self.nothing_reported
+        self.lagging == 0 && self.nothing_to_check.is_none()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::group::DescribedTopology;
+
+    fn group(members: usize) -> GroupDescription {
+        let mut m = crate::lag::tests::member();
+        m.task_offsets.clear();
+        m.task_end_offsets.clear();
+        GroupDescription {
+            group_id: "g".into(),
+            state: if members == 0 { "Empty" } else { "Stable" }.into(),
+            group_epoch: 3,
+            target_assignment_epoch: 3,
+            coordinator: None,
+            topology: DescribedTopology::default(),
+            members: vec![m; members],
+            offsets: vec![],
+            assignor: None,
+        }
+    }
+
+    fn live(v: Option<KafkaVersion>) -> Origin {
+        Origin::Live {
+            group_id: "g".into(),
+            detected: v,
+        }
+    }
+
+    #[test]
+    fn nothing_reported_names_the_cause_and_fails_the_gate() {
+        let r = report(&group(2), &live(Some(KafkaVersion::V4_3)), 10_000);
+        assert!(!r.gate_passes());
+        let why = r.nothing_to_check.unwrap();
+        assert!(why.starts_with("the broker is Kafka 4.1-4.3 "), "{why}");
+        assert!(!why.contains("interval"), "{why}");
+
+        let why = no_offsets_reason(&group(2), &live(Some(KafkaVersion::V4_4)));
+        assert!(
+            why.contains("no member has reported task offsets yet"),
+            "{why}"
+        );
+        assert!(why.contains("60 s"), "{why}");
+        assert!(
+            !why.contains("4.1-4.3"),
+            "a 4.4 broker is not blamed: {why}"
+        );
+
+        let snapshot = Origin::Snapshot {
+            file: "s.json".into(),
+            recorded: None,
+        };
+        let why = no_offsets_reason(&group(1), &snapshot);
+        assert!(
+            why.contains("does not record the broker's version"),
+            "{why}"
+        );
+
+        let why = no_offsets_reason(&group(0), &snapshot);
+        assert_eq!(why, "the group has no members (it is Empty)");
     }
 }

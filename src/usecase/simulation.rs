@@ -413,12 +413,21 @@ fn finish(plan: &Plan, c: Cast) -> Result<SimConfig, Error> {
 /// `create-topics` scenario takes the source topics out of `cfg` until its step creates them.
 pub fn scenario(
     name_or_file: &str,
-    count: u32,
+    size: StepSize,
     custom_topology: bool,
     cfg: &mut SimConfig,
 ) -> Result<Scenario, Error> {
+    if let StepSize::Instances(_) = size {
+        if !SIZED_BY_INSTANCES.contains(&name_or_file) {
+            return Err(Error::input(format!(
+                "--instances sizes only the {} scenarios, not `{name_or_file}`: leave it out \
+                 or pick one of those",
+                SIZED_BY_INSTANCES.join(", ")
+            )));
+        }
+    }
     if scenario::BUILT_IN.contains(&name_or_file) {
-        return built_in(name_or_file, count, custom_topology, cfg);
+        return built_in(name_or_file, size, custom_topology, cfg);
     }
     let path = Path::new(name_or_file);
     if !path.exists() {
@@ -440,13 +449,49 @@ pub fn scenario(
     Ok(s)
 }
 
+/// How much the scale-out, scale-in and crash scenarios add, remove or crash.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StepSize {
+    /// Members (stream threads); scale-out puts them in new processes of the run's threads
+    /// per process.
+    Members(u32),
+    /// Instances (processes): scale-out adds instances of the run's threads per process (for
+    /// a starting group, the most members any of its processes runs); scale-in and crash take
+    /// every member of the last instances.
+    Instances(u32),
+}
+
+/// The built-in scenarios `--instances` sizes.
+pub const SIZED_BY_INSTANCES: &[&str] = &["scale-out", "scale-in", "crash"];
+
 fn built_in(
     name: &str,
-    count: u32,
+    size: StepSize,
     custom_topology: bool,
     cfg: &mut SimConfig,
 ) -> Result<Scenario, Error> {
     let member_ids = sim::initial_member_ids(cfg);
+    let processes = sim::initial_processes(cfg);
+    let (count, instances) = match size {
+        StepSize::Members(n) => (n, None),
+        StepSize::Instances(n) => {
+            let added = u64::from(n) * u64::from(cfg.threads_per_process.max(1));
+            if name == "scale-out" && added + u64::from(cfg.members) > scenario::MAX_MEMBERS {
+                return Err(Error::input(format!(
+                    "--instances {n} of {} thread(s) each would make more than {} members: \
+                     add fewer instances",
+                    cfg.threads_per_process,
+                    scenario::MAX_MEMBERS
+                )));
+            }
+            let i = scenario::Instances {
+                count: n,
+                processes: &processes,
+                threads_per_process: cfg.threads_per_process,
+            };
+            (n, Some(i))
+        }
+    };
     let mut missing = BTreeMap::new();
     if name == "create-topics" {
         // The source topics do not exist yet: the group waits in NotReady.
@@ -468,6 +513,7 @@ fn built_in(
     let ctx = BuiltInContext {
         member_ids: &member_ids,
         count,
+        instances,
         topology_epoch: cfg.topology.epoch,
         missing_topics: &missing,
         deploy_topology,
