@@ -26,4 +26,6 @@ run() {
 run "1,000 members, 10x1,000 partitions"             --members 1000 --partitions 1000
 run "1,000 members, 10x1,000 partitions, scale-out"  --members 1000 --partitions 1000 --scenario scale-out
 run "10,000 members (4/process), 100,000 tasks"      --members 10000 --threads-per-process 4 --partitions 10000
-run "10,000 members, 100,000 tasks, crash of 1 member" --members 10000 --threads-per-process 4 --partitions 10000 --scenario crash --count 1
+run "10,000 members, 100,000 tasks, crash of 1 member" --members 10000 --threads-per-process 4 --partitions 10000 --scenario crash --count 1 --session-timeout 45000
+# Issue #13's goals: under 5 s, and under 1 s.
+run "100,000 members (4/process), 100,000 tasks"     --members 100000 --threads-per-process 4 --partitions 10000

@@ -139,7 +139,6 @@ impl RefreshDeadline {
 /// What the target assignment step decided for the member at hand.
 struct TargetForMember {
     epoch: i32,
-    tasks: Assignment,
     /// The initial rebalance delay held the target back: Apache's result carries no target map.
     held_back: bool,
 }
@@ -517,7 +516,6 @@ impl StreamsGroup {
     ) -> Result<TargetForMember, Rejection> {
         let last = |g: &StreamsGroup| TargetForMember {
             epoch: g.target_assignment_epoch,
-            tasks: g.target.get(member_id).cloned().unwrap_or_default(),
             held_back: false,
         };
         if self.version == KafkaVersion::V4_2 && self.group_epoch <= self.target_assignment_epoch {
@@ -535,7 +533,6 @@ impl StreamsGroup {
             };
             return Ok(TargetForMember {
                 epoch,
-                tasks: Assignment::default(),
                 held_back: true,
             });
         }

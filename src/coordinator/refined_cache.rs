@@ -33,15 +33,27 @@ impl RefinedCache {
         target: &TargetAssignment,
         fill: bool,
     ) -> Assignment {
-        if let Some((e, cached)) = &self.cached {
-            if *e == epoch {
-                return cached.get(member_id).cloned().unwrap_or_default();
-            }
-        }
-        if fill {
+        self.lookup(member_id, epoch, target, fill)
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// As [`Self::tasks_for`], without copying the tasks; `None` for a member without any.
+    pub fn lookup<'a>(
+        &'a mut self,
+        member_id: &str,
+        epoch: i32,
+        target: &'a TargetAssignment,
+        fill: bool,
+    ) -> Option<&'a Assignment> {
+        let hit = matches!(&self.cached, Some((e, _)) if *e == epoch);
+        if !hit && fill {
             self.cached = Some((epoch, target.clone()));
         }
-        target.get(member_id).cloned().unwrap_or_default()
+        match &self.cached {
+            Some((_, cached)) if hit => cached.get(member_id),
+            _ => target.get(member_id),
+        }
     }
 
     /// A static member's replacement takes over the cached entry too.

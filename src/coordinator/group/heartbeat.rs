@@ -362,11 +362,13 @@ impl StreamsGroup {
         refiner: &dyn WarmupRefiner,
         status: &mut Vec<Status>,
     ) -> Result<(Member, bool), Rejection> {
-        let mut target =
+        let target =
             self.target_for_member(&req.member_id, ctx.now_ms, assignor, refiner, status)?;
-        if self.version.caches_refined_assignment() {
-            let empty = TargetAssignment::new();
-            target.tasks = self.refined.tasks_for(
+        // The member's tasks in the target, looked up in place (no copy per heartbeat); 4.4 reads
+        // them from its cache of refined assignments, which the lookup may fill.
+        let empty = TargetAssignment::new();
+        let target_tasks = if self.version.caches_refined_assignment() {
+            self.refined.lookup(
                 &req.member_id,
                 target.epoch,
                 if target.held_back {
@@ -375,15 +377,21 @@ impl StreamsGroup {
                     &self.target
                 },
                 self.config.num_warmup_replicas > 0,
-            );
-        }
+            )
+        } else if target.held_back {
+            None
+        } else {
+            self.target.get(&req.member_id)
+        };
+        let no_tasks = Assignment::default();
+        let target_tasks = target_tasks.unwrap_or(&no_tasks);
         let mut member = self.members[&req.member_id].clone();
         let mut assignment_record_written = false;
         if !member.is_reconciled(target.epoch) {
             let r = reconcile(
                 &member,
                 target.epoch,
-                &target.tasks,
+                target_tasks,
                 owned,
                 &self.ownership,
                 if self.version.in_place_role_changes() {
