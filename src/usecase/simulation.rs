@@ -275,22 +275,7 @@ fn like_group(plan: &Plan, g: &GroupDescription, label: &str) -> Result<Cast, Er
     };
     check_members(members)?;
     check_partitions(plan.topics.partitions)?;
-    Ok(Cast {
-        group_id: g.group_id.clone(),
-        members,
-        threads_per_process: plan
-            .members
-            .threads_per_process
-            .unwrap_or(shape.threads_per_process),
-        metadata: plan.topics.for_group(g),
-        topology,
-        num_standby_replicas: plan
-            .group
-            .num_standby_replicas
-            .unwrap_or(shape.num_standby_replicas),
-        recorded_assignor: g.assignor.clone(),
-        initial: None,
-    })
+    Ok(cast_like(plan, g, &shape, members, topology))
 }
 
 fn restore(plan: &Plan, g: GroupDescription) -> Result<Cast, Error> {
@@ -308,23 +293,37 @@ fn restore(plan: &Plan, g: GroupDescription) -> Result<Cast, Error> {
     };
     check_partitions(plan.topics.partitions)?;
     let shape = group_shape(&g);
-    Ok(Cast {
+    let mut cast = cast_like(plan, &g, &shape, shape.members, topology);
+    cast.initial = Some(g);
+    Ok(cast)
+}
+
+/// A cast shaped like group `g` (its id, topic metadata, threads per process, standby count and
+/// assignor) where the plan does not say otherwise.
+fn cast_like(
+    plan: &Plan,
+    g: &GroupDescription,
+    shape: &GroupShape,
+    members: u32,
+    topology: Topology,
+) -> Cast {
+    Cast {
         group_id: g.group_id.clone(),
-        members: shape.members,
+        members,
         threads_per_process: plan
             .members
             .threads_per_process
             .unwrap_or(shape.threads_per_process)
             .max(1),
-        metadata: plan.topics.for_group(&g),
+        metadata: plan.topics.for_group(g),
         topology,
         num_standby_replicas: plan
             .group
             .num_standby_replicas
             .unwrap_or(shape.num_standby_replicas),
         recorded_assignor: g.assignor.clone(),
-        initial: Some(g),
-    })
+        initial: None,
+    }
 }
 
 fn check_members(members: u32) -> Result<(), Error> {

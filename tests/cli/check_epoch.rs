@@ -16,13 +16,7 @@ use streams_group::topology::load_topology_file;
 
 const APP: &str = "wordcount";
 
-fn topo(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/topologies")
-        .join(name)
-        .display()
-        .to_string()
-}
+use crate::topo;
 
 fn snapshot_path() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/snapshots/wordcount-epoch3.json")

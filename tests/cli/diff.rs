@@ -7,13 +7,7 @@ use std::process::{Command, Output};
 use streams_group::model::group::Snapshot;
 use streams_group::model::TaskSet;
 
-fn topo(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/topologies")
-        .join(name)
-        .display()
-        .to_string()
-}
+use crate::topo;
 
 fn snap_path() -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))

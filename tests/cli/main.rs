@@ -26,3 +26,12 @@ pub fn subcommands() -> Vec<String> {
     );
     list
 }
+
+/// The path of a topology fixture in tests/data/topologies/.
+pub fn topo(name: &str) -> String {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/topologies")
+        .join(name)
+        .display()
+        .to_string()
+}
