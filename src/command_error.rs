@@ -23,6 +23,7 @@ pub const HINT_MECHANISM: &str = "set sasl.mechanism to one the listener offers"
 pub const HINT_BOOTSTRAP: &str = "give --bootstrap-server HOST:PORT, or set \
                                   STREAMS_GROUP_BOOTSTRAP_SERVER";
 pub const HINT_PICK_GROUP: &str = "pick one with --group";
+pub const HINT_APPLICATION_ID: &str = "give it with --application-id";
 pub const HINT_TLS: &str = "check ssl.truststore.location (the CA that signed the broker's \
                             certificate) and security.protocol";
 pub const HINT_BUG: &str = "this is a bug in streams-group: please report it, with the command \
@@ -188,6 +189,7 @@ impl From<usecase::Error> for CommandError {
             usecase::Error::Input(m) => CommandError::usage(m),
             usecase::Error::InputWithFix(m, fix) => CommandError::usage(m).with_hint(match fix {
                 usecase::Fix::PickGroup => HINT_PICK_GROUP,
+                usecase::Fix::GiveApplicationId => HINT_APPLICATION_ID,
             }),
             usecase::Error::Kafka(k) => k.into(),
             usecase::Error::Internal(m) => CommandError::new(Kind::Internal, m).with_hint(HINT_BUG),

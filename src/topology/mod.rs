@@ -138,7 +138,7 @@ pub fn parse_topology_with_notes(
             Some(app) => describe_text::parse_describe_with_notes(text, app),
             None => Err(ParseError::general(
                 "this is Topology#describe() text, which prints internal topic names without the \
-                 application id: give it with --application-id",
+                 application id",
             )),
         },
     }
@@ -222,7 +222,7 @@ mod tests {
     #[test]
     fn describe_text_needs_application_id() {
         let e = parse_topology("Topologies:\n", None).unwrap_err();
-        assert!(e.message.contains("--application-id"), "{e}");
+        assert!(e.message.contains("without the application id"), "{e}");
     }
 
     #[test]

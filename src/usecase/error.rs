@@ -23,6 +23,8 @@ pub enum Error {
 pub enum Fix {
     /// The input holds several groups: name one.
     PickGroup,
+    /// `Topology#describe()` text needs the application id to name internal topics.
+    GiveApplicationId,
 }
 
 impl Error {

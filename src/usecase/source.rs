@@ -225,9 +225,18 @@ fn parse_file_topology(
         ),
         None => (std::borrow::Cow::Borrowed(text), false, Vec::new()),
     };
+    let needs_app_id = application_id.is_none()
+        && crate::topology::detect_format(&text).ok()
+            == Some(crate::topology::Format::DescribeText);
     let (topology, parsed_notes) =
-        crate::topology::parse_topology_with_notes(&text, application_id)
-            .map_err(|e| Error::input(e.in_file(label).to_string()))?;
+        crate::topology::parse_topology_with_notes(&text, application_id).map_err(|e| {
+            let message = e.in_file(label).to_string();
+            if needs_app_id {
+                Error::InputWithFix(message, Fix::GiveApplicationId)
+            } else {
+                Error::input(message)
+            }
+        })?;
     notes.extend(parsed_notes);
     Ok(ResolvedTopology {
         topology,
