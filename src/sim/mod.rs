@@ -284,15 +284,19 @@ impl<'a> Engine<'a> {
         if self.clients[idx].liveness != Liveness::Running {
             return;
         }
-        let before = self.clients[idx].owned();
         let req = self.clients[idx].heartbeat_request(&self.cfg.group_id);
         let resp = self.send(idx, req);
+        // Only an error or a new assignment changes what the client runs.
+        let before = (resp.error.is_some() || resp.active_tasks.is_some())
+            .then(|| self.clients[idx].owned());
         let now = self.now;
         let effect = self.clients[idx].on_response(&resp, now, self.cfg.release_delay_ms);
         if self.clients[idx].liveness != Liveness::Running {
             self.running -= 1;
         }
-        self.after_client_change(idx, &before);
+        if let Some(before) = before {
+            self.after_client_change(idx, &before);
+        }
         self.generation[idx] += 1;
         if let Effect::Fatal { error, message } = effect {
             self.failures.push(MemberFailure {
