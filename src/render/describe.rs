@@ -69,14 +69,20 @@ pub fn state_table(s: &Snapshot, verbose: bool) -> String {
     table::render(&t)
 }
 
-/// Restoration lag per task: end offset - offset, from taskOffsets/taskEndOffsets.
-pub fn task_lag(m: &MemberDescription) -> String {
-    let parts: Vec<String> =
-        crate::lag::member_task_lags("", m, crate::lag::DEFAULT_ACCEPTABLE_RECOVERY_LAG)
-            .iter()
-            .filter(|t| t.end_offset.is_some())
-            .map(|t| format!("{}={}", t.task, opt(t.lag)))
-            .collect();
+/// Restoration lag per task (changelog records not yet restored, see `crate::lag`), from
+/// taskOffsets/taskEndOffsets.
+pub fn task_lag(g: &GroupDescription, m: &MemberDescription) -> String {
+    let changelogs = |task: &crate::model::TaskId| crate::lag::changelog_partitions(g, task);
+    let parts: Vec<String> = crate::lag::member_task_lags(
+        "",
+        m,
+        crate::lag::DEFAULT_ACCEPTABLE_RECOVERY_LAG,
+        &changelogs,
+    )
+    .iter()
+    .filter(|t| t.end_offset.is_some())
+    .map(|t| format!("{}={}", t.task, opt(t.lag)))
+    .collect();
     if parts.is_empty() {
         "-".into()
     } else {
@@ -162,7 +168,7 @@ fn member_row(g: &GroupDescription, m: &MemberDescription, verbose: bool) -> Vec
             tasks(&m.target_assignment.active),
             tasks(&m.target_assignment.standby),
             tasks(&m.target_assignment.warmup),
-            task_lag(m),
+            task_lag(g, m),
         ]);
     }
     let st = m.statuses(g);
