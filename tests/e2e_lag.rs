@@ -41,8 +41,11 @@ fn lag(broker: &Broker) -> (i32, Value) {
     (code, v)
 }
 
-/// The standby rows of a report: (partition, member id, offset, end offset, lag).
-fn standbys(v: &Value) -> Vec<(i64, String, i64, i64, i64)> {
+/// A standby row: (partition, member id, offset, end offset, lag).
+type Row = (i64, String, i64, i64, i64);
+
+/// The standby rows of a report.
+fn standbys(v: &Value) -> Vec<Row> {
     v["tasks"]
         .as_array()
         .unwrap()
@@ -72,7 +75,7 @@ fn expected_code(v: &Value) -> i32 {
 
 /// Every standby caught up, reporting offset = the changelog's log end offset (the next offset
 /// to restore) and end offset = log end offset - 1 (its last record).
-fn all_caught_up(broker: &Broker) -> Option<Vec<(i64, String, i64, i64, i64)>> {
+fn all_caught_up(broker: &Broker) -> Option<Vec<Row>> {
     let (code, v) = lag(broker);
     assert_eq!(code, expected_code(&v), "exit status vs report: {v}");
     let rows = standbys(&v);
