@@ -1,9 +1,18 @@
 //! Warm-up and restoration lag of tasks, from the cumulative changelog offsets members report
 //! (KIP-1071 `TaskOffsets` / `TaskEndOffsets`; Kafka 4.4+ brokers return them in describe).
 //!
-//! A task is caught up when both offsets are known, neither is `i64::MAX` (unknown), and
-//! `end - offset <= acceptable.recovery.lag`: the rule the coordinator uses to decide that a
-//! warm-up task is ready to take over.
+//! What the two numbers mean (Kafka Streams 4.4, see docs/lag.md): the offset is a sum over the
+//! task's changelog partitions of the *next* offset to restore (last restored offset + 1,
+//! `ProcessorStateManager#changelogOffsets`); the end offset of a standby or warm-up task is a sum
+//! of the *last* offset in each changelog as of the task's latest fetch (`currentLag` + the
+//! batch's last offset, `ProcessorStateManager#restore`), while a restoring active task reports
+//! the log end offset it restores up to (the *next* offset, `StoreChangelogReader`'s restore end
+//! offset). So a caught-up standby with one changelog reports offset = end offset + 1.
+//!
+//! The lag is the number of changelog records not yet restored: `end - offset` for an active
+//! task, `end - offset + changelogs` for any other (`changelogs` = changelog partitions of the
+//! task, from the described topology, else 1), never below 0. A task is caught up when both
+//! offsets are known, neither is `i64::MAX` (unknown), and its lag <= `acceptable.recovery.lag`.
 
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -42,11 +51,28 @@ fn known(v: Option<i64>) -> Option<i64> {
     v.filter(|o| *o != i64::MAX && *o >= 0)
 }
 
-/// Every task one member reports offsets for, in task order.
+/// Changelog records a task has not restored yet, from the offset sums a member reports.
+///
+/// `offset` counts next offsets to restore. A restoring active task's `end` counts log end
+/// offsets (next offsets too), so the lag is `end - offset`. Any other task's `end` counts the
+/// last offset of each of its `changelogs` partitions, one less than the next offset, so the lag
+/// is `end - offset + changelogs`. Never negative.
+pub fn task_lag(role: Option<TaskRole>, offset: i64, end: i64, changelogs: i64) -> i64 {
+    let behind = end.saturating_sub(offset);
+    let behind = match role {
+        Some(TaskRole::Active) => behind,
+        _ => behind.saturating_add(changelogs.max(1)),
+    };
+    behind.max(0)
+}
+
+/// Every task one member reports offsets for, in task order; `changelogs` gives the number of
+/// changelog partitions of a task (1 when the topology is not known).
 pub fn member_task_lags(
     group_id: &str,
     m: &MemberDescription,
     acceptable_recovery_lag: i64,
+    changelogs: &dyn Fn(&TaskId) -> i64,
 ) -> Vec<TaskLag> {
     let tasks: std::collections::BTreeSet<&TaskId> = m
         .task_offsets
@@ -58,8 +84,11 @@ pub fn member_task_lags(
         .map(|task| {
             let offset = known(m.task_offsets.get(task).copied());
             let end_offset = known(m.task_end_offsets.get(task).copied());
+            let role = TaskRole::ALL
+                .into_iter()
+                .find(|r| m.assignment.get(*r).contains_task(task));
             let lag = match (offset, end_offset) {
-                (Some(o), Some(e)) => Some(e.saturating_sub(o).max(0)),
+                (Some(o), Some(e)) => Some(task_lag(role, o, e, changelogs(task))),
                 _ => None,
             };
             let status = match lag {
@@ -67,9 +96,6 @@ pub fn member_task_lags(
                 Some(_) => LagStatus::Lagging,
                 None => LagStatus::Unknown,
             };
-            let role = TaskRole::ALL
-                .into_iter()
-                .find(|r| m.assignment.get(*r).contains_task(task));
             TaskLag {
                 group_id: group_id.to_string(),
                 member_id: m.member_id.clone(),
@@ -85,14 +111,26 @@ pub fn member_task_lags(
         .collect()
 }
 
+/// Changelog partitions of `task`: its subtopology's changelog topics in the described topology
+/// (1 when the topology or the subtopology is not known, or it lists none).
+pub fn changelog_partitions(g: &GroupDescription, task: &TaskId) -> i64 {
+    g.topology
+        .subtopologies
+        .iter()
+        .flatten()
+        .find(|s| s.id == task.subtopology)
+        .map_or(1, |s| s.state_changelog_topics.len().max(1) as i64)
+}
+
 /// Every reported task of every member of the group.
 /// Members in natural order of their process and member ids (`p2` before `p10`).
 pub fn group_task_lags(g: &GroupDescription, acceptable_recovery_lag: i64) -> Vec<TaskLag> {
+    let changelogs = |task: &TaskId| changelog_partitions(g, task);
     let mut members: Vec<&MemberDescription> = g.members.iter().collect();
     members.sort_by_key(|m| (Natural(&m.process_id), Natural(&m.member_id)));
     members
         .into_iter()
-        .flat_map(|m| member_task_lags(&g.group_id, m, acceptable_recovery_lag))
+        .flat_map(|m| member_task_lags(&g.group_id, m, acceptable_recovery_lag, &changelogs))
         .collect()
 }
 
@@ -136,12 +174,14 @@ pub(crate) mod tests {
 
     #[test]
     fn lag_and_status_per_task() {
-        let rows = member_task_lags("g", &member(), 10_000);
+        let rows = member_task_lags("g", &member(), 10_000, &|_| 1);
         let by_task: BTreeMap<i32, &TaskLag> = rows.iter().map(|r| (r.task.partition, r)).collect();
-        assert_eq!(by_task[&1].lag, Some(100));
+        // A standby's end offset is the last offset in its changelog: offsets 900..=1000 are
+        // still to restore.
+        assert_eq!(by_task[&1].lag, Some(101));
         assert_eq!(by_task[&1].status, LagStatus::CaughtUp);
         assert_eq!(by_task[&1].role, Some(TaskRole::Standby));
-        assert_eq!(by_task[&2].lag, Some(50_000));
+        assert_eq!(by_task[&2].lag, Some(50_001));
         assert_eq!(by_task[&2].status, LagStatus::Lagging);
         assert_eq!(by_task[&2].role, Some(TaskRole::Warmup));
         // Dormant state: an offset but no end offset, and no role.
@@ -154,10 +194,48 @@ pub(crate) mod tests {
 
     #[test]
     fn the_threshold_is_inclusive() {
-        let rows = member_task_lags("g", &member(), 50_000);
+        let rows = member_task_lags("g", &member(), 50_001, &|_| 1);
         assert!(rows
             .iter()
             .filter(|r| r.task.partition == 2)
             .all(|r| r.status == LagStatus::CaughtUp));
+        let rows = member_task_lags("g", &member(), 50_000, &|_| 1);
+        assert!(rows
+            .iter()
+            .filter(|r| r.task.partition == 2)
+            .all(|r| r.status == LagStatus::Lagging));
+    }
+
+    /// What a Kafka Streams 4.4 member reports (seen live): a caught-up standby of a task with
+    /// one changelog whose last record is at offset 29 reports offset 30 (the next offset to
+    /// restore) and end offset 29 (the last offset).
+    #[test]
+    fn a_caught_up_standby_reports_one_past_its_end_offset() {
+        assert_eq!(task_lag(Some(TaskRole::Standby), 30, 29, 1), 0);
+        assert_eq!(task_lag(Some(TaskRole::Warmup), 30, 29, 1), 0);
+        assert_eq!(task_lag(None, 30, 29, 1), 0);
+        // 10 records behind: restored up to 19, the changelog's last offset is 29.
+        assert_eq!(task_lag(Some(TaskRole::Standby), 20, 29, 1), 10);
+        // Two changelogs, last offsets 29 and 9, restored up to 24 and 9: 5 behind.
+        assert_eq!(task_lag(Some(TaskRole::Standby), 25 + 10, 29 + 9, 2), 5);
+        // An unknown changelog count counts as 1 (never below 1).
+        assert_eq!(task_lag(Some(TaskRole::Standby), 20, 29, 0), 10);
+    }
+
+    /// A restoring active task reports the log end offset it restores up to (a next offset).
+    #[test]
+    fn a_restoring_active_task_counts_up_to_the_log_end_offset() {
+        assert_eq!(task_lag(Some(TaskRole::Active), 30, 30, 1), 0);
+        assert_eq!(task_lag(Some(TaskRole::Active), 20, 30, 1), 10);
+    }
+
+    #[test]
+    fn the_lag_is_never_negative() {
+        assert_eq!(task_lag(Some(TaskRole::Standby), 100, 29, 1), 0);
+        assert_eq!(task_lag(Some(TaskRole::Active), 100, 29, 1), 0);
+        assert_eq!(
+            task_lag(Some(TaskRole::Standby), 0, i64::MAX - 1, 5),
+            i64::MAX
+        );
     }
 }

@@ -18,8 +18,10 @@ Examples:
   streams-group lag --snapshot group.json --acceptable-recovery-lag 5000 --exit-code
 
 Rows come from the cumulative changelog offsets members report for tasks they restore (standby,
-warm-up, restoring active) or keep on disk; brokers return them from Kafka 4.4 on. A task is
-caught up when end offset - offset <= acceptable.recovery.lag.")]
+warm-up, restoring active) or keep on disk; brokers return them from Kafka 4.4 on. LAG is the
+changelog records not yet restored (a standby's end offset is its changelog's last offset, so a
+caught-up standby reports offset = end offset + 1; see docs/lag.md). A task is caught up when
+LAG <= acceptable.recovery.lag.")]
 pub struct Args {
     #[command(flatten)]
     pub group: GroupArgs,

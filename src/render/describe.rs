@@ -69,14 +69,20 @@ pub fn state_table(s: &Snapshot, verbose: bool) -> String {
     table::render(&t)
 }
 
-/// Restoration lag per task: end offset - offset, from taskOffsets/taskEndOffsets.
-pub fn task_lag(m: &MemberDescription) -> String {
-    let parts: Vec<String> =
-        crate::lag::member_task_lags("", m, crate::lag::DEFAULT_ACCEPTABLE_RECOVERY_LAG)
-            .iter()
-            .filter(|t| t.end_offset.is_some())
-            .map(|t| format!("{}={}", t.task, opt(t.lag)))
-            .collect();
+/// Restoration lag per task (changelog records not yet restored, see `crate::lag`), from
+/// taskOffsets/taskEndOffsets.
+pub fn task_lag(g: &GroupDescription, m: &MemberDescription) -> String {
+    let changelogs = |task: &crate::model::TaskId| crate::lag::changelog_partitions(g, task);
+    let parts: Vec<String> = crate::lag::member_task_lags(
+        "",
+        m,
+        crate::lag::DEFAULT_ACCEPTABLE_RECOVERY_LAG,
+        &changelogs,
+    )
+    .iter()
+    .filter(|t| t.end_offset.is_some())
+    .map(|t| format!("{}={}", t.task, opt(t.lag)))
+    .collect();
     if parts.is_empty() {
         "-".into()
     } else {
@@ -162,7 +168,7 @@ fn member_row(g: &GroupDescription, m: &MemberDescription, verbose: bool) -> Vec
             tasks(&m.target_assignment.active),
             tasks(&m.target_assignment.standby),
             tasks(&m.target_assignment.warmup),
-            task_lag(m),
+            task_lag(g, m),
         ]);
     }
     let st = m.statuses(g);
@@ -482,7 +488,8 @@ mod tests {
         );
         assert_eq!(m.len(), 4);
         let v = rows(&members_table(&s, true));
-        assert_eq!(v[1][v[1].len() - 2], "1_0=20");
+        // Not an active task: its end offset is the changelog's last offset, 80..=100 to restore.
+        assert_eq!(v[1][v[1].len() - 2], "1_0=21");
         assert_eq!(v[1][12], "0:[0,1]");
         let w = warnings(&s);
         assert_eq!(w.len(), 1);

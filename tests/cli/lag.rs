@@ -72,11 +72,12 @@ fn lag_per_task_with_status() {
     };
     assert_eq!(
         row(&standby)[4..],
-        ["standby", "9800", "10000", "200", "caught-up"]
+        // A standby's end offset is its changelog's last offset: 9800..=10000 are to restore.
+        ["standby", "9800", "10000", "201", "caught-up"]
     );
     assert_eq!(
         row(&warmup)[4..],
-        ["warmup", "0", "40000", "40000", "lagging"]
+        ["warmup", "0", "40000", "40001", "lagging"]
     );
     assert_eq!(row(&dormant)[4..], ["on-disk", "77", "-", "-", "unknown"]);
     assert!(out.contains("1 caught up, 1 lagging, 1 unknown"), "{out}");

@@ -168,16 +168,20 @@ impl Broker {
     /// Start a PLAINTEXT broker; panics with the harness's message when java/mvn are missing or
     /// the broker does not come up.
     pub fn start() -> Broker {
-        Self::start_with(false)
+        Self::start_with(false, kafka_version())
+    }
+
+    /// Start a PLAINTEXT broker of Kafka `version` (e.g. "4.4.0"), whatever the env says.
+    pub fn start_version(version: &str) -> Broker {
+        Self::start_with(false, version.to_string())
     }
 
     /// Start a broker with an extra SASL_SSL listener (see [`Broker::client_properties`]).
     pub fn start_sasl_ssl() -> Broker {
-        Self::start_with(true)
+        Self::start_with(true, kafka_version())
     }
 
-    fn start_with(sasl_ssl: bool) -> Broker {
-        let version = kafka_version();
+    fn start_with(sasl_ssl: bool, version: String) -> Broker {
         let n = RUN_COUNTER.fetch_add(1, Ordering::SeqCst);
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -286,13 +290,39 @@ impl Broker {
         partitions: u32,
         records: u32,
     ) -> App {
+        self.app_opts(
+            application_id,
+            &AppOptions {
+                instances,
+                threads,
+                partitions,
+                records,
+                ..AppOptions::default()
+            },
+        )
+    }
+
+    /// Start instances of the app with every harness option (store, group and Streams configs).
+    pub fn app_opts(&self, application_id: &str, o: &AppOptions) -> App {
+        let (instances, threads) = (o.instances, o.threads);
         let t0 = Instant::now();
         let mut cmd = harness_cmd(&self.dir);
         cmd.args(["app", "--application-id", application_id])
             .args(["--instances", &instances.to_string()])
             .args(["--threads", &threads.to_string()])
-            .args(["--partitions", &partitions.to_string()])
-            .args(["--records", &records.to_string()]);
+            .args(["--partitions", &o.partitions.to_string()])
+            .args(["--records", &o.records.to_string()])
+            .args(["--store", o.store])
+            .args([
+                "--standby-batch-delay-ms",
+                &o.standby_batch_delay_ms.to_string(),
+            ]);
+        for kv in &o.group_configs {
+            cmd.args(["--group-config", kv]);
+        }
+        for kv in &o.app_configs {
+            cmd.args(["--app-config", kv]);
+        }
         let out = run_checked(cmd, &format!("harness app {application_id}"));
         eprint!("{}", stderr_of(&out));
         let mut pids = BTreeMap::new();
@@ -323,20 +353,49 @@ impl Broker {
             output_topic: format!("{application_id}-output"),
             threads,
             pids,
+            paused: Default::default(),
             start_time: t0.elapsed(),
         }
     }
 
+    /// Set group configs (`KEY=VALUE`, e.g. `streams.num.standby.replicas=1`) on `group`
+    /// (IncrementalAlterConfigs on the GROUP resource; the group need not exist yet).
+    pub fn group_config(&self, group: &str, configs: &[&str]) {
+        let mut cmd = harness_cmd(&self.dir);
+        cmd.args(["group-config", "--group", group]).args(configs);
+        run_checked(cmd, &format!("harness group-config {group}"));
+    }
+
+    /// The log end offset (the next record's offset) of each partition of `topic`.
+    pub fn end_offsets(&self, topic: &str) -> Vec<i64> {
+        let mut cmd = harness_cmd(&self.dir);
+        cmd.args(["end-offsets", "--topic", topic]);
+        let out = run_checked(cmd, &format!("harness end-offsets {topic}"));
+        let mut v: Vec<(usize, i64)> = stdout_of(&out)
+            .lines()
+            .filter_map(|l| {
+                let f: Vec<&str> = l.split_whitespace().collect();
+                match f[..] {
+                    ["END-OFFSET", _, p, o] => Some((p.parse().ok()?, o.parse().ok()?)),
+                    _ => None,
+                }
+            })
+            .collect();
+        v.sort();
+        v.into_iter().map(|(_, o)| o).collect()
+    }
+
     /// Produce `records` more records (key `k<i>`, value `w<i mod 50>`) to `topic`.
     pub fn produce(&self, topic: &str, records: u32) {
+        self.produce_from(topic, records, 0);
+    }
+
+    /// Like [`Broker::produce`], numbering the records from `first` (key `k<first>`, ...).
+    pub fn produce_from(&self, topic: &str, records: u32, first: u32) {
         let mut cmd = harness_cmd(&self.dir);
-        cmd.args([
-            "produce",
-            "--topic",
-            topic,
-            "--records",
-            &records.to_string(),
-        ]);
+        cmd.args(["produce", "--topic", topic])
+            .args(["--records", &records.to_string()])
+            .args(["--offset", &first.to_string()]);
         run_checked(cmd, &format!("harness produce {topic}"));
     }
 
@@ -466,6 +525,38 @@ fn java_in(dir: &Path, version: &str, class: &str, args: &[&str], stdin: Option<
 
 // --------------------------------------------------------------------------------------- App
 
+/// Options of `harness app` (see tests/kafka/README.md).
+#[derive(Clone, Debug)]
+pub struct AppOptions {
+    pub instances: u32,
+    pub threads: u32,
+    pub partitions: u32,
+    pub records: u32,
+    /// `memory` (default) or `rocksdb`.
+    pub store: &'static str,
+    /// Group configs set before the instances start (`KEY=VALUE`).
+    pub group_configs: Vec<String>,
+    /// Kafka Streams configs of every instance (`KEY=VALUE`).
+    pub app_configs: Vec<String>,
+    /// Sleep after each batch a standby loads (0: none).
+    pub standby_batch_delay_ms: u32,
+}
+
+impl Default for AppOptions {
+    fn default() -> Self {
+        AppOptions {
+            instances: 1,
+            threads: 1,
+            partitions: 4,
+            records: 1000,
+            store: "memory",
+            group_configs: Vec::new(),
+            app_configs: Vec::new(),
+            standby_batch_delay_ms: 0,
+        }
+    }
+}
+
 /// Running instances (JVMs) of the harness's Kafka Streams app (streamsgroup.StreamsApp):
 /// words -> groupBy(value) (repartition) -> count (in-memory store "counts") -> output.
 pub struct App {
@@ -480,6 +571,8 @@ pub struct App {
     pub threads: u32,
     /// Live instances: instance number -> pid.
     pub pids: BTreeMap<u32, u32>,
+    /// Instances stopped with SIGSTOP ([`App::pause_instance`]).
+    paused: std::collections::BTreeSet<u32>,
     /// Wall-clock time until the group was Stable.
     pub start_time: Duration,
 }
@@ -487,6 +580,9 @@ pub struct App {
 impl App {
     /// SIGTERM instance `k` (KafkaStreams#close, so its members leave at once) and wait for exit.
     pub fn stop_instance(&mut self, k: u32) {
+        if self.paused.remove(&k) {
+            self.signal(k, "-CONT");
+        }
         let mut cmd = harness_cmd(&self.dir);
         cmd.args(["app-stop", "--application-id", &self.application_id])
             .args(["--instance", &k.to_string()]);
@@ -497,8 +593,52 @@ impl App {
         self.pids.remove(&k);
     }
 
+    /// SIGSTOP instance `k`: the JVM freezes (no heartbeats, no processing) until resumed.
+    pub fn pause_instance(&mut self, k: u32) {
+        self.signal(k, "-STOP");
+        self.paused.insert(k);
+    }
+
+    /// SIGCONT instance `k` after [`App::pause_instance`].
+    pub fn resume_instance(&mut self, k: u32) {
+        self.signal(k, "-CONT");
+        self.paused.remove(&k);
+    }
+
+    fn signal(&self, k: u32, sig: &str) {
+        let pid = self.pids[&k];
+        let ok = Command::new("kill")
+            .args([sig, &pid.to_string()])
+            .status()
+            .map(|s| s.success())
+            .unwrap_or(false);
+        assert!(ok, "kill {sig} {pid} (instance {k}) failed");
+    }
+
+    /// The stdout/stderr log of instance `k` (STATE= and STANDBY-BATCH lines).
+    pub fn log(&self, k: u32) -> String {
+        let path = self
+            .dir
+            .join("apps")
+            .join(&self.application_id)
+            .join(k.to_string())
+            .join("log");
+        std::fs::read_to_string(path).unwrap_or_default()
+    }
+
+    fn resume_all(&mut self) {
+        for k in std::mem::take(&mut self.paused) {
+            if let Some(pid) = self.pids.get(&k) {
+                let _ = Command::new("kill")
+                    .args(["-CONT", &pid.to_string()])
+                    .status();
+            }
+        }
+    }
+
     /// Stop every remaining instance.
     pub fn stop_all(&mut self) {
+        self.resume_all();
         if self.pids.is_empty() {
             return;
         }
@@ -516,6 +656,7 @@ impl App {
 
 impl Drop for App {
     fn drop(&mut self) {
+        self.resume_all();
         if self.pids.is_empty() || !self.dir.exists() {
             return;
         }

@@ -5,12 +5,18 @@ import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.FeatureMetadata;
 import org.apache.kafka.clients.admin.FinalizedVersionRange;
@@ -30,6 +36,10 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * HarnessAdmin topics       --bootstrap B --topic NAME:PARTITIONS ... [--timeout S] [--produce-to T --records N]
  * HarnessAdmin produce      --bootstrap B --topic T --records N [--offset K] [--words W]
  * HarnessAdmin wait-stable  --bootstrap B --group G --members M [--timeout S] [--watch-pid P ...]
+ * HarnessAdmin group-config --bootstrap B --group G --config KEY=VALUE ...   (IncrementalAlterConfigs SET on
+ *                           the GROUP resource; works before the group exists)
+ * HarnessAdmin end-offsets  --bootstrap B --topic T    (prints "END-OFFSET T P OFFSET" per partition: the
+ *                           log end offset, i.e. the offset the next record will get)
  * </pre>
  *
  * Exit 0 on success; 1 with one line on stderr ("harness: ...") otherwise.
@@ -49,6 +59,7 @@ public final class HarnessAdmin {
     private static long offset = 0;
     private static int words = 50;
     private static String produceTo;
+    private static final List<String> configs = new ArrayList<>();
 
     public static void main(String[] args) throws Exception {
         if (args.length == 0) fail("HarnessAdmin: missing subcommand (ready|topics|produce|wait-stable)");
@@ -70,6 +81,7 @@ public final class HarnessAdmin {
                 case "--offset": offset = Long.parseLong(v); break;
                 case "--words": words = Integer.parseInt(v); break;
                 case "--produce-to": produceTo = v; break;
+                case "--config": configs.add(v); break;
                 default: fail("HarnessAdmin: unknown argument " + a);
             }
         }
@@ -81,6 +93,8 @@ public final class HarnessAdmin {
             case "topics": rc = createTopics(deadline); break;
             case "produce": rc = produce(); break;
             case "wait-stable": rc = waitStable(deadline); break;
+            case "group-config": rc = groupConfig(deadline); break;
+            case "end-offsets": rc = endOffsets(deadline); break;
             default: fail("HarnessAdmin: unknown subcommand " + cmd); rc = 1;
         }
         System.exit(rc);
@@ -236,6 +250,43 @@ public final class HarnessAdmin {
         }
         fail("harness: group " + group + " not Stable with " + members + " members after " + timeoutSec + "s: " + last);
         return 1;
+    }
+
+    /** Sets group configs (e.g. streams.num.standby.replicas) on the GROUP config resource. */
+    static int groupConfig(long deadline) throws Exception {
+        if (group == null || configs.isEmpty()) fail("HarnessAdmin group-config: --group and --config KEY=VALUE are required");
+        List<AlterConfigOp> ops = new ArrayList<>();
+        for (String kv : configs) {
+            int eq = kv.indexOf('=');
+            if (eq <= 0) fail("HarnessAdmin group-config: --config wants KEY=VALUE, not " + kv);
+            ops.add(new AlterConfigOp(new ConfigEntry(kv.substring(0, eq), kv.substring(eq + 1)), AlterConfigOp.OpType.SET));
+        }
+        ConfigResource r = new ConfigResource(ConfigResource.Type.GROUP, group);
+        try (Admin admin = Admin.create(clientProps())) {
+            admin.incrementalAlterConfigs(Map.of(r, ops)).all().get(remainingMs(deadline), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            fail("harness: setting group configs " + configs + " on group " + group + " failed: " + e.getCause());
+        }
+        System.out.println("GROUP-CONFIG " + group + " " + String.join(",", configs));
+        return 0;
+    }
+
+    /** The log end offset of every partition of one topic. */
+    static int endOffsets(long deadline) throws Exception {
+        if (topics.size() != 1) fail("HarnessAdmin end-offsets: exactly one --topic");
+        String topic = topics.get(0);
+        try (Admin admin = Admin.create(clientProps())) {
+            var desc = admin.describeTopics(List.of(topic)).allTopicNames().get(remainingMs(deadline), TimeUnit.MILLISECONDS).get(topic);
+            Map<TopicPartition, OffsetSpec> specs = new java.util.HashMap<>();
+            for (var p : desc.partitions()) specs.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest());
+            var res = admin.listOffsets(specs).all().get(remainingMs(deadline), TimeUnit.MILLISECONDS);
+            for (int p = 0; p < desc.partitions().size(); p++) {
+                System.out.println("END-OFFSET " + topic + " " + p + " " + res.get(new TopicPartition(topic, p)).offset());
+            }
+        } catch (ExecutionException e) {
+            fail("harness: listing end offsets of " + topic + " failed: " + e.getCause());
+        }
+        return 0;
     }
 
     static void fail(String msg) {

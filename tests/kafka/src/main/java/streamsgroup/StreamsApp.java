@@ -7,6 +7,7 @@ import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -16,28 +17,42 @@ import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Grouped;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.processor.StandbyUpdateListener;
+import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.state.Stores;
 
 /**
  * A small Kafka Streams application on the streams rebalance protocol (group.protocol=streams).
  *
- * <p>Topology: input -> groupBy(value) (repartition topic) -> count into the in-memory store
- * "counts" (changelog topic) -> output. Two subtopologies, one stateful.
+ * <p>Topology: input -> groupBy(value) (repartition topic) -> count into the store "counts"
+ * (in-memory, or RocksDB with --store rocksdb; changelog topic) -> output. Two subtopologies, one
+ * stateful.
  *
  * <p>Usage: StreamsApp --bootstrap B --application-id ID --input T --output T --state-dir DIR
- * [--threads N] [--instance K] [--command-config FILE] [--print-topology]
+ * [--threads N] [--instance K] [--command-config FILE] [--store memory|rocksdb]
+ * [--config KEY=VALUE]... [--standby-batch-delay-ms MS] [--print-topology]
  *
- * <p>Prints "STATE=..." lines on stdout on every state change; closes on SIGTERM (shutdown hook)
- * so that the members leave the group at once.
+ * <p>Prints "STATE=..." lines on stdout on every state change, and a "STANDBY-BATCH task=T
+ * changelog=TOPIC-P batch-end=O batch-size=N current-end=E" line per batch a standby task loads
+ * (StandbyUpdateListener#onBatchLoaded: O is the last offset loaded, E the task's end offset as
+ * it is reported to the group coordinator); sleeps MS after each such batch when
+ * --standby-batch-delay-ms is given (slows standbys down so that their lag can be watched).
+ * Closes on SIGTERM (shutdown hook) so that the members leave the group at once.
  */
 public final class StreamsApp {
     private StreamsApp() {}
 
     static Topology topology(String input, String output) {
+        return topology(input, output, false);
+    }
+
+    static Topology topology(String input, String output, boolean rocksdb) {
         StreamsBuilder b = new StreamsBuilder();
         b.stream(input, Consumed.with(Serdes.String(), Serdes.String()))
                 .groupBy((k, v) -> v, Grouped.with(Serdes.String(), Serdes.String()))
-                .count(Materialized.<String, Long>as(Stores.inMemoryKeyValueStore("counts")))
+                .count(Materialized.<String, Long>as(rocksdb
+                        ? Stores.persistentKeyValueStore("counts")
+                        : Stores.inMemoryKeyValueStore("counts")))
                 .toStream()
                 .to(output, Produced.with(Serdes.String(), Serdes.Long()));
         return b.build();
@@ -48,6 +63,9 @@ public final class StreamsApp {
         int threads = 1;
         String instance = "0";
         boolean printTopology = false;
+        String store = "memory";
+        long standbyDelayMs = 0;
+        java.util.List<String> configs = new java.util.ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -60,12 +78,18 @@ public final class StreamsApp {
                 case "--instance": instance = need(args, ++i, a); break;
                 case "--command-config": commandConfig = need(args, ++i, a); break;
                 case "--print-topology": printTopology = true; break;
+                case "--store": store = need(args, ++i, a); break;
+                case "--config": configs.add(need(args, ++i, a)); break;
+                case "--standby-batch-delay-ms": standbyDelayMs = Long.parseLong(need(args, ++i, a)); break;
                 default: die("StreamsApp: unknown argument " + a);
             }
         }
         if (input == null) input = "words";
         if (output == null) output = "counts-out";
-        Topology topology = topology(input, output);
+        if (!store.equals("memory") && !store.equals("rocksdb")) {
+            die("StreamsApp: --store must be memory or rocksdb, not " + store);
+        }
+        Topology topology = topology(input, output, store.equals("rocksdb"));
         if (printTopology) {
             System.out.println(topology.describe());
             return;
@@ -90,6 +114,11 @@ public final class StreamsApp {
         p.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 200);
         p.put(StreamsConfig.consumerPrefix("auto.offset.reset"), "earliest");
+        for (String kv : configs) {
+            int eq = kv.indexOf('=');
+            if (eq <= 0) die("StreamsApp: --config wants KEY=VALUE, not " + kv);
+            p.put(kv.substring(0, eq), kv.substring(eq + 1));
+        }
 
         KafkaStreams ks = new KafkaStreams(topology, p);
         CountDownLatch closed = new CountDownLatch(1);
@@ -97,6 +126,30 @@ public final class StreamsApp {
         ks.setStateListener((now, before) -> {
             System.out.println("STATE=" + now);
             System.out.flush();
+        });
+        final long delay = standbyDelayMs;
+        ks.setStandbyUpdateListener(new StandbyUpdateListener() {
+            @Override
+            public void onUpdateStart(TopicPartition tp, String storeName, long startingOffset) {}
+
+            @Override
+            public void onBatchLoaded(TopicPartition tp, String storeName, TaskId taskId,
+                                      long batchEndOffset, long batchSize, long currentEndOffset) {
+                System.out.println("STANDBY-BATCH task=" + taskId + " changelog=" + tp + " batch-end="
+                        + batchEndOffset + " batch-size=" + batchSize + " current-end=" + currentEndOffset);
+                System.out.flush();
+                if (delay > 0) {
+                    try {
+                        Thread.sleep(delay);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            }
+
+            @Override
+            public void onUpdateSuspended(TopicPartition tp, String storeName, long storeOffset,
+                                          long currentEndOffset, SuspendReason reason) {}
         });
         ks.setUncaughtExceptionHandler(e -> {
             System.err.println("StreamsApp: uncaught exception: " + e);
