@@ -72,51 +72,63 @@ pub fn diff_owners(
     before: &BTreeMap<String, Assignment>,
     after: &BTreeMap<String, Assignment>,
 ) -> AssignmentDiff {
+    let owners = owner_diffs(before, after);
+    let (moves, moved_active, moved_standby) = moves_of(&owners);
+    AssignmentDiff {
+        moves,
+        owners,
+        moved_active,
+        moved_standby,
+    }
+}
+
+/// What each owner gained and lost, owners in natural order; unchanged owners left out.
+fn owner_diffs(
+    before: &BTreeMap<String, Assignment>,
+    after: &BTreeMap<String, Assignment>,
+) -> Vec<OwnerDiff> {
     let empty = Assignment::default();
     let ids: BTreeSet<&String> = before.keys().chain(after.keys()).collect();
     let mut ids: Vec<&String> = ids.into_iter().collect();
     natural::sort(&mut ids);
-    let mut owners = Vec::new();
-    for id in ids {
-        let b = before.get(id).unwrap_or(&empty);
-        let a = after.get(id).unwrap_or(&empty);
-        let d = OwnerDiff {
-            owner: id.clone(),
-            tasks_before: b.len(),
-            tasks_after: a.len(),
-            gained_active: a.active.difference(&b.active),
-            lost_active: b.active.difference(&a.active),
-            gained_standby: a.standby.difference(&b.standby),
-            lost_standby: b.standby.difference(&a.standby),
-            gained_warmup: a.warmup.difference(&b.warmup),
-            lost_warmup: b.warmup.difference(&a.warmup),
-        };
-        if !d.is_empty() {
-            owners.push(d);
-        }
-    }
-    // Per role and task: who lost it, who gained it.
+    ids.into_iter()
+        .map(|id| {
+            let b = before.get(id).unwrap_or(&empty);
+            let a = after.get(id).unwrap_or(&empty);
+            OwnerDiff {
+                owner: id.clone(),
+                tasks_before: b.len(),
+                tasks_after: a.len(),
+                gained_active: a.active.difference(&b.active),
+                lost_active: b.active.difference(&a.active),
+                gained_standby: a.standby.difference(&b.standby),
+                lost_standby: b.standby.difference(&a.standby),
+                gained_warmup: a.warmup.difference(&b.warmup),
+                lost_warmup: b.warmup.difference(&a.warmup),
+            }
+        })
+        .filter(|d| !d.is_empty())
+        .collect()
+}
+
+/// Per role and task, who lost it and who gained it (tasks in numeric order, then role), and
+/// the active and standby moves counted.
+fn moves_of(owners: &[OwnerDiff]) -> (Vec<TaskMove>, u64, u64) {
     let mut changes: BTreeMap<(TaskRole, crate::model::TaskId), (Vec<String>, Vec<String>)> =
         BTreeMap::new();
-    for d in &owners {
+    for d in owners {
         for (role, gained, lost) in [
             (TaskRole::Active, &d.gained_active, &d.lost_active),
             (TaskRole::Standby, &d.gained_standby, &d.lost_standby),
             (TaskRole::Warmup, &d.gained_warmup, &d.lost_warmup),
         ] {
             for t in lost.tasks() {
-                changes
-                    .entry((role, t))
-                    .or_default()
-                    .0
-                    .push(d.owner.clone());
+                let entry = changes.entry((role, t)).or_default();
+                entry.0.push(d.owner.clone());
             }
             for t in gained.tasks() {
-                changes
-                    .entry((role, t))
-                    .or_default()
-                    .1
-                    .push(d.owner.clone());
+                let entry = changes.entry((role, t)).or_default();
+                entry.1.push(d.owner.clone());
             }
         }
     }
@@ -136,18 +148,12 @@ pub fn diff_owners(
             to,
         });
     }
-    // Tasks in numeric order, then role.
     moves.sort_by(|a, b| {
         task_key(&a.task)
             .cmp(&task_key(&b.task))
             .then(a.role.cmp(&b.role))
     });
-    AssignmentDiff {
-        moves,
-        owners,
-        moved_active,
-        moved_standby,
-    }
+    (moves, moved_active, moved_standby)
 }
 
 fn task_key(t: &str) -> (String, i64) {
