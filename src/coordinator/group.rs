@@ -185,6 +185,10 @@ pub struct StreamsGroup {
     refined: RefinedCache,
     /// What the assignor warned about when it computed the current target.
     assignor_warnings: Vec<String>,
+    /// No member's session or rebalance timeout is due before this: a lower bound, lowered
+    /// whenever a member is written and made exact by each scan, so that `expire` looks at the
+    /// members only when one may be due (a heartbeat only moves a deadline later).
+    member_deadlines_from: i64,
 }
 
 impl StreamsGroup {
@@ -234,6 +238,7 @@ impl StreamsGroup {
             member_order: MemberOrder::default(),
             refined: RefinedCache::default(),
             assignor_warnings: Vec::new(),
+            member_deadlines_from: i64::MAX,
         }
     }
 
@@ -474,11 +479,20 @@ impl StreamsGroup {
             return;
         };
         // `metadata_observed` always covers the stored topology's required topics (it is set
-        // with the topology): when none of them changed there is nothing to build.
-        let unchanged = self
-            .metadata_observed
-            .iter()
-            .all(|(t, seen)| metadata.get(t).copied().filter(|n| *n > 0) == *seen);
+        // with the topology): when none of them changed there is nothing to build. Both maps
+        // are sorted, so one walk through both answers it (every heartbeat asks).
+        let mut topics = metadata.iter().peekable();
+        let unchanged = self.metadata_observed.iter().all(|(t, seen)| {
+            while topics
+                .next_if(|(name, _)| name.as_str() < t.as_str())
+                .is_some()
+            {}
+            let now = topics
+                .next_if(|(name, _)| *name == t)
+                .map(|(_, n)| *n)
+                .filter(|n| *n > 0);
+            now == *seen
+        });
         if unchanged {
             return;
         }
@@ -607,25 +621,33 @@ impl StreamsGroup {
     /// Insert or replace a member, keeping the ownership index and the reconciled count right.
     fn put_member(&mut self, member: Member) {
         let epoch = self.target_assignment_epoch;
-        let old = self.members.get(&member.member_id);
+        self.note_deadlines(&member);
+        if !member.is_reconciled(epoch) {
+            self.unreconciled += 1;
+        }
+        let Some(old) = self.members.get_mut(&member.member_id) else {
+            self.ownership
+                .add(&member.member_id, &member.process_id, &member.assigned);
+            self.ownership.add(
+                &member.member_id,
+                &member.process_id,
+                &member.pending_revocation,
+            );
+            self.members.insert(member.member_id.clone(), member);
+            return;
+        };
+        if !old.is_reconciled(epoch) {
+            self.unreconciled = self.unreconciled.saturating_sub(1);
+        }
         // Most heartbeats change no task: the index stays as it is (only the order of a task's
         // holders would change, and no question asked of the index depends on it).
-        let same_tasks = old.is_some_and(|old| {
-            old.assigned == member.assigned
-                && old.pending_revocation == member.pending_revocation
-                && old.process_id == member.process_id
-        });
-        if let Some(old) = old {
-            if !same_tasks {
-                self.ownership.remove(&old.member_id, &old.assigned);
-                self.ownership
-                    .remove(&old.member_id, &old.pending_revocation);
-            }
-            if !old.is_reconciled(epoch) {
-                self.unreconciled = self.unreconciled.saturating_sub(1);
-            }
-        }
+        let same_tasks = old.assigned == member.assigned
+            && old.pending_revocation == member.pending_revocation
+            && old.process_id == member.process_id;
         if !same_tasks {
+            self.ownership.remove(&old.member_id, &old.assigned);
+            self.ownership
+                .remove(&old.member_id, &old.pending_revocation);
             self.ownership
                 .add(&member.member_id, &member.process_id, &member.assigned);
             self.ownership.add(
@@ -634,10 +656,46 @@ impl StreamsGroup {
                 &member.pending_revocation,
             );
         }
-        if !member.is_reconciled(epoch) {
-            self.unreconciled += 1;
+        *old = member;
+    }
+
+    /// Lower the bound under the member's deadlines.
+    fn note_deadlines(&mut self, member: &Member) {
+        let rebalance = member.rebalance_deadline.map_or(i64::MAX, |(d, _)| d);
+        self.member_deadlines_from = self
+            .member_deadlines_from
+            .min(member.session_deadline_ms)
+            .min(rebalance);
+    }
+
+    /// Change a stored member in place (not its process), keeping the ownership index and the
+    /// count of unreconciled members as `put_member` does, without copying the member.
+    fn update_member(&mut self, member_id: &str, change: impl FnOnce(&mut Member)) {
+        let epoch = self.target_assignment_epoch;
+        let Some(m) = self.members.get_mut(member_id) else {
+            return;
+        };
+        // Copies of the task sets are reference counts.
+        let (assigned, pending) = (m.assigned.clone(), m.pending_revocation.clone());
+        let was_reconciled = m.is_reconciled(epoch);
+        change(m);
+        let rebalance = m.rebalance_deadline.map_or(i64::MAX, |(d, _)| d);
+        self.member_deadlines_from = self
+            .member_deadlines_from
+            .min(m.session_deadline_ms)
+            .min(rebalance);
+        if assigned != m.assigned || pending != m.pending_revocation {
+            self.ownership.remove(member_id, &assigned);
+            self.ownership.remove(member_id, &pending);
+            self.ownership.add(member_id, &m.process_id, &m.assigned);
+            self.ownership
+                .add(member_id, &m.process_id, &m.pending_revocation);
         }
-        self.members.insert(member.member_id.clone(), member);
+        match (was_reconciled, m.is_reconciled(epoch)) {
+            (true, false) => self.unreconciled += 1,
+            (false, true) => self.unreconciled = self.unreconciled.saturating_sub(1),
+            _ => {}
+        }
     }
 
     /// The initial rebalance delay still pending from a failed creation of this group.
@@ -726,19 +784,23 @@ impl StreamsGroup {
         refiner: &dyn WarmupRefiner,
     ) -> Vec<Removal> {
         let mut removed = Vec::new();
-        let due: Vec<(String, bool)> = self
-            .members
-            .values()
-            .filter_map(|m| {
-                if m.session_deadline_ms <= now_ms {
-                    Some((m.member_id.clone(), true))
-                } else if let Some((d, e)) = m.rebalance_deadline {
-                    (d <= now_ms && m.member_epoch == e).then(|| (m.member_id.clone(), false))
-                } else {
-                    None
-                }
-            })
-            .collect();
+        let scan = now_ms >= self.member_deadlines_from;
+        let due: Vec<(String, bool)> = if !scan {
+            Vec::new()
+        } else {
+            self.members
+                .values()
+                .filter_map(|m| {
+                    if m.session_deadline_ms <= now_ms {
+                        Some((m.member_id.clone(), true))
+                    } else if let Some((d, e)) = m.rebalance_deadline {
+                        (d <= now_ms && m.member_epoch == e).then(|| (m.member_id.clone(), false))
+                    } else {
+                        None
+                    }
+                })
+                .collect()
+        };
         for (id, session) in due {
             self.fence(&id);
             removed.push(if session {
@@ -746,6 +808,9 @@ impl StreamsGroup {
             } else {
                 Removal::RebalanceTimeout { member_id: id }
             });
+        }
+        if scan {
+            self.member_deadlines_from = self.next_member_deadline().unwrap_or(i64::MAX);
         }
         if self.initial_delay_deadline.is_some_and(|d| d <= now_ms) {
             self.initial_delay_deadline = None;
@@ -765,14 +830,25 @@ impl StreamsGroup {
 
     /// The earliest time at which `expire` has something to do.
     pub fn next_deadline(&self) -> Option<i64> {
-        let members = self.members.values().flat_map(|m| {
-            let rebalance = m
-                .rebalance_deadline
-                .filter(|(_, e)| *e == m.member_epoch)
-                .map(|(d, _)| d);
-            [Some(m.session_deadline_ms), rebalance]
-        });
-        members.chain([self.initial_delay_deadline]).flatten().min()
+        [self.next_member_deadline(), self.initial_delay_deadline]
+            .into_iter()
+            .flatten()
+            .min()
+    }
+
+    /// The earliest session or armed rebalance timeout of a member.
+    fn next_member_deadline(&self) -> Option<i64> {
+        self.members
+            .values()
+            .flat_map(|m| {
+                let rebalance = m
+                    .rebalance_deadline
+                    .filter(|(_, e)| *e == m.member_epoch)
+                    .map(|(d, _)| d);
+                [Some(m.session_deadline_ms), rebalance]
+            })
+            .flatten()
+            .min()
     }
 
     /// The group as StreamsGroupDescribe shows it.

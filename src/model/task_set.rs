@@ -6,6 +6,11 @@
 //! one allocation per set (instead of a tree node per subtopology and per set of partitions) is
 //! what makes building and dropping one cheap. Lookups are binary searches; inserts in order
 //! (the common case: sets are built by walking other sets) are appends, and unions merge.
+//!
+//! The vector is shared, copy on write: the coordinator copies a member (with its assigned,
+//! pending and target sets) several times per heartbeat to plan without writing, and most
+//! heartbeats change no task, so a copy of a set is a reference count, and only a set that
+//! changes is copied. An empty set holds no vector at all.
 
 use std::cmp::Ordering;
 use std::sync::Arc;
@@ -19,14 +24,33 @@ use super::task::TaskId;
 ///
 /// Serialized as `[{"subtopology": "0", "partitions": [0, 1]}, ...]`, the JSON contract of every
 /// report. Empty subtopology entries are never kept.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, Default)]
 pub struct TaskSet {
-    tasks: Vec<(Arc<str>, i32)>,
+    shared: Option<Arc<Vec<Entry>>>,
+}
+
+type Entry = (Arc<str>, i32);
+
+impl PartialEq for TaskSet {
+    fn eq(&self, other: &Self) -> bool {
+        match (&self.shared, &other.shared) {
+            (Some(a), Some(b)) if Arc::ptr_eq(a, b) => true,
+            _ => self.entries() == other.entries(),
+        }
+    }
+}
+
+impl Eq for TaskSet {}
+
+impl std::hash::Hash for TaskSet {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.entries().hash(state);
+    }
 }
 
 /// The partitions of one subtopology in a set, ascending.
 #[derive(Clone, Copy, Debug)]
-pub struct Partitions<'a>(&'a [(Arc<str>, i32)]);
+pub struct Partitions<'a>(&'a [Entry]);
 
 impl<'a> Partitions<'a> {
     pub fn len(&self) -> usize {
@@ -46,7 +70,7 @@ impl<'a> Partitions<'a> {
     }
 }
 
-fn order(entry: &(Arc<str>, i32), subtopology: &str, partition: i32) -> Ordering {
+fn order(entry: &Entry, subtopology: &str, partition: i32) -> Ordering {
     (&*entry.0, entry.1).cmp(&(subtopology, partition))
 }
 
@@ -55,16 +79,29 @@ impl TaskSet {
         Self::default()
     }
 
+    fn of(tasks: Vec<Entry>) -> TaskSet {
+        TaskSet {
+            shared: (!tasks.is_empty()).then(|| Arc::new(tasks)),
+        }
+    }
+
+    /// The entries, in order.
+    fn entries(&self) -> &[Entry] {
+        self.shared.as_deref().map_or(&[], Vec::as_slice)
+    }
+
+    /// The entries to change: this set's own copy, made now if the vector is shared.
+    fn entries_mut(&mut self) -> &mut Vec<Entry> {
+        Arc::make_mut(self.shared.get_or_insert_with(Default::default))
+    }
+
     fn find(&self, subtopology: &str, partition: i32) -> Result<usize, usize> {
         // Appending in order is the common case: answer it without a search.
-        match self.tasks.last() {
+        let tasks = self.entries();
+        match tasks.last() {
             None => Err(0),
-            Some(last) if order(last, subtopology, partition) == Ordering::Less => {
-                Err(self.tasks.len())
-            }
-            _ => self
-                .tasks
-                .binary_search_by(|e| order(e, subtopology, partition)),
+            Some(last) if order(last, subtopology, partition) == Ordering::Less => Err(tasks.len()),
+            _ => tasks.binary_search_by(|e| order(e, subtopology, partition)),
         }
     }
 
@@ -72,7 +109,7 @@ impl TaskSet {
     /// subtopology.
     fn id_at(&self, at: usize, subtopology: &str) -> Arc<str> {
         let same = |i: usize| {
-            self.tasks
+            self.entries()
                 .get(i)
                 .filter(|(s, _)| &**s == subtopology)
                 .map(|(s, _)| Arc::clone(s))
@@ -88,7 +125,7 @@ impl TaskSet {
             Ok(_) => false,
             Err(at) => {
                 let id = self.id_at(at, subtopology);
-                self.tasks.insert(at, (id, partition));
+                self.entries_mut().insert(at, (id, partition));
                 true
             }
         }
@@ -101,7 +138,11 @@ impl TaskSet {
     pub fn remove(&mut self, subtopology: &str, partition: i32) -> bool {
         match self.find(subtopology, partition) {
             Ok(at) => {
-                self.tasks.remove(at);
+                let tasks = self.entries_mut();
+                tasks.remove(at);
+                if tasks.is_empty() {
+                    self.shared = None;
+                }
                 true
             }
             Err(_) => false,
@@ -121,16 +162,16 @@ impl TaskSet {
     }
 
     pub fn len(&self) -> usize {
-        self.tasks.len()
+        self.entries().len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.tasks.is_empty()
+        self.entries().is_empty()
     }
 
     /// Tasks in order: subtopology id, then partition.
     pub fn iter(&self) -> impl Iterator<Item = (&str, i32)> + '_ {
-        self.tasks.iter().map(|(s, p)| (&**s, *p))
+        self.entries().iter().map(|(s, p)| (&**s, *p))
     }
 
     pub fn tasks(&self) -> impl Iterator<Item = TaskId> + '_ {
@@ -139,15 +180,16 @@ impl TaskSet {
 
     /// Each subtopology with its partitions, in order.
     pub fn subtopologies(&self) -> impl Iterator<Item = (&str, Partitions<'_>)> + '_ {
-        self.tasks
+        self.entries()
             .chunk_by(|a, b| a.0 == b.0)
             .map(|run| (&*run[0].0, Partitions(run)))
     }
 
     pub fn partitions(&self, subtopology: &str) -> Option<Partitions<'_>> {
-        let lo = self.tasks.partition_point(|(s, _)| &**s < subtopology);
-        let hi = lo + self.tasks[lo..].partition_point(|(s, _)| &**s == subtopology);
-        (hi > lo).then(|| Partitions(&self.tasks[lo..hi]))
+        let tasks = self.entries();
+        let lo = tasks.partition_point(|(s, _)| &**s < subtopology);
+        let hi = lo + tasks[lo..].partition_point(|(s, _)| &**s == subtopology);
+        (hi > lo).then(|| Partitions(&tasks[lo..hi]))
     }
 
     pub fn union(&self, other: &TaskSet) -> TaskSet {
@@ -158,13 +200,17 @@ impl TaskSet {
 
     /// Adds every task of `other`, as one merge of the two sorted lists.
     pub fn extend(&mut self, other: &TaskSet) {
-        if other.tasks.is_empty() {
+        if other.is_empty() {
             return;
         }
-        let mine = std::mem::take(&mut self.tasks);
-        let mut merged = Vec::with_capacity(mine.len() + other.tasks.len());
-        let mut theirs = other.tasks.iter().peekable();
-        for entry in mine {
+        if self.is_empty() {
+            self.shared.clone_from(&other.shared);
+            return;
+        }
+        let mine = self.entries();
+        let mut merged = Vec::with_capacity(mine.len() + other.len());
+        let mut theirs = other.entries().iter().peekable();
+        for entry in mine.iter().cloned() {
             while let Some(t) = theirs.next_if(|t| order(t, &entry.0, entry.1) == Ordering::Less) {
                 merged.push(t.clone());
             }
@@ -172,7 +218,7 @@ impl TaskSet {
             merged.push(entry);
         }
         merged.extend(theirs.cloned());
-        self.tasks = merged;
+        *self = TaskSet::of(merged);
     }
 
     pub fn difference(&self, other: &TaskSet) -> TaskSet {
@@ -184,14 +230,13 @@ impl TaskSet {
     }
 
     fn filtered(&self, keep: impl Fn(&str, i32) -> bool) -> TaskSet {
-        TaskSet {
-            tasks: self
-                .tasks
+        TaskSet::of(
+            self.entries()
                 .iter()
                 .filter(|(s, p)| keep(s, *p))
                 .cloned()
                 .collect(),
-        }
+        )
     }
 
     pub fn is_disjoint(&self, other: &TaskSet) -> bool {
@@ -211,7 +256,7 @@ impl TaskSet {
 
     /// A set from (shared id, partition) pairs, for builders that already share the ids (the
     /// assignors' output). Pairs in order are taken as they are; any others are sorted.
-    pub fn from_shared(mut tasks: Vec<(Arc<str>, i32)>) -> TaskSet {
+    pub fn from_shared(mut tasks: Vec<Entry>) -> TaskSet {
         let ordered = tasks
             .windows(2)
             .all(|w| order(&w[0], &w[1].0, w[1].1) == Ordering::Less);
@@ -219,14 +264,14 @@ impl TaskSet {
             tasks.sort_by(|a, b| order(a, &b.0, b.1));
             tasks.dedup_by(|a, b| order(a, &b.0, b.1) == Ordering::Equal);
         }
-        TaskSet { tasks }
+        TaskSet::of(tasks)
     }
 
     /// A set from (subtopology, partition) pairs in any order, sharing one id per subtopology.
     fn from_pairs<S: AsRef<str> + Ord>(mut pairs: Vec<(S, i32)>) -> TaskSet {
         pairs.sort_unstable_by(|a, b| (a.0.as_ref(), a.1).cmp(&(b.0.as_ref(), b.1)));
         pairs.dedup_by(|a, b| a.0.as_ref() == b.0.as_ref() && a.1 == b.1);
-        let mut tasks: Vec<(Arc<str>, i32)> = Vec::with_capacity(pairs.len());
+        let mut tasks: Vec<Entry> = Vec::with_capacity(pairs.len());
         for (s, p) in pairs {
             let id = match tasks.last() {
                 Some((last, _)) if &**last == s.as_ref() => Arc::clone(last),
@@ -234,7 +279,7 @@ impl TaskSet {
             };
             tasks.push((id, p));
         }
-        TaskSet { tasks }
+        TaskSet::of(tasks)
     }
 }
 

@@ -6,6 +6,7 @@
 //! goes silent when it crashes, and dies on the errors the real client treats as fatal.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use crate::model::heartbeat::{
     HeartbeatRequest, HeartbeatResponse, LEAVE_EPOCH, STATIC_LEAVE_EPOCH,
@@ -58,7 +59,8 @@ pub struct Client {
     pub rack_id: Option<String>,
     /// Client tags (`client.tag.*`), used by rack-aware standby placement.
     pub client_tags: BTreeMap<String, String>,
-    pub topology: Topology,
+    /// Shared: every client of a run starts with the same topology.
+    pub topology: Arc<Topology>,
     pub liveness: Liveness,
     /// Member epoch as the client knows it (0 until it joined).
     pub epoch: i32,
@@ -72,7 +74,12 @@ pub struct Client {
 }
 
 impl Client {
-    pub fn new(member_id: String, process_id: String, topology: Topology, start_ms: i64) -> Client {
+    pub fn new(
+        member_id: String,
+        process_id: String,
+        topology: Arc<Topology>,
+        start_ms: i64,
+    ) -> Client {
         Client {
             member_id,
             client_id: format!("{process_id}-client"),
@@ -114,7 +121,7 @@ impl Client {
             } else {
                 -1
             },
-            topology: joining.then(|| self.topology.clone()),
+            topology: joining.then(|| Topology::clone(&self.topology)),
             active_tasks: Some(owned.active),
             standby_tasks: Some(owned.standby),
             warmup_tasks: Some(owned.warmup),

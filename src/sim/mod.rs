@@ -12,6 +12,7 @@ pub mod scenario;
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
+use std::sync::Arc;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -131,6 +132,8 @@ enum Work {
 
 struct Engine<'a> {
     cfg: &'a SimConfig,
+    /// The configured topology, shared by every client that starts with it.
+    topology: Arc<Topology>,
     coordinator: Coordinator,
     metadata: TopicMetadata,
     clients: Vec<Client>,
@@ -170,7 +173,7 @@ impl<'a> Engine<'a> {
         &mut self,
         member_id: String,
         process_id: String,
-        topology: Topology,
+        topology: Arc<Topology>,
         start: i64,
     ) -> usize {
         let mut c = Client::new(member_id.clone(), process_id, topology, start);
@@ -411,14 +414,14 @@ impl<'a> Engine<'a> {
     /// New members in new processes, with the group's topology.
     fn add_members(&mut self, count: u32) {
         let t = self.cfg.threads_per_process.max(1);
+        let topology = self
+            .coordinator
+            .group(&self.cfg.group_id)
+            .and_then(|g| g.topology().cloned())
+            .map_or_else(|| Arc::clone(&self.topology), Arc::new);
         for i in 0..count {
             let (m, p) = member_name(self.next_process + i / t, i % t);
-            let topology = self
-                .coordinator
-                .group(&self.cfg.group_id)
-                .and_then(|g| g.topology().cloned())
-                .unwrap_or_else(|| self.cfg.topology.clone());
-            self.add_client(m, p, topology, self.now);
+            self.add_client(m, p, Arc::clone(&topology), self.now);
         }
         self.next_process += count.div_ceil(t);
     }
@@ -456,7 +459,7 @@ impl<'a> Engine<'a> {
         self.restarts += 1;
         let topology = topology
             .clone()
-            .unwrap_or_else(|| self.clients[i].topology.clone());
+            .map_or_else(|| Arc::clone(&self.clients[i].topology), Arc::new);
         let at = self.now + self.cfg.restart_delay_ms;
         if self.cfg.static_members {
             // Same member object comes back: reuse the client slot.
@@ -625,6 +628,7 @@ impl<'a> Engine<'a> {
         .map_err(|e| SimError(e.to_string()))?;
         Ok(Engine {
             cfg,
+            topology: Arc::new(cfg.topology.clone()),
             coordinator: Coordinator::for_version(cfg.kafka_version, cfg.group.clone())
                 .with_assignor(assignor),
             metadata: cfg.metadata.clone(),
@@ -661,7 +665,7 @@ impl<'a> Engine<'a> {
             for i in 0..cfg.members {
                 let (m, p) = member_name(i / t, i % t);
                 let start = rng.gen_range(0..500);
-                self.add_client(m, p, cfg.topology.clone(), start);
+                self.add_client(m, p, Arc::clone(&self.topology), start);
             }
             self.next_process = cfg.members.div_ceil(t);
             return;
@@ -681,7 +685,7 @@ impl<'a> Engine<'a> {
             let idx = self.add_client(
                 m.member_id.clone(),
                 m.process_id.clone(),
-                cfg.topology.clone(),
+                Arc::clone(&self.topology),
                 start,
             );
             let c = &mut self.clients[idx];

@@ -191,10 +191,18 @@ impl StreamsGroup {
         owned: &Assignment,
         member: &Member,
     ) -> Result<(), Rejection> {
-        let known = member.assigned.union(&member.pending_revocation);
+        // The KIP checks only tasks the member does not already hold.
+        let known = (self.version == KafkaVersion::Kip)
+            .then(|| member.assigned.union(&member.pending_revocation));
         for role in TaskRole::ALL {
-            for (s, p) in owned.get(role).iter() {
-                if self.version == KafkaVersion::Kip && known.get(role).contains(s, p) {
+            // One lookup per subtopology, not per task: every heartbeat of a member that runs
+            // tasks of many subtopologies passes here.
+            for (s, partitions) in owned.get(role).subtopologies() {
+                let mut unknown = partitions
+                    .iter()
+                    .filter(|p| !known.as_ref().is_some_and(|k| k.get(role).contains(s, *p)))
+                    .peekable();
+                if unknown.peek().is_none() {
                     continue;
                 }
                 let Some(n) = conf.num_tasks(s) else {
@@ -203,7 +211,8 @@ impl StreamsGroup {
                         format!("Subtopology {s} does not exist in the topology."),
                     ));
                 };
-                if p < 0 || p >= n {
+                // Partitions ascend: the first invalid one is the one a walk in order meets.
+                if let Some(p) = unknown.find(|p| *p < 0 || *p >= n) {
                     return Err(reject(
                         ErrorCode::InvalidRequest,
                         format!(

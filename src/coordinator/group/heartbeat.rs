@@ -101,9 +101,9 @@ impl StreamsGroup {
         let plan = self.plan(req, ctx, metadata, owned.as_ref())?;
         let applied = self.apply(plan, req, ctx, metadata);
         let mut status: Vec<Status> = applied.stale_topology.iter().cloned().collect();
-        let (member, assignment_record_written) =
+        let assignment_record_written =
             self.reconcile_member(req, ctx, owned.as_ref(), assignor, refiner, &mut status)?;
-        self.respond(req, applied, member, assignment_record_written, status)
+        self.respond(req, applied, assignment_record_written, status)
     }
 
     /// Every check of the request, and the member and group state it leads to, computed
@@ -351,8 +351,8 @@ impl StreamsGroup {
     }
 
     /// The member's target (a new one for the group when it is due), and the member reconciled
-    /// towards it, with its timers reset. Returns the member and whether its current
-    /// assignment record is written.
+    /// towards it in place, with its timers reset. Returns whether its current assignment
+    /// record is written.
     fn reconcile_member(
         &mut self,
         req: &HeartbeatRequest,
@@ -361,7 +361,7 @@ impl StreamsGroup {
         assignor: &dyn TaskAssignor,
         refiner: &dyn WarmupRefiner,
         status: &mut Vec<Status>,
-    ) -> Result<(Member, bool), Rejection> {
+    ) -> Result<bool, Rejection> {
         let target =
             self.target_for_member(&req.member_id, ctx.now_ms, assignor, refiner, status)?;
         // The member's tasks in the target, looked up in place (no copy per heartbeat); 4.4 reads
@@ -385,11 +385,10 @@ impl StreamsGroup {
         };
         let no_tasks = Assignment::default();
         let target_tasks = target_tasks.unwrap_or(&no_tasks);
-        let mut member = self.members[&req.member_id].clone();
-        let mut assignment_record_written = false;
-        if !member.is_reconciled(target.epoch) {
-            let r = reconcile(
-                &member,
+        let member = &self.members[&req.member_id];
+        let reconciled = (!member.is_reconciled(target.epoch)).then(|| {
+            reconcile(
+                member,
                 target.epoch,
                 target_tasks,
                 owned,
@@ -399,33 +398,39 @@ impl StreamsGroup {
                 } else {
                     RoleChanges::RevokeFirst
                 },
-            );
-            assignment_record_written = r.member_epoch != member.member_epoch
-                || r.previous_member_epoch != member.previous_member_epoch
-                || r.state != member.state
-                || r.assigned != member.assigned
-                || r.pending_revocation != member.pending_revocation;
-            member.member_epoch = r.member_epoch;
-            member.previous_member_epoch = r.previous_member_epoch;
-            member.state = r.state;
-            member.assigned = r.assigned;
-            member.pending_revocation = r.pending_revocation;
-            if assignment_record_written {
-                // The rebalance timeout runs from the moment the member has tasks to revoke.
-                member.rebalance_deadline =
-                    (member.state == MemberState::UnrevokedTasks).then(|| {
-                        let timeout = i64::from(member.rebalance_timeout_ms.max(0));
-                        (ctx.now_ms.saturating_add(timeout), member.member_epoch)
-                    });
+            )
+        });
+        let session_deadline_ms = ctx.now_ms.saturating_add(self.config.session_timeout_ms);
+        let mut assignment_record_written = false;
+        self.update_member(&req.member_id, |member| {
+            if let Some(r) = reconciled {
+                assignment_record_written = r.member_epoch != member.member_epoch
+                    || r.previous_member_epoch != member.previous_member_epoch
+                    || r.state != member.state
+                    || r.assigned != member.assigned
+                    || r.pending_revocation != member.pending_revocation;
+                member.member_epoch = r.member_epoch;
+                member.previous_member_epoch = r.previous_member_epoch;
+                member.state = r.state;
+                member.assigned = r.assigned;
+                member.pending_revocation = r.pending_revocation;
+                if assignment_record_written {
+                    // The rebalance timeout runs from the moment the member has tasks to revoke.
+                    member.rebalance_deadline =
+                        (member.state == MemberState::UnrevokedTasks).then(|| {
+                            let timeout = i64::from(member.rebalance_timeout_ms.max(0));
+                            (ctx.now_ms.saturating_add(timeout), member.member_epoch)
+                        });
+                }
             }
-        }
-        member.session_deadline_ms = ctx.now_ms.saturating_add(self.config.session_timeout_ms);
+            member.session_deadline_ms = session_deadline_ms;
+        });
         if req.shutdown_application {
             // The first member to ask is the one named until the group empties.
             self.shutdown_requested_by
-                .get_or_insert_with(|| member.member_id.clone());
+                .get_or_insert_with(|| req.member_id.clone());
         }
-        Ok((member, assignment_record_written))
+        Ok(assignment_record_written)
     }
 
     /// The endpoint information epoch, the late failure a release may still give, the
@@ -434,11 +439,11 @@ impl StreamsGroup {
         &mut self,
         req: &HeartbeatRequest,
         applied: Applied,
-        member: Member,
         assignment_record_written: bool,
         status: Vec<Status>,
     ) -> Result<HeartbeatOutcome, Rejection> {
         let before = &applied.before;
+        let member = &self.members[&req.member_id];
         let tasks_changed = before.assigned != member.assigned;
         let send_tasks = req.member_epoch == 0 || tasks_changed;
         let endpoint_changed = before.user_endpoint != member.user_endpoint;
@@ -452,11 +457,12 @@ impl StreamsGroup {
         }
         if let Some(backup) = applied.backup {
             if self.endpoint_information_epoch != req.endpoint_information_epoch {
+                let member = self.members[&req.member_id].clone();
                 self.fail_keeping_soft_state(*backup, &member);
                 return Err(server_error());
             }
         }
-        let mut response = self.response_for(&member, send_tasks, status);
+        let mut response = self.response_for(&self.members[&req.member_id], send_tasks, status);
         // A group created by this heartbeat is not stored yet: Apache answers endpoint epoch 0,
         // and works on a throwaway group object; the one its records then build has none of
         // the soft state (the configured topology, the endpoint information epoch).
@@ -489,7 +495,6 @@ impl StreamsGroup {
         if assignment_record_written {
             self.member_order.put(&req.member_id);
         }
-        self.put_member(member);
         Ok(HeartbeatOutcome {
             response,
             topics_to_create,
@@ -509,10 +514,10 @@ impl StreamsGroup {
         self.initial_delay_deadline = failed.initial_delay_deadline;
         self.refined = failed.refined;
         self.metadata_refresh = failed.metadata_refresh;
-        if let Some(m) = self.members.get_mut(&member.member_id) {
+        self.update_member(&member.member_id, |m| {
             m.session_deadline_ms = member.session_deadline_ms;
             m.rebalance_deadline = member.rebalance_deadline;
-        }
+        });
     }
 
     /// A static member that left temporarily comes back under a new member id: it takes over
