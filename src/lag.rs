@@ -13,6 +13,11 @@
 //! task, `end - offset + changelogs` for any other (`changelogs` = changelog partitions of the
 //! task, from the described topology, else 1), never below 0. A task is caught up when both
 //! offsets are known, neither is `i64::MAX` (unknown), and its lag <= `acceptable.recovery.lag`.
+//!
+//! Against a live cluster the changelogs' log end offsets *now* are known too (the sum over the
+//! task's changelog partitions), and the lag is `log end - offset`: a member's end offset is as
+//! old as its last report, and a paused or stuck member's report does not move while its
+//! changelog grows; its offset does not move either, because it restores nothing.
 
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -43,9 +48,23 @@ pub struct TaskLag {
     pub role: Option<TaskRole>,
     pub offset: Option<i64>,
     pub end_offset: Option<i64>,
+    /// The sum of the log end offsets of the task's changelog partitions now (live only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub changelog_end_offset: Option<i64>,
     pub lag: Option<i64>,
     pub status: LagStatus,
 }
+
+/// What is known of a group's changelogs beyond the members' reports.
+pub struct Changelogs<'a> {
+    /// Changelog partitions of a task (1 when the topology is not known).
+    pub partitions: &'a dyn Fn(&TaskId) -> i64,
+    /// The sum of the log end offsets of a task's changelog partitions now, when known.
+    pub log_end: &'a dyn Fn(&TaskId) -> Option<i64>,
+}
+
+/// Log end offsets of changelog partitions, by (topic, partition).
+pub type LogEnds = std::collections::BTreeMap<(String, i32), i64>;
 
 fn known(v: Option<i64>) -> Option<i64> {
     v.filter(|o| *o != i64::MAX && *o >= 0)
@@ -66,13 +85,12 @@ pub fn task_lag(role: Option<TaskRole>, offset: i64, end: i64, changelogs: i64) 
     behind.max(0)
 }
 
-/// Every task one member reports offsets for, in task order; `changelogs` gives the number of
-/// changelog partitions of a task (1 when the topology is not known).
+/// Every task one member reports offsets for, in task order.
 pub fn member_task_lags(
     group_id: &str,
     m: &MemberDescription,
     acceptable_recovery_lag: i64,
-    changelogs: &dyn Fn(&TaskId) -> i64,
+    changelogs: &Changelogs,
 ) -> Vec<TaskLag> {
     let tasks: std::collections::BTreeSet<&TaskId> = m
         .task_offsets
@@ -87,8 +105,12 @@ pub fn member_task_lags(
             let role = TaskRole::ALL
                 .into_iter()
                 .find(|r| m.assignment.get(*r).contains_task(task));
-            let lag = match (offset, end_offset) {
-                (Some(o), Some(e)) => Some(task_lag(role, o, e, changelogs(task))),
+            let changelog_end_offset = (changelogs.log_end)(task);
+            let lag = match (offset, end_offset, changelog_end_offset) {
+                (Some(o), _, Some(now)) => Some(now.saturating_sub(o).max(0)),
+                (Some(o), Some(e), None) => {
+                    Some(task_lag(role, o, e, (changelogs.partitions)(task)))
+                }
                 _ => None,
             };
             let status = match lag {
@@ -104,6 +126,7 @@ pub fn member_task_lags(
                 role,
                 offset,
                 end_offset,
+                changelog_end_offset,
                 lag,
                 status,
             }
@@ -122,10 +145,60 @@ pub fn changelog_partitions(g: &GroupDescription, task: &TaskId) -> i64 {
         .map_or(1, |s| s.state_changelog_topics.len().max(1) as i64)
 }
 
-/// Every reported task of every member of the group.
+/// The changelog topics of `task`'s subtopology in the described topology.
+fn changelog_topics<'a>(g: &'a GroupDescription, task: &TaskId) -> Vec<&'a str> {
+    g.topology
+        .subtopologies
+        .iter()
+        .flatten()
+        .find(|s| s.id == task.subtopology)
+        .map(|s| {
+            s.state_changelog_topics
+                .iter()
+                .map(|t| t.name.as_str())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Every changelog topic of the described topology.
+pub fn all_changelog_topics(g: &GroupDescription) -> std::collections::BTreeSet<String> {
+    g.topology
+        .subtopologies
+        .iter()
+        .flatten()
+        .flat_map(|s| s.state_changelog_topics.iter().map(|t| t.name.clone()))
+        .collect()
+}
+
+/// The sum of the log end offsets of `task`'s changelog partitions (partition = the task's
+/// partition in each changelog topic); unknown when the topology lists no changelog for it or
+/// any of them is missing from `ends`.
+pub fn task_log_end(g: &GroupDescription, task: &TaskId, ends: &LogEnds) -> Option<i64> {
+    let topics = changelog_topics(g, task);
+    if topics.is_empty() {
+        return None;
+    }
+    topics.iter().try_fold(0i64, |sum, t| {
+        ends.get(&(t.to_string(), task.partition))
+            .map(|e| sum.saturating_add(*e))
+    })
+}
+
+/// Every reported task of every member of the group, with the changelogs' log end offsets now
+/// when they were looked up.
 /// Members in natural order of their process and member ids (`p2` before `p10`).
-pub fn group_task_lags(g: &GroupDescription, acceptable_recovery_lag: i64) -> Vec<TaskLag> {
-    let changelogs = |task: &TaskId| changelog_partitions(g, task);
+pub fn group_task_lags(
+    g: &GroupDescription,
+    acceptable_recovery_lag: i64,
+    ends: Option<&LogEnds>,
+) -> Vec<TaskLag> {
+    let partitions = |task: &TaskId| changelog_partitions(g, task);
+    let log_end = |task: &TaskId| ends.and_then(|e| task_log_end(g, task, e));
+    let changelogs = Changelogs {
+        partitions: &partitions,
+        log_end: &log_end,
+    };
     let mut members: Vec<&MemberDescription> = g.members.iter().collect();
     members.sort_by_key(|m| (Natural(&m.process_id), Natural(&m.member_id)));
     members
@@ -172,9 +245,92 @@ pub(crate) mod tests {
         }
     }
 
+    fn reported_only() -> Changelogs<'static> {
+        Changelogs {
+            partitions: &|_| 1,
+            log_end: &|_| None,
+        }
+    }
+
+    /// Live, the changelogs' log end offsets now decide: a standby whose member last reported
+    /// itself caught up (offset 900 = end 899 + 1) while 5,000 records have since reached its
+    /// changelog is 5,000 behind; on-disk state gets a lag too.
+    #[test]
+    fn the_log_end_now_beats_a_stale_report() {
+        let mut m = member();
+        m.task_end_offsets.insert(TaskId::new("0", 1), 899);
+        let now = Changelogs {
+            partitions: &|_| 1,
+            log_end: &|t| Some(if t.partition == 1 { 5_900 } else { 150 }),
+        };
+        let rows = member_task_lags("g", &m, 1_000, &now);
+        let by_task: BTreeMap<i32, &TaskLag> = rows.iter().map(|r| (r.task.partition, r)).collect();
+        assert_eq!(by_task[&1].lag, Some(5_000));
+        assert_eq!(by_task[&1].changelog_end_offset, Some(5_900));
+        assert_eq!(by_task[&1].status, LagStatus::Lagging);
+        assert_eq!(by_task[&2].lag, Some(50));
+        assert_eq!(by_task[&3].lag, Some(100), "on-disk state, offset 50");
+        // No offset: still unknown, whatever the log end.
+        assert_eq!(by_task[&4].lag, None);
+        // Restored past the log end (a truncated changelog): never negative.
+        let rows = member_task_lags(
+            "g",
+            &m,
+            1_000,
+            &Changelogs {
+                partitions: &|_| 1,
+                log_end: &|_| Some(10),
+            },
+        );
+        assert!(rows.iter().all(|r| r.lag.unwrap_or(0) == 0));
+    }
+
+    #[test]
+    fn a_task_log_end_sums_its_changelog_partitions() {
+        use crate::model::group::DescribedTopology;
+        use crate::model::topology::{Subtopology, TopicInfo};
+        let sub = Subtopology {
+            id: "0".into(),
+            state_changelog_topics: vec![
+                TopicInfo::named("a-changelog"),
+                TopicInfo::named("b-changelog"),
+            ],
+            ..Subtopology::default()
+        };
+        let g = GroupDescription {
+            topology: DescribedTopology {
+                subtopologies: Some(vec![sub]),
+                ..DescribedTopology::default()
+            },
+            ..crate::usecase::lag::tests::group(1)
+        };
+        let ends: LogEnds = [
+            (("a-changelog".to_string(), 3), 100),
+            (("b-changelog".to_string(), 3), 20),
+            (("a-changelog".to_string(), 4), 7),
+        ]
+        .into_iter()
+        .collect();
+        assert_eq!(task_log_end(&g, &TaskId::new("0", 3), &ends), Some(120));
+        assert_eq!(
+            task_log_end(&g, &TaskId::new("0", 4), &ends),
+            None,
+            "b-changelog-4 unknown"
+        );
+        assert_eq!(
+            task_log_end(&g, &TaskId::new("1", 3), &ends),
+            None,
+            "no such subtopology"
+        );
+        assert_eq!(
+            all_changelog_topics(&g).into_iter().collect::<Vec<_>>(),
+            ["a-changelog", "b-changelog"]
+        );
+    }
+
     #[test]
     fn lag_and_status_per_task() {
-        let rows = member_task_lags("g", &member(), 10_000, &|_| 1);
+        let rows = member_task_lags("g", &member(), 10_000, &reported_only());
         let by_task: BTreeMap<i32, &TaskLag> = rows.iter().map(|r| (r.task.partition, r)).collect();
         // A standby's end offset is the last offset in its changelog: offsets 900..=1000 are
         // still to restore.
@@ -194,12 +350,12 @@ pub(crate) mod tests {
 
     #[test]
     fn the_threshold_is_inclusive() {
-        let rows = member_task_lags("g", &member(), 50_001, &|_| 1);
+        let rows = member_task_lags("g", &member(), 50_001, &reported_only());
         assert!(rows
             .iter()
             .filter(|r| r.task.partition == 2)
             .all(|r| r.status == LagStatus::CaughtUp));
-        let rows = member_task_lags("g", &member(), 50_000, &|_| 1);
+        let rows = member_task_lags("g", &member(), 50_000, &reported_only());
         assert!(rows
             .iter()
             .filter(|r| r.task.partition == 2)

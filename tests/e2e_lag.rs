@@ -1,8 +1,9 @@
 //! `lag` live against a Kafka 4.4.0 broker: two instances of the harness app with a RocksDB store
 //! and one standby replica. The standbys are caught up, one instance is paused (SIGSTOP) while
-//! records arrive, its standby falls behind once it resumes (SIGCONT) and catches up again. The
-//! offsets members report are checked against the changelog's log end offsets and against what
-//! the Kafka Streams client itself logs for each standby batch (StandbyUpdateListener).
+//! records arrive and its standby's lag rises with its changelog, then it resumes (SIGCONT) and
+//! catches up again. The offsets members report are checked against the changelog's log end
+//! offsets and against what the Kafka Streams client itself logs for each standby batch
+//! (StandbyUpdateListener).
 //!
 //! Never skips: without Java 17+ and Maven the harness fails loudly.
 
@@ -41,8 +42,8 @@ fn lag(broker: &Broker) -> (i32, Value) {
     (code, v)
 }
 
-/// A standby row: (partition, member id, offset, end offset, lag).
-type Row = (i64, String, i64, i64, i64);
+/// A standby row: (partition, member id, offset, end offset, lag, changelog end offset).
+type Row = (i64, String, i64, i64, i64, i64);
 
 /// The standby rows of a report.
 fn standbys(v: &Value) -> Vec<Row> {
@@ -58,6 +59,7 @@ fn standbys(v: &Value) -> Vec<Row> {
                 t["offset"].as_i64()?,
                 t["end_offset"].as_i64()?,
                 t["lag"].as_i64()?,
+                t["changelog_end_offset"].as_i64()?,
             ))
         })
         .collect()
@@ -74,7 +76,8 @@ fn expected_code(v: &Value) -> i32 {
 }
 
 /// Every standby caught up, reporting offset = the changelog's log end offset (the next offset
-/// to restore) and end offset = log end offset - 1 (its last record).
+/// to restore) and end offset = log end offset - 1 (its last record), and `lag` reading the same
+/// log end offset from the broker.
 fn all_caught_up(broker: &Broker) -> Option<Vec<Row>> {
     let (code, v) = lag(broker);
     assert_eq!(code, expected_code(&v), "exit status vs report: {v}");
@@ -83,9 +86,10 @@ fn all_caught_up(broker: &Broker) -> Option<Vec<Row>> {
     let ok = rows.len() == 2
         && v["lagging"] == 0
         && v["unknown"] == 0
-        && rows
-            .iter()
-            .all(|(p, _, o, e, l)| *l == 0 && *o == leo[*p as usize] && *e == leo[*p as usize] - 1);
+        && rows.iter().all(|(p, _, o, e, l, c)| {
+            let leo = leo[*p as usize];
+            *l == 0 && *o == leo && *e == leo - 1 && *c == leo
+        });
     ok.then(|| {
         assert_eq!(code, 0, "all caught up passes --exit-code");
         rows
@@ -147,7 +151,7 @@ fn a_paused_standby_falls_behind_and_catches_up() {
 
     // The instance to pause, and the standby task it hosts (from its STANDBY-BATCH lines).
     let k = 1;
-    let (p, member, before, _, _) = rows
+    let (p, member, before, ..) = rows
         .iter()
         .find(|(p, ..)| last_batch(&app.log(k), *p).is_some())
         .cloned()
@@ -159,61 +163,55 @@ fn a_paused_standby_falls_behind_and_catches_up() {
         "the member reports the next offset to restore and the client's current end offset"
     );
 
-    // Phase 2: pause the instance, let the other one write to the changelog.
+    // Phase 2: pause the instance, let the other one write to the changelog in two batches: the
+    // paused standby's lag rises with the changelog, though its member reports nothing new.
     app.pause_instance(k);
     let paused_at = Instant::now();
-    broker.produce_from(&app.input_topic, 4000, 2000);
-    std::thread::sleep(Duration::from_secs(2));
-    let (_, v) = lag(&broker);
-    let frozen = standbys(&v).into_iter().find(|r| r.1 == member);
-    assert_eq!(
-        frozen.map(|r| r.2),
-        Some(before),
-        "a paused member's report stays as it was: {v}"
-    );
-    let leo_paused = broker.end_offsets(CHANGELOG)[p as usize];
-    assert!(
-        leo_paused > before,
-        "records reached changelog partition {p} while paused"
-    );
+    let mut lags = Vec::new();
+    for (n, from) in [(2000, 2000), (2000, 4000)] {
+        broker.produce_from(&app.input_topic, n, from);
+        let row = support::wait_for(
+            "the paused standby's lag to rise",
+            Duration::from_secs(10),
+            || {
+                let (code, v) = lag(&broker);
+                let row = standbys(&v)
+                    .into_iter()
+                    .find(|r| r.1 == member && r.0 == p)?;
+                let risen = row.4 > lags.last().copied().unwrap_or(0);
+                risen.then(|| {
+                    assert_eq!(code, 1, "a lagging standby fails --exit-code: {v}");
+                    row
+                })
+            },
+        );
+        let leo = broker.end_offsets(CHANGELOG)[p as usize];
+        assert_eq!(row.2, before, "a paused member's offset stays as it was");
+        assert_eq!(row.4, row.5 - before, "lag = changelog end now - offset");
+        assert!(row.5 > before && row.5 <= leo, "{row:?} vs log end {leo}");
+        lags.push(row.4);
+    }
     eprintln!(
-        "phase 2: paused {:?}; changelog {p} end {before} -> {leo_paused}",
+        "phase 2: paused {:?}; lag of standby 1_{p}: {lags:?}",
         paused_at.elapsed()
     );
     app.resume_instance(k);
     assert!(paused_at.elapsed() < Duration::from_secs(25));
 
-    // Phase 3: the standby reports a lag, then catches up.
-    let mut max_lag = 0;
-    let mut lagging_code = None;
+    // Phase 3: once running again the standby catches up.
     let resumed = Instant::now();
-    let rows = support::wait_for(
-        "the standby to lag and catch up",
-        Duration::from_secs(90),
-        || {
-            let (code, v) = lag(&broker);
-            assert_eq!(code, expected_code(&v), "exit status vs report: {v}");
-            if let Some(r) = standbys(&v).into_iter().find(|r| r.1 == member && r.0 == p) {
-                if r.4 > max_lag {
-                    max_lag = r.4;
-                    lagging_code = Some(code);
-                }
-            }
-            if max_lag == 0 {
-                return None;
-            }
-            all_caught_up(&broker)
-        },
-    );
+    let rows = support::wait_for("the standby to catch up", Duration::from_secs(90), || {
+        all_caught_up(&broker)
+    });
     let leo = broker.end_offsets(CHANGELOG)[p as usize];
     eprintln!(
-        "phase 3: max lag {max_lag} of standby 1_{p}, caught up {:?} after resuming: {rows:?}",
+        "phase 3: caught up {:?} after resuming: {rows:?}",
         resumed.elapsed()
     );
-    assert_eq!(lagging_code, Some(1), "a lagging standby fails --exit-code");
     assert!(
-        max_lag <= leo - before,
-        "the lag {max_lag} is at most the {} records written to changelog partition {p}",
+        lags[1] <= leo - before,
+        "the lag {} is at most the {} records written to changelog partition {p}",
+        lags[1],
         leo - before
     );
     let (batch_end, current_end) = last_batch(&app.log(k), p).unwrap();

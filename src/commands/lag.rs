@@ -2,7 +2,7 @@
 
 use streams_group::lag;
 use streams_group::render::{lag as view, out};
-use streams_group::usecase::lag::report;
+use streams_group::usecase::lag::{changelog_ends, report};
 use streams_group::usecase::source::load_group;
 
 use super::args::GroupArgs;
@@ -19,9 +19,11 @@ Examples:
 
 Rows come from the cumulative changelog offsets members report for tasks they restore (standby,
 warm-up, restoring active) or keep on disk; brokers return them from Kafka 4.4 on. LAG is the
-changelog records not yet restored (a standby's end offset is its changelog's last offset, so a
-caught-up standby reports offset = end offset + 1; see docs/lag.md). A task is caught up when
-LAG <= acceptable.recovery.lag.")]
+changelog records not yet restored. Live, it is the changelogs' log end offsets now
+(CHANGELOG-END) minus OFFSET, so a paused member's lag grows while its changelog does; from a
+snapshot it is counted from the member's last report (a standby's END-OFFSET is its changelog's
+last offset, so a caught-up standby reports offset = end offset + 1; see docs/lag.md). A task is
+caught up when LAG <= acceptable.recovery.lag.")]
 pub struct Args {
     #[command(flatten)]
     pub group: GroupArgs,
@@ -44,12 +46,17 @@ pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
         ));
     };
     let sourced = load_group(&source)?;
+    let ends = changelog_ends(&source, &sourced.group)?;
     let report = report(
         &sourced.group,
         &sourced.origin,
         args.acceptable_recovery_lag,
+        ends,
     );
     out::report(global.format(), &report, view::table)?;
+    for w in &report.warnings {
+        out::note(&format!("warning: {w}"));
+    }
     if let Some(why) = &report.nothing_to_check {
         let line = format!(
             "no task offsets to check in group {}: {why}",

@@ -518,6 +518,23 @@ impl Cluster {
         Ok(out)
     }
 
+    /// The log end offsets (the next offset to be written) of every partition of `topics`, as
+    /// the partition leaders answer now; topics that do not exist are left out, and partitions
+    /// without a leader or with an error are named in the warnings.
+    pub async fn log_end_offsets(
+        &mut self,
+        topics: &BTreeSet<String>,
+    ) -> KafkaResult<(BTreeMap<(String, i32), i64>, Vec<String>)> {
+        let leaders = self.leaders(topics).await?;
+        let parts: BTreeMap<(String, i32), i32> = leaders
+            .into_iter()
+            .flat_map(|(t, ps)| ps.into_iter().map(move |(p, l)| ((t.clone(), p), l)))
+            .collect();
+        let mut warnings = Vec::new();
+        let ends = self.offsets_at(&parts, -1, &mut warnings).await?;
+        Ok((ends, warnings))
+    }
+
     /// Describe groups with committed offsets, end offsets and lag.
     pub async fn describe(&mut self, groups: &[String]) -> KafkaResult<DescribeResult> {
         super::limits::check_group_ids(groups)?;

@@ -72,7 +72,11 @@ pub fn state_table(s: &Snapshot, verbose: bool) -> String {
 /// Restoration lag per task (changelog records not yet restored, see `crate::lag`), from
 /// taskOffsets/taskEndOffsets.
 pub fn task_lag(g: &GroupDescription, m: &MemberDescription) -> String {
-    let changelogs = |task: &crate::model::TaskId| crate::lag::changelog_partitions(g, task);
+    let partitions = |task: &crate::model::TaskId| crate::lag::changelog_partitions(g, task);
+    let changelogs = crate::lag::Changelogs {
+        partitions: &partitions,
+        log_end: &|_| None,
+    };
     let parts: Vec<String> = crate::lag::member_task_lags(
         "",
         m,

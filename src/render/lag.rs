@@ -6,8 +6,10 @@ use crate::lag::LagStatus;
 use crate::usecase::lag::LagReport;
 
 /// One row per task, then a summary line.
+/// CHANGELOG-END is shown when it is known for some task (a live group).
 pub fn table(r: &LagReport) -> String {
-    let mut t = super::table::new(&[
+    let live = r.tasks.iter().any(|l| l.changelog_end_offset.is_some());
+    let mut header = vec![
         "GROUP",
         "MEMBER",
         "PROCESS",
@@ -15,9 +17,12 @@ pub fn table(r: &LagReport) -> String {
         "ROLE",
         "OFFSET",
         "END-OFFSET",
-        "LAG",
-        "STATUS",
-    ]);
+    ];
+    if live {
+        header.push("CHANGELOG-END");
+    }
+    header.extend(["LAG", "STATUS"]);
+    let mut t = super::table::new(&header);
     let num = |v: Option<i64>| v.map_or("-".to_string(), |v| v.to_string());
     for l in &r.tasks {
         let status = match l.status {
@@ -25,7 +30,7 @@ pub fn table(r: &LagReport) -> String {
             LagStatus::Lagging => "lagging".yellow().to_string(),
             LagStatus::Unknown => "unknown".dimmed().to_string(),
         };
-        t.add_row(vec![
+        let mut row = vec![
             l.group_id.clone(),
             l.member_id.clone(),
             l.process_id.clone(),
@@ -33,9 +38,12 @@ pub fn table(r: &LagReport) -> String {
             l.role.map_or("on-disk".to_string(), |r| r.to_string()),
             num(l.offset),
             num(l.end_offset),
-            num(l.lag),
-            status,
-        ]);
+        ];
+        if live {
+            row.push(num(l.changelog_end_offset));
+        }
+        row.extend([num(l.lag), status]);
+        t.add_row(row);
     }
     let mut out = String::new();
     if !r.tasks.is_empty() {

@@ -3,8 +3,10 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::source::Origin;
-use crate::lag::{group_task_lags, LagStatus, TaskLag};
+use super::source::{GroupSource, Origin};
+use super::Error;
+use crate::kafka;
+use crate::lag::{all_changelog_topics, group_task_lags, LagStatus, LogEnds, TaskLag};
 use crate::model::group::GroupDescription;
 use crate::model::KafkaVersion;
 
@@ -25,12 +27,41 @@ pub struct LagReport {
     /// members): a gate must not pass on that.
     #[serde(skip)]
     pub nothing_to_check: Option<String>,
+    /// Changelog partitions whose log end offset could not be read (live only).
+    #[serde(skip)]
+    pub warnings: Vec<String>,
 }
 
-/// The lag of every task a member of `g` reports offsets for; `origin` tells, when nothing is
-/// reported, whether the broker cannot report offsets or its members have not yet.
-pub fn report(g: &GroupDescription, origin: &Origin, acceptable_recovery_lag: i64) -> LagReport {
-    let tasks = group_task_lags(g, acceptable_recovery_lag);
+/// The changelogs' log end offsets now, for a live group (`None` for a snapshot): what the
+/// members have restored is compared with them rather than with the members' last reports.
+pub fn changelog_ends(
+    source: &GroupSource,
+    g: &GroupDescription,
+) -> Result<Option<(LogEnds, Vec<String>)>, Error> {
+    let GroupSource::Live { client, .. } = source else {
+        return Ok(None);
+    };
+    let topics = all_changelog_topics(g);
+    if topics.is_empty() {
+        return Ok(None);
+    }
+    let ends = kafka::run_session(client.as_ref().clone(), move |cluster| {
+        Box::pin(async move { cluster.log_end_offsets(&topics).await })
+    })?;
+    Ok(Some(ends))
+}
+
+/// The lag of every task a member of `g` reports offsets for, against the changelogs' log end
+/// offsets now when `ends` has them; `origin` tells, when nothing is reported, whether the
+/// broker cannot report offsets or its members have not yet.
+pub fn report(
+    g: &GroupDescription,
+    origin: &Origin,
+    acceptable_recovery_lag: i64,
+    ends: Option<(LogEnds, Vec<String>)>,
+) -> LagReport {
+    let (ends, warnings) = ends.map_or((None, Vec::new()), |(e, w)| (Some(e), w));
+    let tasks = group_task_lags(g, acceptable_recovery_lag, ends.as_ref());
     let count = |s: LagStatus| tasks.iter().filter(|t| t.status == s).count();
     LagReport {
         group_id: g.group_id.clone(),
@@ -40,6 +71,7 @@ pub fn report(g: &GroupDescription, origin: &Origin, acceptable_recovery_lag: i6
         unknown: count(LagStatus::Unknown),
         nothing_to_check: tasks.is_empty().then(|| no_offsets_reason(g, origin)),
         tasks,
+        warnings,
     }
 }
 
@@ -89,11 +121,11 @@ impl LagReport {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::model::group::DescribedTopology;
 
-    fn group(members: usize) -> GroupDescription {
+    pub(crate) fn group(members: usize) -> GroupDescription {
         let mut m = crate::lag::tests::member();
         m.task_offsets.clear();
         m.task_end_offsets.clear();
@@ -119,7 +151,7 @@ mod tests {
 
     #[test]
     fn nothing_reported_names_the_cause_and_fails_the_gate() {
-        let r = report(&group(2), &live(Some(KafkaVersion::V4_3)), 10_000);
+        let r = report(&group(2), &live(Some(KafkaVersion::V4_3)), 10_000, None);
         assert!(!r.gate_passes());
         let why = r.nothing_to_check.unwrap();
         assert!(why.starts_with("the broker is Kafka 4.1-4.3 "), "{why}");
