@@ -57,6 +57,12 @@ pub enum Command {
     Lag(commands::lag::Args),
     /// Parse a topology and show its tasks and internal topics
     Topology(commands::topology::Args),
+    /// Reset the committed offsets of Empty streams groups (plan first, --execute writes)
+    ResetOffsets(commands::reset_offsets::Args),
+    /// Delete committed offsets of an Empty streams group (dry run first, --execute writes)
+    DeleteOffsets(commands::delete_offsets::Args),
+    /// Delete Empty streams groups, optionally with their internal topics (dry run first)
+    Delete(commands::delete::Args),
     /// Print a shell completion script
     Completions(commands::completions::Args),
 }
@@ -73,6 +79,9 @@ impl Cli {
             Command::CheckEpoch(a) => commands::check_epoch::run(g, a),
             Command::Lag(a) => commands::lag::run(g, a),
             Command::Topology(a) => commands::topology::run(g, a),
+            Command::ResetOffsets(a) => commands::reset_offsets::run(g, a),
+            Command::DeleteOffsets(a) => commands::delete_offsets::run(g, a),
+            Command::Delete(a) => commands::delete::run(g, a),
             Command::Completions(a) => commands::completions::run(a, Cli::command()),
         }
     }
