@@ -25,6 +25,7 @@ Examples:
   streams-group describe --bootstrap-server localhost:9092 --group my-app --members
   streams-group check-epoch --snapshot group.json --topology new.txt --application-id my-app --topology-epoch 1
   streams-group lag --snapshot group.json --exit-code
+  streams-group reset-offsets --bootstrap-server localhost:9092 --group my-app --all-input-topics --to-earliest
 
 Exit codes: 0 ok, 1 negative answer (differences, rejected), 2 usage or input error,
 3 cluster unreachable, 4 the cluster answered with an error, 5 the output could not be
@@ -57,11 +58,11 @@ pub enum Command {
     Lag(commands::lag::Args),
     /// Parse a topology and show its tasks and internal topics
     Topology(commands::topology::Args),
-    /// Reset the committed offsets of Empty streams groups (plan first, --execute writes)
+    /// Reset committed offsets of Empty streams groups (a dry run unless --execute)
     ResetOffsets(commands::reset_offsets::Args),
-    /// Delete committed offsets of an Empty streams group (dry run first, --execute writes)
+    /// Delete committed offsets of an Empty streams group (a dry run unless --execute)
     DeleteOffsets(commands::delete_offsets::Args),
-    /// Delete Empty streams groups, optionally with their internal topics (dry run first)
+    /// Delete Empty streams groups and their internal topics (a dry run unless --execute)
     Delete(commands::delete::Args),
     /// Print a shell completion script
     Completions(commands::completions::Args),
