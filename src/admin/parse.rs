@@ -80,7 +80,7 @@ fn digits(s: &str, n: usize) -> Option<(i64, &str)> {
     Some((head.parse().ok()?, &s[n..]))
 }
 
-fn expect<'a>(s: &'a str, c: char) -> Option<&'a str> {
+fn expect(s: &str, c: char) -> Option<&str> {
     s.strip_prefix(c)
 }
 

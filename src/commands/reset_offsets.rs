@@ -179,12 +179,12 @@ pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
             execute: args.mode.execute,
         },
     )?;
-    notes(&report);
     if args.export {
         out::write_stdout(&view::reset_csv(&report, args.groups.len() == 1))?;
     } else {
         out::report(global.format(), &report, view::reset_table)?;
     }
+    notes(&report);
     if !report.execute {
         dry_run_note("write these offsets");
     }
