@@ -321,6 +321,35 @@ async fn reset_scopes(
     Ok(Ok(out))
 }
 
+/// The broker's answer for one item (`what`: "partition", "group"): done, or why not.
+fn outcome<K: Ord>(
+    answers: &Result<BTreeMap<K, ErrorCode>, String>,
+    key: &K,
+    what: &str,
+) -> Result<(), String> {
+    match answers {
+        Ok(a) => match a.get(key) {
+            Some(ErrorCode::None) => Ok(()),
+            Some(code) => Err(format!("{} ({})", code.name(), code.description())),
+            None => Err(format!("the broker did not answer for this {what}")),
+        },
+        Err(e) => Err(e.clone()),
+    }
+}
+
+/// Each row's status from the OffsetCommit answers (a partial failure leaves the rest done).
+fn record_commits(rows: &mut [ResetRow], answers: &Result<BTreeMap<Tp, ErrorCode>, String>) {
+    for r in rows.iter_mut() {
+        match outcome(answers, &(r.topic.clone(), r.partition), "partition") {
+            Ok(()) => r.status = Status::Done,
+            Err(e) => {
+                r.status = Status::Failed;
+                r.error = Some(e);
+            }
+        }
+    }
+}
+
 /// Commit one group's plan; every row gets the broker's answer.
 async fn commit(cluster: &mut Cluster, g: &AdminGroup, rows: &mut [ResetRow]) {
     let offsets: BTreeMap<Tp, i64> = rows
@@ -329,24 +358,9 @@ async fn commit(cluster: &mut Cluster, g: &AdminGroup, rows: &mut [ResetRow]) {
         .collect();
     let answers = cluster
         .commit_offsets(g.coordinator.id, &g.group_id, &offsets)
-        .await;
-    for r in rows.iter_mut() {
-        let answer = match &answers {
-            Ok(a) => match a.get(&(r.topic.clone(), r.partition)) {
-                Some(ErrorCode::None) => Ok(()),
-                Some(code) => Err(format!("{} ({})", code.name(), code.description())),
-                None => Err("the broker did not answer for this partition".into()),
-            },
-            Err(e) => Err(e.to_string()),
-        };
-        match answer {
-            Ok(()) => r.status = Status::Done,
-            Err(e) => {
-                r.status = Status::Failed;
-                r.error = Some(e);
-            }
-        }
-    }
+        .await
+        .map_err(|e| e.to_string());
+    record_commits(rows, &answers);
 }
 
 /// `reset-offsets`: the plan of every group, written with `execute`.
@@ -568,17 +582,9 @@ pub fn delete(
 }
 
 async fn execute_deletion(cluster: &mut Cluster, ids: &[String], report: &mut DeleteReport) {
-    let answers = cluster.delete_groups(ids).await;
+    let answers = cluster.delete_groups(ids).await.map_err(|e| e.to_string());
     for g in &mut report.groups {
-        let answer = match &answers {
-            Ok(a) => match a.get(&g.group_id) {
-                Some(ErrorCode::None) => Ok(()),
-                Some(code) => Err(format!("{} ({})", code.name(), code.description())),
-                None => Err("the broker did not answer for this group".into()),
-            },
-            Err(e) => Err(e.to_string()),
-        };
-        match answer {
+        match outcome(&answers, &g.group_id, "group") {
             Ok(()) => g.status = Status::Done,
             Err(e) => {
                 g.status = Status::Failed;
@@ -628,5 +634,129 @@ async fn execute_deletion(cluster: &mut Cluster, ids: &[String], report: &mut De
                 t.error = Some(e);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(p: i32) -> ResetRow {
+        ResetRow {
+            topic: "in".into(),
+            partition: p,
+            current_offset: Some(10),
+            new_offset: 0,
+            change: Some(-10),
+            note: None,
+            status: Status::Planned,
+            error: None,
+        }
+    }
+
+    #[test]
+    fn a_partial_commit_says_per_partition_what_was_done() {
+        let mut rows = vec![row(0), row(1), row(2)];
+        let answers = Ok(BTreeMap::from([
+            (("in".to_string(), 0), ErrorCode::None),
+            (("in".to_string(), 1), ErrorCode::UnknownMemberId),
+        ]));
+        record_commits(&mut rows, &answers);
+        let got: Vec<(Status, Option<&str>)> = rows
+            .iter()
+            .map(|r| (r.status, r.error.as_deref()))
+            .collect();
+        assert_eq!(got[0], (Status::Done, None));
+        assert_eq!(got[1].0, Status::Failed);
+        assert!(
+            got[1].1.unwrap().starts_with("UNKNOWN_MEMBER_ID ("),
+            "{got:?}"
+        );
+        assert_eq!(
+            got[2],
+            (
+                Status::Failed,
+                Some("the broker did not answer for this partition")
+            )
+        );
+        let report = ResetReport {
+            execute: true,
+            scenario: "to-earliest".into(),
+            groups: vec![GroupReset {
+                group_id: "g".into(),
+                state: Some("Empty".into()),
+                topics: vec!["in".into()],
+                notes: vec![],
+                partitions: rows,
+            }],
+        };
+        assert!(report.failed(), "a partial failure exits 4");
+        let mut rows = vec![row(0)];
+        record_commits(&mut rows, &Err("timed out".into()));
+        assert_eq!(rows[0].error.as_deref(), Some("timed out"));
+    }
+
+    #[test]
+    fn deletions_record_the_group_level_error_on_every_partition() {
+        let mut report = DeleteOffsetsReport {
+            execute: true,
+            group_id: "g".into(),
+            state: None,
+            error: None,
+            partitions: vec![OffsetRow {
+                topic: "in".into(),
+                partition: 0,
+                current_offset: None,
+                status: Status::Planned,
+                error: None,
+            }],
+        };
+        record_deletions(
+            &mut report,
+            Ok((ErrorCode::GroupIdNotFound, BTreeMap::new())),
+        );
+        assert!(report.failed());
+        assert!(report
+            .error
+            .as_deref()
+            .unwrap()
+            .starts_with("GROUP_ID_NOT_FOUND"));
+        assert_eq!(report.partitions[0].status, Status::Failed);
+        assert_eq!(report.partitions[0].error, report.error);
+    }
+
+    #[test]
+    fn a_group_with_members_is_refused_naming_them() {
+        use crate::model::group::{Coordinator, GroupDescription};
+        let snap: crate::model::group::Snapshot = serde_json::from_str(
+            &std::fs::read_to_string(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/data/snapshots/wordcount-epoch3.json"
+            ))
+            .unwrap(),
+        )
+        .unwrap();
+        let d: GroupDescription = snap.groups[0].clone();
+        let n = d.members.len();
+        let g = AdminGroup {
+            group_id: d.group_id.clone(),
+            description: Some(d),
+            coordinator: Coordinator {
+                id: 1,
+                host: "h".into(),
+                port: 1,
+            },
+            committed: BTreeMap::new(),
+        };
+        let Err(Error::GroupActive(a)) = refuse_active(std::slice::from_ref(&g), true) else {
+            panic!("not refused");
+        };
+        assert_eq!(a.members.len(), n);
+        assert!(a.to_string().contains("live member(s)"), "{a}");
+        let mut empty = g.clone();
+        if let Some(d) = empty.description.as_mut() {
+            d.state = "Empty".into();
+        }
+        assert!(refuse_active(&[empty], false).is_ok());
     }
 }
