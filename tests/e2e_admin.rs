@@ -409,7 +409,43 @@ fn bad_input_writes_nothing(broker: &Broker) {
             stderr_of(&out)
         );
     }
-    assert_eq!(official_committed(broker), before);
+    assert_eq!(our_committed(broker), before);
+    // A consumer group's offsets are not a streams application's: refused, untouched (Apache's
+    // tool resets them: it takes GROUP_ID_NOT_FOUND for a group to seed).
+    let seeded = broker.java(
+        "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand",
+        &[
+            "--bootstrap-server",
+            &broker.bootstrap,
+            "--group",
+            "plain-consumers",
+            "--reset-offsets",
+            "--topic",
+            INPUT,
+            "--to-latest",
+            "--execute",
+        ],
+        None,
+    );
+    assert!(seeded.status.success(), "{}", stderr_of(&seeded));
+    let out = sg(
+        broker,
+        &[
+            "reset-offsets",
+            "--group",
+            "plain-consumers",
+            "--input-topic",
+            INPUT,
+            "--to-earliest",
+            "--execute",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(4), "{}", stderr_of(&out));
+    assert!(
+        stderr_of(&out).contains("not a streams group"),
+        "{}",
+        stderr_of(&out)
+    );
 }
 
 fn delete_offsets_of_one_topic(broker: &Broker) {

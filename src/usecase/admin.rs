@@ -369,7 +369,8 @@ pub fn reset(client: &ClientConfig, req: ResetRequest) -> Result<ResetReport, Er
         Box::pin(async move {
             let ids = group_ids(cluster, &req.groups).await?;
             let groups = cluster.admin_groups(&ids).await?;
-            if let Err(e) = refuse_active(&groups, true) {
+            let other = refuse_other_types(cluster, &groups).await?;
+            if let Err(e) = other.and_then(|()| refuse_active(&groups, true)) {
                 return Ok(Err(e));
             }
             let scoped = match reset_scopes(cluster, groups, &req).await? {
@@ -423,7 +424,8 @@ pub fn delete_offsets(
     run(client, move |cluster| {
         Box::pin(async move {
             let groups = cluster.admin_groups(std::slice::from_ref(&group)).await?;
-            if let Err(e) = refuse_active(&groups, true) {
+            let other = refuse_other_types(cluster, &groups).await?;
+            if let Err(e) = other.and_then(|()| refuse_active(&groups, true)) {
                 return Ok(Err(e));
             }
             let g = &groups[0];
@@ -523,6 +525,33 @@ async fn internal_topic_rows(
         }
     }
     Ok(rows)
+}
+
+/// Refuse a group id that belongs to a group of another type (a consumer group): its offsets
+/// are not a streams application's. Apache's tool resets them anyway.
+async fn refuse_other_types(cluster: &mut Cluster, groups: &[AdminGroup]) -> Inner<()> {
+    let unknown: Vec<String> = groups
+        .iter()
+        .filter(|g| g.description.is_none())
+        .map(|g| g.group_id.clone())
+        .collect();
+    if unknown.is_empty() {
+        return Ok(Ok(()));
+    }
+    let types = cluster.group_types(&unknown).await?;
+    Ok(
+        match types
+            .iter()
+            .find(|(_, t)| !t.eq_ignore_ascii_case("streams"))
+        {
+            None => Ok(()),
+            Some((g, t)) => Err(Error::Kafka(kafka::error::KafkaError::Broker {
+                code: ErrorCode::GroupIdNotFound,
+                message: Some(format!("group `{g}` is a {t} group, not a streams group")),
+                context: "refused, nothing was written".into(),
+            })),
+        },
+    )
 }
 
 /// Refuse groups the broker does not know as streams groups, before anything is written.

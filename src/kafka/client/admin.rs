@@ -13,8 +13,8 @@ use kafka_protocol::messages::offset_delete_request::{
 };
 use kafka_protocol::messages::{
     ApiKey, DeleteGroupsRequest, DeleteGroupsResponse, DeleteTopicsRequest, DeleteTopicsResponse,
-    GroupId, OffsetCommitRequest, OffsetCommitResponse, OffsetDeleteRequest, OffsetDeleteResponse,
-    TopicName,
+    GroupId, ListGroupsRequest, ListGroupsResponse, OffsetCommitRequest, OffsetCommitResponse,
+    OffsetDeleteRequest, OffsetDeleteResponse, TopicName,
 };
 use kafka_protocol::protocol::StrBytes;
 
@@ -88,6 +88,36 @@ impl Cluster {
                 coordinator,
                 committed,
             });
+        }
+        Ok(out)
+    }
+
+    /// The type (`consumer`, `classic`, `share`, `streams`) of each of `groups` that some broker
+    /// lists (ListGroups v5 without a type filter, on every broker).
+    pub async fn group_types(
+        &mut self,
+        groups: &[String],
+    ) -> KafkaResult<BTreeMap<String, String>> {
+        let wanted: BTreeSet<&String> = groups.iter().collect();
+        let mut out = BTreeMap::new();
+        for id in self.broker_ids() {
+            let conn = self.conn(id).await?;
+            let (_, resp): (i16, ListGroupsResponse) = conn
+                .negotiated(ApiKey::ListGroups, 5, &ListGroupsRequest::default())
+                .await?;
+            if resp.error_code != 0 {
+                return Err(KafkaError::broker(
+                    resp.error_code,
+                    None,
+                    format!("ListGroups on broker {id}"),
+                ));
+            }
+            for g in resp.groups {
+                let gid = g.group_id.to_string();
+                if wanted.contains(&gid) {
+                    out.insert(gid, g.group_type.to_string());
+                }
+            }
         }
         Ok(out)
     }
