@@ -22,6 +22,12 @@ _streams__group() {
             streams__group,completions)
                 cmd="streams__group__subcmd__completions"
                 ;;
+            streams__group,delete)
+                cmd="streams__group__subcmd__delete"
+                ;;
+            streams__group,delete-offsets)
+                cmd="streams__group__subcmd__delete__subcmd__offsets"
+                ;;
             streams__group,describe)
                 cmd="streams__group__subcmd__describe"
                 ;;
@@ -36,6 +42,9 @@ _streams__group() {
                 ;;
             streams__group,list)
                 cmd="streams__group__subcmd__list"
+                ;;
+            streams__group,reset-offsets)
+                cmd="streams__group__subcmd__reset__subcmd__offsets"
                 ;;
             streams__group,simulate)
                 cmd="streams__group__subcmd__simulate"
@@ -67,6 +76,12 @@ _streams__group() {
             streams__group__subcmd__help,completions)
                 cmd="streams__group__subcmd__help__subcmd__completions"
                 ;;
+            streams__group__subcmd__help,delete)
+                cmd="streams__group__subcmd__help__subcmd__delete"
+                ;;
+            streams__group__subcmd__help,delete-offsets)
+                cmd="streams__group__subcmd__help__subcmd__delete__subcmd__offsets"
+                ;;
             streams__group__subcmd__help,describe)
                 cmd="streams__group__subcmd__help__subcmd__describe"
                 ;;
@@ -81,6 +96,9 @@ _streams__group() {
                 ;;
             streams__group__subcmd__help,list)
                 cmd="streams__group__subcmd__help__subcmd__list"
+                ;;
+            streams__group__subcmd__help,reset-offsets)
+                cmd="streams__group__subcmd__help__subcmd__reset__subcmd__offsets"
                 ;;
             streams__group__subcmd__help,simulate)
                 cmd="streams__group__subcmd__help__subcmd__simulate"
@@ -101,7 +119,7 @@ _streams__group() {
 
     case "${cmd}" in
         streams__group)
-            opts="-o -v -h -V --bootstrap-server --command-config --timeout --output --color --verbose --help --version simulate list describe diff check-epoch lag topology completions help"
+            opts="-o -v -h -V --bootstrap-server --command-config --timeout --output --color --verbose --help --version simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -241,6 +259,102 @@ _streams__group() {
                 return 0
             fi
             case "${prev}" in
+                --bootstrap-server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --command-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        streams__subcmd__group__subcmd__delete)
+            opts="-g -o -v -h -V --group --delete-internal-topics --dry-run --execute --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -g)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --bootstrap-server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --command-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        streams__subcmd__group__subcmd__delete__subcmd__offsets)
+            opts="-g -o -v -h -V --group --all-input-topics --input-topic --dry-run --execute --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -g)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --input-topic)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --bootstrap-server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -521,7 +635,7 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__help)
-            opts="simulate list describe diff check-epoch lag topology completions help"
+            opts="simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -549,6 +663,34 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__help__subcmd__completions)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        streams__subcmd__group__subcmd__help__subcmd__delete)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        streams__subcmd__group__subcmd__help__subcmd__delete__subcmd__offsets)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -660,6 +802,20 @@ _streams__group() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        streams__subcmd__group__subcmd__help__subcmd__reset__subcmd__offsets)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         streams__subcmd__group__subcmd__help__subcmd__simulate)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -757,6 +913,76 @@ _streams__group() {
             fi
             case "${prev}" in
                 --state)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --bootstrap-server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --command-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        streams__subcmd__group__subcmd__reset__subcmd__offsets)
+            opts="-g -o -v -h -V --group --all-groups --all-input-topics --input-topic --to-earliest --to-latest --to-offset --shift-by --to-datetime --by-duration --to-current --from-file --export --dry-run --execute --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -g)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --input-topic)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --to-offset)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --shift-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --to-datetime)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --by-duration)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --from-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -42,6 +42,9 @@ complete -c streams-group -n "__fish_streams_group_needs_command" -f -a "diff" -
 complete -c streams-group -n "__fish_streams_group_needs_command" -f -a "check-epoch" -d 'Dry-run a topology epoch bump: would the coordinator accept this topology?'
 complete -c streams-group -n "__fish_streams_group_needs_command" -f -a "lag" -d 'Warm-up and restoration lag per task, against acceptable.recovery.lag'
 complete -c streams-group -n "__fish_streams_group_needs_command" -f -a "topology" -d 'Parse a topology and show its tasks and internal topics'
+complete -c streams-group -n "__fish_streams_group_needs_command" -f -a "reset-offsets" -d 'Reset committed offsets of Empty streams groups (a dry run unless --execute)'
+complete -c streams-group -n "__fish_streams_group_needs_command" -f -a "delete-offsets" -d 'Delete committed offsets of an Empty streams group (a dry run unless --execute)'
+complete -c streams-group -n "__fish_streams_group_needs_command" -f -a "delete" -d 'Delete Empty streams groups and their internal topics (a dry run unless --execute)'
 complete -c streams-group -n "__fish_streams_group_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c streams-group -n "__fish_streams_group_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -s n -l members -d 'Number of simulated members (stream threads) of a new group [default: 4]' -r
@@ -211,6 +214,63 @@ never\t''"
 complete -c streams-group -n "__fish_streams_group_using_subcommand topology" -s v -l verbose -d 'More detail'
 complete -c streams-group -n "__fish_streams_group_using_subcommand topology" -s h -l help -d 'Print help'
 complete -c streams-group -n "__fish_streams_group_using_subcommand topology" -s V -l version -d 'Print version'
+complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -s g -l group -d 'Group to reset (repeatable)' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -l input-topic -d 'A topic, all its partitions or the ones named: TOPIC or TOPIC:0,1,2 (repeatable)' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -l to-offset -d 'This offset, clamped to the log' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -l shift-by -d 'The committed offset plus N (negative: back), clamped to the log' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -l to-datetime -d 'The first offset at or after this time: YYYY-MM-DDTHH:mm:SS.sss, optional Z, +hh:mm or +hh (UTC without a zone)' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -l by-duration -d 'The first offset at or after now minus this ISO-8601 duration (PnDTnHnMnS, e.g. PT1H)' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -l from-file -d 'The offsets of a CSV plan (as --export writes it); the scope is the file\'s' -r -F
+complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
+complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -s o -l output -d 'Output format' -r -f -a "table\t''
+json\t''"
+complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -l all-groups -d 'Every streams group of the cluster'
+complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -l all-input-topics -d 'The group\'s input topics: the committed partitions of its topology\'s source topics (repartition topics are left out, as kafka-streams-groups.sh leaves them out)'
+complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -l to-earliest -d 'The log start offset'
+complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -l to-latest -d 'The log end offset'
+complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -l to-current -d 'The committed offset (the log end where nothing is committed)'
+complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -l export -d 'Print the plan as CSV (the --from-file format) instead of a table'
+complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -l dry-run -d 'Show what would change and write nothing (the default)'
+complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -l execute -d 'Write the changes (without it nothing is written)'
+complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -s v -l verbose -d 'More detail'
+complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -s h -l help -d 'Print help'
+complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -s V -l version -d 'Print version'
+complete -c streams-group -n "__fish_streams_group_using_subcommand delete-offsets" -s g -l group -d 'The group (one)' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand delete-offsets" -l input-topic -d 'A topic, all its partitions or the ones named: TOPIC or TOPIC:0,1,2 (repeatable)' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand delete-offsets" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand delete-offsets" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
+complete -c streams-group -n "__fish_streams_group_using_subcommand delete-offsets" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand delete-offsets" -s o -l output -d 'Output format' -r -f -a "table\t''
+json\t''"
+complete -c streams-group -n "__fish_streams_group_using_subcommand delete-offsets" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c streams-group -n "__fish_streams_group_using_subcommand delete-offsets" -l all-input-topics -d 'The group\'s input topics: the committed partitions of its topology\'s source topics (repartition topics are left out, as kafka-streams-groups.sh leaves them out)'
+complete -c streams-group -n "__fish_streams_group_using_subcommand delete-offsets" -l dry-run -d 'Show what would change and write nothing (the default)'
+complete -c streams-group -n "__fish_streams_group_using_subcommand delete-offsets" -l execute -d 'Write the changes (without it nothing is written)'
+complete -c streams-group -n "__fish_streams_group_using_subcommand delete-offsets" -s v -l verbose -d 'More detail'
+complete -c streams-group -n "__fish_streams_group_using_subcommand delete-offsets" -s h -l help -d 'Print help'
+complete -c streams-group -n "__fish_streams_group_using_subcommand delete-offsets" -s V -l version -d 'Print version'
+complete -c streams-group -n "__fish_streams_group_using_subcommand delete" -s g -l group -d 'Group to delete (repeatable)' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand delete" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand delete" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
+complete -c streams-group -n "__fish_streams_group_using_subcommand delete" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand delete" -s o -l output -d 'Output format' -r -f -a "table\t''
+json\t''"
+complete -c streams-group -n "__fish_streams_group_using_subcommand delete" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c streams-group -n "__fish_streams_group_using_subcommand delete" -l delete-internal-topics -d 'Also delete the groups\' internal (repartition and changelog) topics'
+complete -c streams-group -n "__fish_streams_group_using_subcommand delete" -l dry-run -d 'Show what would change and write nothing (the default)'
+complete -c streams-group -n "__fish_streams_group_using_subcommand delete" -l execute -d 'Write the changes (without it nothing is written)'
+complete -c streams-group -n "__fish_streams_group_using_subcommand delete" -s v -l verbose -d 'More detail'
+complete -c streams-group -n "__fish_streams_group_using_subcommand delete" -s h -l help -d 'Print help'
+complete -c streams-group -n "__fish_streams_group_using_subcommand delete" -s V -l version -d 'Print version'
 complete -c streams-group -n "__fish_streams_group_using_subcommand completions" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand completions" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
 complete -c streams-group -n "__fish_streams_group_using_subcommand completions" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
@@ -222,14 +282,17 @@ never\t''"
 complete -c streams-group -n "__fish_streams_group_using_subcommand completions" -s v -l verbose -d 'More detail'
 complete -c streams-group -n "__fish_streams_group_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c streams-group -n "__fish_streams_group_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology completions help" -f -a "simulate" -d 'Simulate Streams clients against the local coordinator on a virtual clock'
-complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology completions help" -f -a "list" -d 'List the streams groups of a cluster'
-complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology completions help" -f -a "describe" -d 'Describe streams groups: state, members, offsets and lag, topology'
-complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology completions help" -f -a "diff" -d 'Compare two topologies or two assignments'
-complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology completions help" -f -a "check-epoch" -d 'Dry-run a topology epoch bump: would the coordinator accept this topology?'
-complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology completions help" -f -a "lag" -d 'Warm-up and restoration lag per task, against acceptable.recovery.lag'
-complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology completions help" -f -a "topology" -d 'Parse a topology and show its tasks and internal topics'
-complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete completions help" -f -a "simulate" -d 'Simulate Streams clients against the local coordinator on a virtual clock'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete completions help" -f -a "list" -d 'List the streams groups of a cluster'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete completions help" -f -a "describe" -d 'Describe streams groups: state, members, offsets and lag, topology'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete completions help" -f -a "diff" -d 'Compare two topologies or two assignments'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete completions help" -f -a "check-epoch" -d 'Dry-run a topology epoch bump: would the coordinator accept this topology?'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete completions help" -f -a "lag" -d 'Warm-up and restoration lag per task, against acceptable.recovery.lag'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete completions help" -f -a "topology" -d 'Parse a topology and show its tasks and internal topics'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete completions help" -f -a "reset-offsets" -d 'Reset committed offsets of Empty streams groups (a dry run unless --execute)'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete completions help" -f -a "delete-offsets" -d 'Delete committed offsets of an Empty streams group (a dry run unless --execute)'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete completions help" -f -a "delete" -d 'Delete Empty streams groups and their internal topics (a dry run unless --execute)'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c streams-group -n "__fish_streams_group_using_subcommand help; and __fish_seen_subcommand_from diff" -f -a "topology" -d 'Compare two topologies: subtopologies, topics, copartition groups, and rollout hazards'
 complete -c streams-group -n "__fish_streams_group_using_subcommand help; and __fish_seen_subcommand_from diff" -f -a "assignment" -d 'Compare assignments: current vs target, two snapshots, or a snapshot vs a simulation'

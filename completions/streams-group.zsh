@@ -288,6 +288,81 @@ _arguments "${_arguments_options[@]}" : \
 ':file -- Topology\: a JSON or Kafka Streams Topology#describe() text file, a snapshot, or group\:ID for a live group'\''s topology:_files' \
 && ret=0
 ;;
+(reset-offsets)
+_arguments "${_arguments_options[@]}" : \
+'(--all-groups)*-g+[Group to reset (repeatable)]:GROUP:_default' \
+'(--all-groups)*--group=[Group to reset (repeatable)]:GROUP:_default' \
+'*--input-topic=[A topic, all its partitions or the ones named\: TOPIC or TOPIC\:0,1,2 (repeatable)]:TOPIC[:P,P]:_default' \
+'--to-offset=[This offset, clamped to the log]:OFFSET:_default' \
+'--shift-by=[The committed offset plus N (negative\: back), clamped to the log]:N:_default' \
+'--to-datetime=[The first offset at or after this time\: YYYY-MM-DDTHH\:mm\:SS.sss, optional Z, +hh\:mm or +hh (UTC without a zone)]:DATETIME:_default' \
+'--by-duration=[The first offset at or after now minus this ISO-8601 duration (PnDTnHnMnS, e.g. PT1H)]:DURATION:_default' \
+'(--all-input-topics --input-topic)--from-file=[The offsets of a CSV plan (as --export writes it); the scope is the file'\''s]:CSV:_files' \
+'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
+'--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
+'--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \
+'-o+[Output format]:OUTPUT:(table json)' \
+'--output=[Output format]:OUTPUT:(table json)' \
+'--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
+'--all-groups[Every streams group of the cluster]' \
+'(--input-topic)--all-input-topics[The group'\''s input topics\: the committed partitions of its topology'\''s source topics (repartition topics are left out, as kafka-streams-groups.sh leaves them out)]' \
+'--to-earliest[The log start offset]' \
+'--to-latest[The log end offset]' \
+'--to-current[The committed offset (the log end where nothing is committed)]' \
+'--export[Print the plan as CSV (the --from-file format) instead of a table]' \
+'(--execute)--dry-run[Show what would change and write nothing (the default)]' \
+'--execute[Write the changes (without it nothing is written)]' \
+'-v[More detail]' \
+'--verbose[More detail]' \
+'-h[Print help]' \
+'--help[Print help]' \
+'-V[Print version]' \
+'--version[Print version]' \
+&& ret=0
+;;
+(delete-offsets)
+_arguments "${_arguments_options[@]}" : \
+'-g+[The group (one)]:GROUP:_default' \
+'--group=[The group (one)]:GROUP:_default' \
+'*--input-topic=[A topic, all its partitions or the ones named\: TOPIC or TOPIC\:0,1,2 (repeatable)]:TOPIC[:P,P]:_default' \
+'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
+'--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
+'--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \
+'-o+[Output format]:OUTPUT:(table json)' \
+'--output=[Output format]:OUTPUT:(table json)' \
+'--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
+'(--input-topic)--all-input-topics[The group'\''s input topics\: the committed partitions of its topology'\''s source topics (repartition topics are left out, as kafka-streams-groups.sh leaves them out)]' \
+'(--execute)--dry-run[Show what would change and write nothing (the default)]' \
+'--execute[Write the changes (without it nothing is written)]' \
+'-v[More detail]' \
+'--verbose[More detail]' \
+'-h[Print help]' \
+'--help[Print help]' \
+'-V[Print version]' \
+'--version[Print version]' \
+&& ret=0
+;;
+(delete)
+_arguments "${_arguments_options[@]}" : \
+'*-g+[Group to delete (repeatable)]:GROUP:_default' \
+'*--group=[Group to delete (repeatable)]:GROUP:_default' \
+'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
+'--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
+'--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \
+'-o+[Output format]:OUTPUT:(table json)' \
+'--output=[Output format]:OUTPUT:(table json)' \
+'--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
+'--delete-internal-topics[Also delete the groups'\'' internal (repartition and changelog) topics]' \
+'(--execute)--dry-run[Show what would change and write nothing (the default)]' \
+'--execute[Write the changes (without it nothing is written)]' \
+'-v[More detail]' \
+'--verbose[More detail]' \
+'-h[Print help]' \
+'--help[Print help]' \
+'-V[Print version]' \
+'--version[Print version]' \
+&& ret=0
+;;
 (completions)
 _arguments "${_arguments_options[@]}" : \
 '--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
@@ -365,6 +440,18 @@ _arguments "${_arguments_options[@]}" : \
 _arguments "${_arguments_options[@]}" : \
 && ret=0
 ;;
+(reset-offsets)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(delete-offsets)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(delete)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
 (completions)
 _arguments "${_arguments_options[@]}" : \
 && ret=0
@@ -392,6 +479,9 @@ _streams-group_commands() {
 'check-epoch:Dry-run a topology epoch bump\: would the coordinator accept this topology?' \
 'lag:Warm-up and restoration lag per task, against acceptable.recovery.lag' \
 'topology:Parse a topology and show its tasks and internal topics' \
+'reset-offsets:Reset committed offsets of Empty streams groups (a dry run unless --execute)' \
+'delete-offsets:Delete committed offsets of an Empty streams group (a dry run unless --execute)' \
+'delete:Delete Empty streams groups and their internal topics (a dry run unless --execute)' \
 'completions:Print a shell completion script' \
 'help:Print this message or the help of the given subcommand(s)' \
     )
@@ -406,6 +496,16 @@ _streams-group__subcmd__check-epoch_commands() {
 _streams-group__subcmd__completions_commands() {
     local commands; commands=()
     _describe -t commands 'streams-group completions commands' commands "$@"
+}
+(( $+functions[_streams-group__subcmd__delete_commands] )) ||
+_streams-group__subcmd__delete_commands() {
+    local commands; commands=()
+    _describe -t commands 'streams-group delete commands' commands "$@"
+}
+(( $+functions[_streams-group__subcmd__delete-offsets_commands] )) ||
+_streams-group__subcmd__delete-offsets_commands() {
+    local commands; commands=()
+    _describe -t commands 'streams-group delete-offsets commands' commands "$@"
 }
 (( $+functions[_streams-group__subcmd__describe_commands] )) ||
 _streams-group__subcmd__describe_commands() {
@@ -465,6 +565,9 @@ _streams-group__subcmd__help_commands() {
 'check-epoch:Dry-run a topology epoch bump\: would the coordinator accept this topology?' \
 'lag:Warm-up and restoration lag per task, against acceptable.recovery.lag' \
 'topology:Parse a topology and show its tasks and internal topics' \
+'reset-offsets:Reset committed offsets of Empty streams groups (a dry run unless --execute)' \
+'delete-offsets:Delete committed offsets of an Empty streams group (a dry run unless --execute)' \
+'delete:Delete Empty streams groups and their internal topics (a dry run unless --execute)' \
 'completions:Print a shell completion script' \
 'help:Print this message or the help of the given subcommand(s)' \
     )
@@ -479,6 +582,16 @@ _streams-group__subcmd__help__subcmd__check-epoch_commands() {
 _streams-group__subcmd__help__subcmd__completions_commands() {
     local commands; commands=()
     _describe -t commands 'streams-group help completions commands' commands "$@"
+}
+(( $+functions[_streams-group__subcmd__help__subcmd__delete_commands] )) ||
+_streams-group__subcmd__help__subcmd__delete_commands() {
+    local commands; commands=()
+    _describe -t commands 'streams-group help delete commands' commands "$@"
+}
+(( $+functions[_streams-group__subcmd__help__subcmd__delete-offsets_commands] )) ||
+_streams-group__subcmd__help__subcmd__delete-offsets_commands() {
+    local commands; commands=()
+    _describe -t commands 'streams-group help delete-offsets commands' commands "$@"
 }
 (( $+functions[_streams-group__subcmd__help__subcmd__describe_commands] )) ||
 _streams-group__subcmd__help__subcmd__describe_commands() {
@@ -518,6 +631,11 @@ _streams-group__subcmd__help__subcmd__list_commands() {
     local commands; commands=()
     _describe -t commands 'streams-group help list commands' commands "$@"
 }
+(( $+functions[_streams-group__subcmd__help__subcmd__reset-offsets_commands] )) ||
+_streams-group__subcmd__help__subcmd__reset-offsets_commands() {
+    local commands; commands=()
+    _describe -t commands 'streams-group help reset-offsets commands' commands "$@"
+}
 (( $+functions[_streams-group__subcmd__help__subcmd__simulate_commands] )) ||
 _streams-group__subcmd__help__subcmd__simulate_commands() {
     local commands; commands=()
@@ -537,6 +655,11 @@ _streams-group__subcmd__lag_commands() {
 _streams-group__subcmd__list_commands() {
     local commands; commands=()
     _describe -t commands 'streams-group list commands' commands "$@"
+}
+(( $+functions[_streams-group__subcmd__reset-offsets_commands] )) ||
+_streams-group__subcmd__reset-offsets_commands() {
+    local commands; commands=()
+    _describe -t commands 'streams-group reset-offsets commands' commands "$@"
 }
 (( $+functions[_streams-group__subcmd__simulate_commands] )) ||
 _streams-group__subcmd__simulate_commands() {

@@ -25,6 +25,7 @@ Examples:
   streams-group describe --bootstrap-server localhost:9092 --group my-app --members
   streams-group check-epoch --snapshot group.json --topology new.txt --application-id my-app --topology-epoch 1
   streams-group lag --snapshot group.json --exit-code
+  streams-group reset-offsets --bootstrap-server localhost:9092 --group my-app --all-input-topics --to-earliest
 
 Exit codes: 0 ok, 1 negative answer (differences, rejected), 2 usage or input error,
 3 cluster unreachable, 4 the cluster answered with an error, 5 the output could not be
@@ -57,6 +58,12 @@ pub enum Command {
     Lag(commands::lag::Args),
     /// Parse a topology and show its tasks and internal topics
     Topology(commands::topology::Args),
+    /// Reset committed offsets of Empty streams groups (a dry run unless --execute)
+    ResetOffsets(commands::reset_offsets::Args),
+    /// Delete committed offsets of an Empty streams group (a dry run unless --execute)
+    DeleteOffsets(commands::delete_offsets::Args),
+    /// Delete Empty streams groups and their internal topics (a dry run unless --execute)
+    Delete(commands::delete::Args),
     /// Print a shell completion script
     Completions(commands::completions::Args),
 }
@@ -73,6 +80,9 @@ impl Cli {
             Command::CheckEpoch(a) => commands::check_epoch::run(g, a),
             Command::Lag(a) => commands::lag::run(g, a),
             Command::Topology(a) => commands::topology::run(g, a),
+            Command::ResetOffsets(a) => commands::reset_offsets::run(g, a),
+            Command::DeleteOffsets(a) => commands::delete_offsets::run(g, a),
+            Command::Delete(a) => commands::delete::run(g, a),
             Command::Completions(a) => commands::completions::run(a, Cli::command()),
         }
     }

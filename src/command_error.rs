@@ -24,6 +24,11 @@ pub const HINT_BOOTSTRAP: &str = "give --bootstrap-server HOST:PORT, or set \
                                   STREAMS_GROUP_BOOTSTRAP_SERVER";
 pub const HINT_PICK_GROUP: &str = "pick one with --group";
 pub const HINT_APPLICATION_ID: &str = "give it with --application-id";
+pub const HINT_NAME_INPUT_TOPICS: &str =
+    "name the topics with --input-topic TOPIC[:P,P], or give a plan with --from-file";
+pub const HINT_STOP_APPLICATION: &str = "stop every instance of the application \
+    (KafkaStreams#close), wait until `streams-group describe --state` shows the group Empty, \
+    then run this again";
 pub const HINT_TLS: &str = "check ssl.truststore.location (the CA that signed the broker's \
                             certificate) and security.protocol";
 pub const HINT_BUG: &str = "this is a bug in streams-group: please report it, with the command \
@@ -190,7 +195,12 @@ impl From<usecase::Error> for CommandError {
             usecase::Error::InputWithFix(m, fix) => CommandError::usage(m).with_hint(match fix {
                 usecase::Fix::PickGroup => HINT_PICK_GROUP,
                 usecase::Fix::GiveApplicationId => HINT_APPLICATION_ID,
+                usecase::Fix::NameInputTopics => HINT_NAME_INPUT_TOPICS,
             }),
+            usecase::Error::GroupActive(g) => {
+                CommandError::new(Kind::Broker, format!("refused, nothing was written: {g}"))
+                    .with_hint(HINT_STOP_APPLICATION)
+            }
             usecase::Error::Kafka(k) => k.into(),
             usecase::Error::Internal(m) => CommandError::new(Kind::Internal, m).with_hint(HINT_BUG),
         }

@@ -8,6 +8,7 @@
 //! binary (`main.rs`) owns the arguments (`cli`, `commands/`), the error kinds and the exit codes
 //! (`command_error`, `exit`).
 
+pub mod admin;
 pub mod assignment_diff;
 pub mod coordinator;
 pub mod input;

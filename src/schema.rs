@@ -10,6 +10,7 @@ use schemars::generate::SchemaSettings;
 use schemars::JsonSchema;
 use serde_json::Value;
 
+use crate::admin::report::{DeleteOffsetsReport, DeleteReport, ResetReport};
 use crate::model::group::Snapshot;
 use crate::sim::report::Report as SimulationReport;
 use crate::usecase::check_epoch::CheckReport;
@@ -31,6 +32,9 @@ pub fn all() -> Vec<(&'static str, Value)> {
         ("check-epoch", of::<CheckReport>()),
         ("lag", of::<LagReport>()),
         ("topology", of::<TopologyReport>()),
+        ("reset-offsets", of::<ResetReport>()),
+        ("delete-offsets", of::<DeleteOffsetsReport>()),
+        ("delete", of::<DeleteReport>()),
     ]
 }
 

@@ -517,6 +517,10 @@ targets! {
     list_offsets_response, Bytes, list_offsets_seeds, &[], targets::kp_response::<ListOffsetsResponse>;
     sasl_handshake_response, Bytes, sasl_handshake_seeds, &[], targets::kp_response::<SaslHandshakeResponse>;
     sasl_authenticate_response, Bytes, sasl_authenticate_seeds, &[], targets::kp_response::<SaslAuthenticateResponse>;
+    offset_commit_response, Bytes, offset_commit_seeds, &[], targets::kp_response::<OffsetCommitResponse>;
+    offset_delete_response, Bytes, offset_delete_seeds, &[], targets::kp_response::<OffsetDeleteResponse>;
+    delete_groups_response, Bytes, delete_groups_seeds, &[], targets::kp_response::<DeleteGroupsResponse>;
+    delete_topics_response, Bytes, delete_topics_seeds, &[], targets::kp_response::<DeleteTopicsResponse>;
     response_frame, Bytes, frame_seeds, &[], targets::response_frame;
     scram_server_messages, Text, scram_seeds, SCRAM, targets::scram;
     describe_text, Text, describe_text_seeds, DESCRIBE_TEXT, targets::describe_text;
@@ -525,4 +529,5 @@ targets! {
     scenario, Json, scenario_seeds, JSON, targets::scenario;
     properties, Text, properties_seeds, PROPERTIES, targets::properties;
     one_line, Text, one_line_seeds, ONE_LINE, targets::one_line_target;
+    admin_input, Text, admin_input_seeds, ADMIN_INPUT, targets::admin_input;
 }

@@ -215,6 +215,85 @@ fn live_documents_match_their_schemas() {
     assert_eq!(problems(&known["describe"], &doc), Vec::<String>::new());
 }
 
+/// The admin actions need a broker too (tests/e2e_admin.rs validates their real output): a
+/// report with every optional field set, and one without, as the commands print them.
+#[test]
+fn admin_documents_match_their_schemas() {
+    use streams_group::admin::report::*;
+    let known = schemas();
+    let row = |note: Option<&str>, status, error: Option<&str>| ResetRow {
+        topic: "in".into(),
+        partition: 0,
+        current_offset: Some(5),
+        new_offset: 0,
+        change: Some(-5),
+        note: note.map(String::from),
+        status,
+        error: error.map(String::from),
+    };
+    let reset = ResetReport {
+        execute: true,
+        scenario: "to-earliest".into(),
+        groups: vec![GroupReset {
+            group_id: "app".into(),
+            state: None,
+            topics: vec!["in".into()],
+            notes: vec!["n".into()],
+            partitions: vec![
+                row(Some("asked 5"), Status::Failed, Some("UNKNOWN_MEMBER_ID")),
+                row(None, Status::Done, None),
+            ],
+        }],
+    };
+    let offsets = DeleteOffsetsReport {
+        execute: false,
+        group_id: "app".into(),
+        state: Some("Empty".into()),
+        error: Some("GROUP_ID_NOT_FOUND".into()),
+        partitions: vec![OffsetRow {
+            topic: "in".into(),
+            partition: 1,
+            current_offset: None,
+            status: Status::Planned,
+            error: None,
+        }],
+    };
+    let delete = DeleteReport {
+        execute: true,
+        groups: vec![GroupDeletion {
+            group_id: "app".into(),
+            state: "Empty".into(),
+            committed_partitions: 8,
+            status: Status::Done,
+            error: None,
+        }],
+        internal_topics: vec![TopicDeletion {
+            group_id: "app".into(),
+            topic: "legacy".into(),
+            status: Status::Kept,
+            note: Some("odd name".into()),
+            error: None,
+        }],
+    };
+    for (kind, doc) in [
+        ("reset-offsets", serde_json::to_value(&reset).unwrap()),
+        ("delete-offsets", serde_json::to_value(&offsets).unwrap()),
+        ("delete", serde_json::to_value(&delete).unwrap()),
+    ] {
+        assert_eq!(
+            problems(&known[kind], &doc),
+            Vec::<String>::new(),
+            "{kind}: {doc}"
+        );
+        let mut extra = doc.clone();
+        extra["bogus"] = json!(1);
+        assert!(
+            !problems(&known[kind], &extra).is_empty(),
+            "{kind} takes unknown fields"
+        );
+    }
+}
+
 /// The schemas are strict: an unknown field, a missing field or a wrong type is caught, at the
 /// top, in a nested struct and next to a flattened enum.
 #[test]

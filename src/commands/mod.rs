@@ -2,15 +2,19 @@
 //! (`streams_group::usecase`) and a report rendered by `streams_group::render`. Shared argument
 //! groups are in `args`; reaching the cluster from the global options is in `live`.
 
+pub mod admin_args;
 pub mod args;
 pub mod check_epoch;
 pub mod completions;
+pub mod delete;
+pub mod delete_offsets;
 pub mod describe;
 pub mod diff;
 pub mod global;
 pub mod lag;
 pub mod list;
 pub mod live;
+pub mod reset_offsets;
 pub mod simulate;
 pub mod topology;
 

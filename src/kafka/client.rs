@@ -25,8 +25,20 @@ use super::config::ClientConfig;
 use super::conn::{Connection, API_STREAMS_GROUP_DESCRIBE};
 use super::error::{KafkaError, KafkaResult, HINT_OLD_BROKER};
 
+mod admin;
+pub use admin::AdminGroup;
+
 /// Committed offset and leader epoch per (topic, partition).
 type Committed = BTreeMap<(String, i32), (i64, i32)>;
+
+/// Why a partition's offset could not be listed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LeaderlessOr {
+    /// The partition has no leader to ask.
+    NoLeader,
+    /// Its leader answered with this error.
+    Code(crate::model::ErrorCode),
+}
 
 /// A group as ListGroups reports it.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -406,7 +418,7 @@ impl Cluster {
     }
 
     /// Partition leaders per topic (topics that do not exist are left out).
-    async fn leaders(
+    pub async fn leaders(
         &mut self,
         topics: &BTreeSet<String>,
     ) -> KafkaResult<BTreeMap<String, BTreeMap<i32, i32>>> {
@@ -449,15 +461,46 @@ impl Cluster {
         Ok(out)
     }
 
-    /// ListOffsets at `timestamp` (-1 latest, -2 earliest), one request per leader.
+    /// ListOffsets at `timestamp` (-1 latest, -2 earliest), one request per leader; the
+    /// partitions that failed become warnings.
     async fn offsets_at(
         &mut self,
         parts: &BTreeMap<(String, i32), i32>,
         timestamp: i64,
         warnings: &mut Vec<String>,
     ) -> KafkaResult<BTreeMap<(String, i32), i64>> {
+        let mut out = BTreeMap::new();
+        for ((t, p), r) in self.list_offsets_at(parts, timestamp).await? {
+            match r {
+                Ok(offset) => {
+                    out.insert((t, p), offset);
+                }
+                Err(LeaderlessOr::NoLeader) => warnings.push(format!(
+                    "no leader for partition {t}-{p}; its end offset is unknown"
+                )),
+                Err(LeaderlessOr::Code(code)) => {
+                    warnings.push(format!("offset of {t}-{p} not available: {}", code.name()))
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// ListOffsets at `timestamp` (-1 latest, -2 earliest, else the first offset whose
+    /// record timestamp is at or after it; -1 when there is none), one request per leader
+    /// (`parts` maps each partition to its leader), with the answer of every partition.
+    pub(crate) async fn list_offsets_at(
+        &mut self,
+        parts: &BTreeMap<(String, i32), i32>,
+        timestamp: i64,
+    ) -> KafkaResult<BTreeMap<(String, i32), Result<i64, LeaderlessOr>>> {
         let mut by_leader: BTreeMap<i32, BTreeMap<String, Vec<i32>>> = BTreeMap::new();
+        let mut out = BTreeMap::new();
         for ((t, p), leader) in parts {
+            if *leader < 0 {
+                out.insert((t.clone(), *p), Err(LeaderlessOr::NoLeader));
+                continue;
+            }
             by_leader
                 .entry(*leader)
                 .or_default()
@@ -465,15 +508,7 @@ impl Cluster {
                 .or_default()
                 .push(*p);
         }
-        let mut out = BTreeMap::new();
         for (leader, topics) in by_leader {
-            if leader < 0 {
-                warnings.push(format!(
-                    "no leader for partitions of {}; their end offsets are unknown",
-                    topics.keys().cloned().collect::<Vec<_>>().join(", ")
-                ));
-                continue;
-            }
             let req = ListOffsetsRequest::default()
                 .with_replica_id(BrokerId(-1))
                 .with_isolation_level(0)
@@ -502,16 +537,11 @@ impl Cluster {
                 conn.negotiated(ApiKey::ListOffsets, 1, &req).await?;
             for t in resp.topics {
                 for p in t.partitions {
-                    if p.error_code == 0 {
-                        out.insert((t.name.to_string(), p.partition_index), p.offset);
-                    } else {
-                        warnings.push(format!(
-                            "offset of {}-{} not available: {}",
-                            t.name.as_str(),
-                            p.partition_index,
-                            crate::model::ErrorCode::from_code(p.error_code).name()
-                        ));
-                    }
+                    let r = match p.error_code {
+                        0 => Ok(p.offset),
+                        code => Err(LeaderlessOr::Code(crate::model::ErrorCode::from_code(code))),
+                    };
+                    out.insert((t.name.to_string(), p.partition_index), r);
                 }
             }
         }

@@ -41,6 +41,13 @@ pub fn client_max_version(api_key: i16) -> Option<i16> {
         // 4.1 with unstable APIs exposes v10 (topic ids): never go above 9.
         k if k == ApiKey::OffsetFetch as i16 => 9,
         k if k == ApiKey::ListOffsets as i16 => 9,
+        // Admin actions. OffsetCommit v10 names topics by id (4.1 unstable, 4.2+).
+        k if k == ApiKey::OffsetCommit as i16 => 9,
+        k if k == ApiKey::OffsetDelete as i16 => 0,
+        // v3 (Kafka 4.4) adds an error message the crate cannot read yet.
+        k if k == ApiKey::DeleteGroups as i16 => 2,
+        // v6 names topics by id or name in another layout; names are all we send.
+        k if k == ApiKey::DeleteTopics as i16 => 5,
         k if k == ApiKey::SaslHandshake as i16 => 1,
         k if k == ApiKey::SaslAuthenticate as i16 => 2,
         API_STREAMS_GROUP_DESCRIBE => super::codec::describe::MAX_VERSION,

@@ -21,8 +21,9 @@
 
 use bytes::Bytes;
 use kafka_protocol::messages::{
-    ApiVersionsResponse, FindCoordinatorResponse, ListGroupsResponse, ListOffsetsResponse,
-    MetadataResponse, OffsetFetchResponse, SaslAuthenticateResponse, SaslHandshakeResponse,
+    ApiVersionsResponse, DeleteGroupsResponse, DeleteTopicsResponse, FindCoordinatorResponse,
+    ListGroupsResponse, ListOffsetsResponse, MetadataResponse, OffsetCommitResponse,
+    OffsetDeleteResponse, OffsetFetchResponse, SaslAuthenticateResponse, SaslHandshakeResponse,
 };
 use kafka_protocol::protocol::Decodable;
 
@@ -392,6 +393,84 @@ impl Guarded for ListOffsetsResponse {
         fields: &[
             f(I32, 2, i16::MAX),                  // throttle_time_ms
             all(Ty::Structs(LIST_OFFSETS_TOPIC)), // topics
+        ],
+    };
+}
+
+// The admin actions (reset-offsets, delete-offsets, delete).
+
+const PARTITION_ERROR: &[Field] = &[
+    all(I32), // partition_index
+    all(I16), // error_code
+];
+const OFFSET_COMMIT_TOPIC: &[Field] = &[
+    f(Ty::Str, 2, 9),                  // name
+    f(UUID, 10, i16::MAX),             // topic_id
+    all(Ty::Structs(PARTITION_ERROR)), // partitions
+];
+
+impl Guarded for OffsetCommitResponse {
+    const SCHEMA: &'static Schema = &Schema {
+        name: "OffsetCommit",
+        versions: (2, 9),
+        flexible_from: 8,
+        fields: &[
+            f(I32, 3, i16::MAX),                   // throttle_time_ms
+            all(Ty::Structs(OFFSET_COMMIT_TOPIC)), // topics
+        ],
+    };
+}
+
+const OFFSET_DELETE_TOPIC: &[Field] = &[
+    all(Ty::Str),                      // name
+    all(Ty::Structs(PARTITION_ERROR)), // partitions
+];
+
+impl Guarded for OffsetDeleteResponse {
+    const SCHEMA: &'static Schema = &Schema {
+        name: "OffsetDelete",
+        versions: (0, 0),
+        flexible_from: i16::MAX,
+        fields: &[
+            all(I16),                              // error_code
+            all(I32),                              // throttle_time_ms
+            all(Ty::Structs(OFFSET_DELETE_TOPIC)), // topics
+        ],
+    };
+}
+
+const DELETABLE_GROUP: &[Field] = &[
+    all(Ty::Str), // group_id
+    all(I16),     // error_code
+];
+
+impl Guarded for DeleteGroupsResponse {
+    const SCHEMA: &'static Schema = &Schema {
+        name: "DeleteGroups",
+        versions: (0, 2),
+        flexible_from: 2,
+        fields: &[
+            all(I32),                          // throttle_time_ms
+            all(Ty::Structs(DELETABLE_GROUP)), // results
+        ],
+    };
+}
+
+const DELETABLE_TOPIC: &[Field] = &[
+    all(Ty::Str),            // name
+    f(UUID, 6, i16::MAX),    // topic_id
+    all(I16),                // error_code
+    f(Ty::Str, 5, i16::MAX), // error_message
+];
+
+impl Guarded for DeleteTopicsResponse {
+    const SCHEMA: &'static Schema = &Schema {
+        name: "DeleteTopics",
+        versions: (1, 5),
+        flexible_from: 4,
+        fields: &[
+            all(I32),                          // throttle_time_ms
+            all(Ty::Structs(DELETABLE_TOPIC)), // responses
         ],
     };
 }

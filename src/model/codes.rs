@@ -57,9 +57,11 @@ error_codes! {
     LeaderNotAvailable = 5, "There is no leader for this topic-partition.";
     NotLeaderOrFollower = 6, "This server is not the leader for that topic-partition.";
     RequestTimedOut = 7, "The request timed out.";
+    OffsetMetadataTooLarge = 12, "The metadata field of the offset request was too large.";
     CoordinatorLoadInProgress = 14, "The coordinator is loading and hence can't process requests.";
     CoordinatorNotAvailable = 15, "The coordinator is not available.";
     NotCoordinator = 16, "This is not the correct coordinator.";
+    IllegalGeneration = 22, "Specified group generation id is not valid.";
     InvalidGroupId = 24, "The configured groupId is invalid.";
     UnknownMemberId = 25, "The coordinator is not aware of this member.";
     TopicAuthorizationFailed = 29, "Topic authorization failed.";
@@ -69,9 +71,14 @@ error_codes! {
     IllegalSaslState = 34, "Request is not valid given the current SASL state.";
     UnsupportedVersion = 35, "The version of API is not supported.";
     InvalidRequest = 42, "This most likely occurs because of a request being malformed by the client library or the message was sent to an incompatible broker.";
+    InvalidCommitOffsetSize = 28, "The committing offset data size is not valid.";
     SaslAuthenticationFailed = 58, "SASL Authentication failed.";
+    NonEmptyGroup = 68, "The group is not empty.";
     GroupIdNotFound = 69, "The group id does not exist.";
+    TopicDeletionDisabled = 73, "Topic deletion is disabled.";
+    OffsetNotAvailable = 78, "The leader high watermark has not caught up from a recent leader election so the offsets cannot be guaranteed to be monotonically increasing.";
     GroupMaxSizeReached = 81, "The consumer group has reached its max size.";
+    GroupSubscribedToTopic = 86, "The consumer group is actively subscribed to the topic.";
     FencedInstanceId = 82, "The broker rejected this static consumer since another consumer with the same group.instance.id has registered with a different member.id.";
     FencedMemberEpoch = 110, "The member epoch is fenced by the group coordinator. The member must abandon all its partitions and rejoin.";
     UnreleasedInstanceId = 111, "The instance ID is still used by another member in the consumer group. That member must leave first.";
@@ -79,6 +86,7 @@ error_codes! {
     StreamsInvalidTopology = 130, "The supplied topology is invalid.";
     StreamsInvalidTopologyEpoch = 131, "The supplied topology epoch is invalid.";
     StreamsTopologyFenced = 132, "The supplied topology epoch is outdated.";
+    GroupDeletionFailed = 134, "The group could not be deleted.";
 }
 
 fn to_screaming(camel: &str) -> String {

@@ -1,6 +1,7 @@
 //! Turning report values into text: tables, JSON, colour and progress. Every report reaches
 //! stdout through [`out`]; nothing here computes what a report says.
 
+pub mod admin;
 pub mod check_epoch;
 pub mod color;
 pub mod describe;

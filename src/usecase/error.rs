@@ -14,6 +14,8 @@ pub enum Error {
     InputWithFix(String, Fix),
     /// The cluster could not be reached, or it answered with an error.
     Kafka(KafkaError),
+    /// An admin action was refused before anything was written: the group has live members.
+    GroupActive(ActiveGroup),
     /// A bug: two parts of this library that must agree do not.
     Internal(String),
 }
@@ -25,6 +27,30 @@ pub enum Fix {
     PickGroup,
     /// `Topology#describe()` text needs the application id to name internal topics.
     GiveApplicationId,
+    /// The group has no topology to take its input topics from: name them, or give a plan.
+    NameInputTopics,
+}
+
+/// A group that is not Empty, with its live members (`member (process ..., client ... on
+/// host ...)`), so that the user knows what to stop.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActiveGroup {
+    pub group_id: String,
+    pub state: String,
+    pub members: Vec<String>,
+}
+
+impl fmt::Display for ActiveGroup {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "group `{}` is {}, not Empty, with {} live member(s): {}",
+            self.group_id,
+            self.state,
+            self.members.len(),
+            self.members.join("; ")
+        )
+    }
 }
 
 impl Error {
@@ -38,6 +64,7 @@ impl fmt::Display for Error {
         match self {
             Error::Input(m) | Error::InputWithFix(m, _) | Error::Internal(m) => f.write_str(m),
             Error::Kafka(e) => write!(f, "{e}"),
+            Error::GroupActive(g) => write!(f, "{g}"),
         }
     }
 }

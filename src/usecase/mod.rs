@@ -9,8 +9,10 @@
 //!   replicas inferred from it);
 //! * [`diff`]: the diff policy (what a topology or an assignment is compared against, per member
 //!   or per process);
-//! * [`check_epoch`], [`topology`], [`lag`], [`live`]: the reports of those commands.
+//! * [`check_epoch`], [`topology`], [`lag`], [`live`]: the reports of those commands;
+//! * [`admin`]: the admin actions (reset offsets, delete offsets, delete groups).
 
+pub mod admin;
 pub mod check_epoch;
 pub mod diff;
 mod error;
@@ -22,4 +24,4 @@ pub mod simulation;
 pub mod source;
 pub mod topology;
 
-pub use error::{Error, Fix};
+pub use error::{ActiveGroup, Error, Fix};

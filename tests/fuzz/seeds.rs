@@ -533,3 +533,93 @@ pub(crate) const SCRAM: &[&str] = &[
     "1000001",
     "-1",
 ];
+
+pub(crate) fn offset_commit_seeds() -> Vec<Vec<u8>> {
+    use offset_commit_response::*;
+    let p = |i, e| {
+        OffsetCommitResponsePartition::default()
+            .with_partition_index(i)
+            .with_error_code(e)
+    };
+    kp_seeds(&OffsetCommitResponse::default().with_topics(vec![
+        OffsetCommitResponseTopic::default()
+            .with_name(TopicName(s("wordcount-input")))
+            .with_partitions(vec![p(0, 0), p(1, 25)]),
+    ]))
+}
+
+pub(crate) fn offset_delete_seeds() -> Vec<Vec<u8>> {
+    use offset_delete_response::*;
+    let p = |i, e| {
+        OffsetDeleteResponsePartition::default()
+            .with_partition_index(i)
+            .with_error_code(e)
+    };
+    kp_seeds(&OffsetDeleteResponse::default().with_topics(vec![
+        OffsetDeleteResponseTopic::default()
+            .with_name(TopicName(s("wordcount-input")))
+            .with_partitions(vec![p(0, 0), p(1, 86)]),
+    ]))
+}
+
+pub(crate) fn delete_groups_seeds() -> Vec<Vec<u8>> {
+    use delete_groups_response::*;
+    let g = |id: &str, e| {
+        DeletableGroupResult::default()
+            .with_group_id(GroupId(s(id)))
+            .with_error_code(e)
+    };
+    kp_seeds(&DeleteGroupsResponse::default().with_results(vec![g("a", 0), g("b", 68)]))
+}
+
+pub(crate) fn delete_topics_seeds() -> Vec<Vec<u8>> {
+    use delete_topics_response::*;
+    let t = |n: &str, e| {
+        DeletableTopicResult::default()
+            .with_name(Some(TopicName(s(n))))
+            .with_error_code(e)
+    };
+    kp_seeds(&DeleteTopicsResponse::default().with_responses(vec![
+        t("wordcount-counts-changelog", 0),
+        t("wordcount-counts-repartition", 3),
+    ]))
+}
+
+/// What the admin actions read from the user: a `--from-file` plan, then each line as a
+/// `--to-datetime`, `--by-duration` and `--input-topic` value.
+pub(crate) fn admin_input_seeds() -> Vec<Vec<u8>> {
+    [
+        "wordcount-input,0,120\nwordcount-input,1,-5\n",
+        "app,wordcount-input,0,5\r\nother,\"we,ird\",1,7\n\n",
+        "2024-02-29T12:34:56.789\n2024-02-29T13:34:56.789+01:00\n1969-12-31T23:59:59.999-02\n",
+        "PT30M\nP1DT2H\n-PT0.5S\npt-1h30m\n",
+        "orders\norders:0,1,2\nbad:x\n",
+    ]
+    .iter()
+    .map(|x| x.as_bytes().to_vec())
+    .collect()
+}
+
+pub(crate) const ADMIN_INPUT: &[&str] = &[
+    "\n",
+    ",",
+    "\"",
+    "\"\"",
+    ":",
+    "T",
+    "Z",
+    "+",
+    "-",
+    ".",
+    "P",
+    "D",
+    "H",
+    "M",
+    "S",
+    "PT",
+    "00",
+    "99",
+    "2147483648",
+    "9223372036854775808",
+    "-1",
+];

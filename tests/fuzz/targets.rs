@@ -373,3 +373,52 @@ pub(crate) fn one_line_target(input: &[u8]) -> Outcome {
     }
     Ok(format!("{}", out.len().min(8)))
 }
+
+/// The admin actions' user input: the CSV plan (one group and two), and every line as a
+/// datetime, a duration and a topic scope. Errors are one line; a plan read back from its own
+/// CSV is the same plan.
+pub(crate) fn admin_input(input: &[u8]) -> Outcome {
+    use streams_group::admin::parse::*;
+    let t = text(input);
+    let mut out = Vec::new();
+    for groups in [vec!["app".to_string()], vec!["a".into(), "b".into()]] {
+        match csv_plan(&t, &groups) {
+            Err(e) => {
+                one_line(&e)?;
+                out.push(sig(e));
+            }
+            Ok(plan) => {
+                let mut csv = String::new();
+                for (g, parts) in &plan {
+                    for ((topic, p), o) in parts {
+                        csv.push_str(&format!("{},{topic},{p},{o}\n", csv_field(g)));
+                    }
+                }
+                let back = csv_plan(&csv, &["x".into(), "y".into()])
+                    .map_err(|e| format!("our own CSV of the plan does not parse: {e}"))?;
+                if back != plan {
+                    return Err(format!(
+                        "the plan changed through its CSV: {plan:?} / {back:?}"
+                    ));
+                }
+                out.push("ok".into());
+            }
+        }
+    }
+    for line in t.lines().take(8) {
+        for r in [
+            datetime(line).map(|_| ()),
+            duration(line).map(|_| ()),
+            topic_scope(line).map(|_| ()),
+        ] {
+            out.push(match r {
+                Ok(()) => "ok".into(),
+                Err(e) => {
+                    one_line(&e)?;
+                    sig(e)
+                }
+            });
+        }
+    }
+    Ok(out.join("|"))
+}

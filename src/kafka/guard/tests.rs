@@ -244,6 +244,70 @@ fn offset_fetch_and_list_offsets() {
     }
 }
 
+#[test]
+fn admin_action_responses() {
+    use kafka_protocol::messages::delete_groups_response::DeletableGroupResult;
+    use kafka_protocol::messages::delete_topics_response::DeletableTopicResult;
+    use kafka_protocol::messages::offset_commit_response::{
+        OffsetCommitResponsePartition, OffsetCommitResponseTopic,
+    };
+    use kafka_protocol::messages::offset_delete_response::{
+        OffsetDeleteResponsePartition, OffsetDeleteResponseTopic,
+    };
+    for v in versions::<OffsetCommitResponse>() {
+        let mut p = OffsetCommitResponsePartition::default()
+            .with_partition_index(2)
+            .with_error_code(25);
+        if flexible::<OffsetCommitResponse>(v) {
+            p = p.with_unknown_tagged_field(4, tag());
+        }
+        let t = OffsetCommitResponseTopic::default()
+            .with_name(TopicName(s("in")))
+            .with_partitions(vec![p.clone(), p.with_partition_index(3)]);
+        let mut r = OffsetCommitResponse::default().with_topics(vec![t.clone(), t]);
+        if v >= 3 {
+            r = r.with_throttle_time_ms(5);
+        }
+        exact(&r, v);
+    }
+    let p = OffsetDeleteResponsePartition::default()
+        .with_partition_index(1)
+        .with_error_code(86);
+    let t = OffsetDeleteResponseTopic::default()
+        .with_name(TopicName(s("in")))
+        .with_partitions(vec![p.clone(), p]);
+    exact(
+        &OffsetDeleteResponse::default()
+            .with_error_code(0)
+            .with_throttle_time_ms(1)
+            .with_topics(vec![t.clone(), t]),
+        0,
+    );
+    for v in versions::<DeleteGroupsResponse>() {
+        let g = DeletableGroupResult::default()
+            .with_group_id(GroupId(s("app")))
+            .with_error_code(68);
+        exact(
+            &DeleteGroupsResponse::default()
+                .with_throttle_time_ms(2)
+                .with_results(vec![g.clone(), g]),
+            v,
+        );
+    }
+    for v in versions::<DeleteTopicsResponse>() {
+        let mut t = DeletableTopicResult::default()
+            .with_name(Some(TopicName(s("app-counts-changelog"))))
+            .with_error_code(3);
+        if v >= 5 {
+            t = t.with_error_message(Some(s("gone")));
+        }
+        let r = DeleteTopicsResponse::default()
+            .with_throttle_time_ms(1)
+            .with_responses(vec![t.clone(), t.with_error_message(None)]);
+        exact(&r, v);
+    }
+}
+
 /// Without the guard each of these aborts the process (the crate asks for gigabytes).
 #[test]
 fn huge_length_prefixes_are_refused_before_the_crate_sees_them() {

@@ -1,0 +1,296 @@
+//! The admin writes, as the Java Admin's streams-group methods send them: OffsetCommit as an
+//! admin (generation -1, empty member id: the broker accepts it only while the group has no
+//! members), OffsetDelete, DeleteGroups (to each group's coordinator) and DeleteTopics; and the
+//! reads they need: a group with its committed offsets, partitions and offsets by timestamp.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use kafka_protocol::messages::offset_commit_request::{
+    OffsetCommitRequestPartition, OffsetCommitRequestTopic,
+};
+use kafka_protocol::messages::offset_delete_request::{
+    OffsetDeleteRequestPartition, OffsetDeleteRequestTopic,
+};
+use kafka_protocol::messages::{
+    ApiKey, DeleteGroupsRequest, DeleteGroupsResponse, DeleteTopicsRequest, DeleteTopicsResponse,
+    GroupId, ListGroupsRequest, ListGroupsResponse, OffsetCommitRequest, OffsetCommitResponse,
+    OffsetDeleteRequest, OffsetDeleteResponse, TopicName,
+};
+use kafka_protocol::protocol::StrBytes;
+
+use super::{Cluster, LeaderlessOr};
+use crate::kafka::error::{KafkaError, KafkaResult};
+use crate::model::group::{Coordinator, GroupDescription};
+use crate::model::ErrorCode;
+
+/// A (topic, partition).
+pub type Tp = (String, i32);
+
+/// A group as the admin actions see it before they act.
+#[derive(Clone, Debug)]
+pub struct AdminGroup {
+    pub group_id: String,
+    /// `None` when the broker knows no streams group of that id (GROUP_ID_NOT_FOUND): it may
+    /// not exist yet, or be a group of another type.
+    pub description: Option<GroupDescription>,
+    pub coordinator: Coordinator,
+    /// Every committed offset of the group, all topics.
+    pub committed: BTreeMap<Tp, i64>,
+}
+
+fn name(s: &str) -> StrBytes {
+    StrBytes::from_string(s.to_string())
+}
+
+/// Partitions grouped by topic, in order.
+fn by_topic<'a>(parts: impl IntoIterator<Item = &'a Tp>) -> BTreeMap<&'a str, Vec<i32>> {
+    let mut out: BTreeMap<&str, Vec<i32>> = BTreeMap::new();
+    for (t, p) in parts {
+        out.entry(t.as_str()).or_default().push(*p);
+    }
+    out
+}
+
+impl Cluster {
+    /// Each group's description (if it is a streams group), coordinator and committed offsets.
+    pub async fn admin_groups(&mut self, groups: &[String]) -> KafkaResult<Vec<AdminGroup>> {
+        crate::kafka::limits::check_group_ids(groups)?;
+        let (mut raw, _) = self.describe_raw(groups).await?;
+        let coords = self.find_coordinators(groups).await?;
+        let mut out = Vec::new();
+        for g in groups {
+            let coordinator = coords.get(g).cloned().ok_or_else(|| KafkaError::Protocol {
+                addr: "the cluster".into(),
+                detail: format!("no coordinator found for group `{g}`"),
+            })?;
+            let description = match raw.remove(g) {
+                Some(Ok((w, _))) => {
+                    let mut d = w.to_model();
+                    d.coordinator = Some(coordinator.clone());
+                    Some(d)
+                }
+                Some(Err(KafkaError::Broker {
+                    code: ErrorCode::GroupIdNotFound,
+                    ..
+                })) => None,
+                Some(Err(e)) => return Err(e),
+                None => None,
+            };
+            let committed = self
+                .committed(coordinator.id, g)
+                .await?
+                .into_iter()
+                .map(|(k, (offset, _))| (k, offset))
+                .collect();
+            out.push(AdminGroup {
+                group_id: g.clone(),
+                description,
+                coordinator,
+                committed,
+            });
+        }
+        Ok(out)
+    }
+
+    /// The type (`consumer`, `classic`, `share`, `streams`) of each of `groups` that some broker
+    /// lists (ListGroups v5 without a type filter, on every broker).
+    pub async fn group_types(
+        &mut self,
+        groups: &[String],
+    ) -> KafkaResult<BTreeMap<String, String>> {
+        let wanted: BTreeSet<&String> = groups.iter().collect();
+        let mut out = BTreeMap::new();
+        for id in self.broker_ids() {
+            let conn = self.conn(id).await?;
+            let (_, resp): (i16, ListGroupsResponse) = conn
+                .negotiated(ApiKey::ListGroups, 5, &ListGroupsRequest::default())
+                .await?;
+            if resp.error_code != 0 {
+                return Err(KafkaError::broker(
+                    resp.error_code,
+                    None,
+                    format!("ListGroups on broker {id}"),
+                ));
+            }
+            for g in resp.groups {
+                let gid = g.group_id.to_string();
+                if wanted.contains(&gid) {
+                    out.insert(gid, g.group_type.to_string());
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The partitions of `topics` with their leaders (-1: none); topics that do not exist (or
+    /// are not visible) are absent.
+    pub async fn partitions_of(
+        &mut self,
+        topics: &BTreeSet<String>,
+    ) -> KafkaResult<BTreeMap<String, BTreeMap<i32, i32>>> {
+        self.leaders(topics).await
+    }
+
+    /// ListOffsets for `parts` at `timestamp` (-2 earliest, -1 latest, else by record
+    /// timestamp: -1 when no record is that recent), batched per leader. A partition that
+    /// does not exist is absent.
+    pub async fn offsets_for(
+        &mut self,
+        parts: &BTreeSet<Tp>,
+        timestamp: i64,
+    ) -> KafkaResult<BTreeMap<Tp, Result<i64, LeaderlessOr>>> {
+        let topics: BTreeSet<String> = parts.iter().map(|(t, _)| t.clone()).collect();
+        let leaders = self.leaders(&topics).await?;
+        let with_leader: BTreeMap<Tp, i32> = parts
+            .iter()
+            .filter_map(|(t, p)| {
+                let l = leaders.get(t)?.get(p)?;
+                Some(((t.clone(), *p), *l))
+            })
+            .collect();
+        self.list_offsets_at(&with_leader, timestamp).await
+    }
+
+    /// OffsetCommit as an admin (generation -1, empty member id, no instance id): each
+    /// partition's answer.
+    pub async fn commit_offsets(
+        &mut self,
+        coordinator: i32,
+        group: &str,
+        offsets: &BTreeMap<Tp, i64>,
+    ) -> KafkaResult<BTreeMap<Tp, ErrorCode>> {
+        let topics = by_topic(offsets.keys())
+            .into_iter()
+            .map(|(t, ps)| {
+                let partitions = ps
+                    .iter()
+                    .map(|p| {
+                        OffsetCommitRequestPartition::default()
+                            .with_partition_index(*p)
+                            .with_committed_offset(offsets[&(t.to_string(), *p)])
+                            .with_committed_leader_epoch(-1)
+                            .with_committed_metadata(Some(StrBytes::from_static_str("")))
+                    })
+                    .collect();
+                OffsetCommitRequestTopic::default()
+                    .with_name(TopicName(name(t)))
+                    .with_partitions(partitions)
+            })
+            .collect();
+        let req = OffsetCommitRequest::default()
+            .with_group_id(GroupId(name(group)))
+            .with_generation_id_or_member_epoch(-1)
+            .with_member_id(StrBytes::from_static_str(""))
+            .with_group_instance_id(None)
+            .with_retention_time_ms(-1)
+            .with_topics(topics);
+        let conn = self.conn(coordinator).await?;
+        let (_, resp): (i16, OffsetCommitResponse) =
+            conn.negotiated(ApiKey::OffsetCommit, 2, &req).await?;
+        let mut out = BTreeMap::new();
+        for t in resp.topics {
+            for p in t.partitions {
+                out.insert(
+                    (t.name.to_string(), p.partition_index),
+                    ErrorCode::from_code(p.error_code),
+                );
+            }
+        }
+        Ok(out)
+    }
+
+    /// OffsetDelete v0: the group-level answer and each partition's.
+    pub async fn delete_offsets(
+        &mut self,
+        coordinator: i32,
+        group: &str,
+        parts: &BTreeSet<Tp>,
+    ) -> KafkaResult<(ErrorCode, BTreeMap<Tp, ErrorCode>)> {
+        let topics = by_topic(parts)
+            .into_iter()
+            .map(|(t, ps)| {
+                OffsetDeleteRequestTopic::default()
+                    .with_name(TopicName(name(t)))
+                    .with_partitions(
+                        ps.iter()
+                            .map(|p| {
+                                OffsetDeleteRequestPartition::default().with_partition_index(*p)
+                            })
+                            .collect(),
+                    )
+            })
+            .collect();
+        let req = OffsetDeleteRequest::default()
+            .with_group_id(GroupId(name(group)))
+            .with_topics(topics);
+        let conn = self.conn(coordinator).await?;
+        let (_, resp): (i16, OffsetDeleteResponse) =
+            conn.negotiated(ApiKey::OffsetDelete, 0, &req).await?;
+        let mut out = BTreeMap::new();
+        for t in resp.topics {
+            for p in t.partitions {
+                out.insert(
+                    (t.name.to_string(), p.partition_index),
+                    ErrorCode::from_code(p.error_code),
+                );
+            }
+        }
+        Ok((ErrorCode::from_code(resp.error_code), out))
+    }
+
+    /// DeleteGroups, one request per coordinator: each group's answer.
+    pub async fn delete_groups(
+        &mut self,
+        groups: &[String],
+    ) -> KafkaResult<BTreeMap<String, ErrorCode>> {
+        let coords = self.find_coordinators(groups).await?;
+        let mut by_coord: BTreeMap<i32, Vec<String>> = BTreeMap::new();
+        for g in groups {
+            if let Some(c) = coords.get(g) {
+                by_coord.entry(c.id).or_default().push(g.clone());
+            }
+        }
+        let mut out = BTreeMap::new();
+        for (node, gs) in by_coord {
+            let req = DeleteGroupsRequest::default()
+                .with_groups_names(gs.iter().map(|g| GroupId(name(g))).collect());
+            let conn = self.conn(node).await?;
+            let (_, resp): (i16, DeleteGroupsResponse) =
+                conn.negotiated(ApiKey::DeleteGroups, 0, &req).await?;
+            for r in resp.results {
+                out.insert(r.group_id.to_string(), ErrorCode::from_code(r.error_code));
+            }
+        }
+        Ok(out)
+    }
+
+    /// DeleteTopics by name (any broker forwards it to the controller): each topic's answer,
+    /// with the broker's message if it gave one.
+    pub async fn delete_topics(
+        &mut self,
+        topics: &[String],
+    ) -> KafkaResult<BTreeMap<String, (ErrorCode, Option<String>)>> {
+        let mut out = BTreeMap::new();
+        if topics.is_empty() {
+            return Ok(out);
+        }
+        let req = DeleteTopicsRequest::default()
+            .with_topic_names(topics.iter().map(|t| TopicName(name(t))).collect())
+            .with_timeout_ms(self.remaining().as_millis().min(i32::MAX as u128) as i32);
+        let any = self.any_broker().await?;
+        let conn = self.conn(any).await?;
+        let (_, resp): (i16, DeleteTopicsResponse) =
+            conn.negotiated(ApiKey::DeleteTopics, 1, &req).await?;
+        for r in resp.responses {
+            let Some(t) = r.name else { continue };
+            out.insert(
+                t.to_string(),
+                (
+                    ErrorCode::from_code(r.error_code),
+                    r.error_message.map(|m| m.to_string()),
+                ),
+            );
+        }
+        Ok(out)
+    }
+}
