@@ -26,6 +26,8 @@ pub const HINT_PICK_GROUP: &str = "pick one with --group";
 pub const HINT_APPLICATION_ID: &str = "give it with --application-id";
 pub const HINT_TLS: &str = "check ssl.truststore.location (the CA that signed the broker's \
                             certificate) and security.protocol";
+pub const HINT_PICTURE_FORMAT: &str = "pick a picture with --format text|dot|mermaid; the \
+                                       report as JSON is `topology FILE --output json`";
 pub const HINT_BUG: &str = "this is a bug in streams-group: please report it, with the command \
                             line and this message";
 

@@ -13,6 +13,7 @@ pub mod list;
 pub mod live;
 pub mod simulate;
 pub mod topology;
+pub mod topology_show;
 
 use crate::command_error::CommandError;
 use crate::exit::Code;

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use super::{Error, Fix};
 use crate::kafka::{self, config::ClientConfig, error::KafkaError};
 use crate::model::group::GroupDescription;
-use crate::model::{ErrorCode, KafkaVersion, Topology};
+use crate::model::{ErrorCode, KafkaVersion, ProcessorGraph, Topology};
 use crate::snapshot;
 
 /// Where the group a command works on comes from.
@@ -178,6 +178,8 @@ pub struct ResolvedTopology {
     pub described: bool,
     /// What the parser noted (e.g. global stores skipped).
     pub notes: Vec<String>,
+    /// The processors, when the input has them (describe text).
+    pub graph: Option<ProcessorGraph>,
 }
 
 /// Read a topology. `application_id` names the internal topics of describe text; `group` picks
@@ -228,8 +230,8 @@ fn parse_file_topology(
     let needs_app_id = application_id.is_none()
         && crate::topology::detect_format(&text).ok()
             == Some(crate::topology::Format::DescribeText);
-    let (topology, parsed_notes) =
-        crate::topology::parse_topology_with_notes(&text, application_id).map_err(|e| {
+    let (topology, parsed_notes, graph) =
+        crate::topology::parse_topology_graph(&text, application_id).map_err(|e| {
             let message = e.in_file(label).to_string();
             if needs_app_id {
                 Error::InputWithFix(message, Fix::GiveApplicationId)
@@ -244,6 +246,7 @@ fn parse_file_topology(
         group: None,
         described,
         notes,
+        graph,
     })
 }
 
@@ -285,6 +288,7 @@ fn group_topology(g: GroupDescription, label: &str) -> Result<ResolvedTopology, 
         group: Some(g),
         described: true,
         notes: Vec::new(),
+        graph: None,
     })
 }
 
