@@ -286,7 +286,65 @@ _arguments "${_arguments_options[@]}" : \
 '-V[Print version]' \
 '--version[Print version]' \
 ':file -- Topology\: a JSON or Kafka Streams Topology#describe() text file, a snapshot, or group\:ID for a live group'\''s topology:_files' \
+":: :_streams-group__subcmd__topology_commands" \
+"*::: :->topology" \
 && ret=0
+
+    case $state in
+    (topology)
+        words=($line[2] "${words[@]}")
+        (( CURRENT += 1 ))
+        curcontext="${curcontext%:*:*}:streams-group-topology-command-$line[2]:"
+        case $line[2] in
+            (show)
+_arguments "${_arguments_options[@]}" : \
+'--format=[The picture\: text for a terminal, dot for Graphviz, mermaid for Markdown]:FORMAT:(text dot mermaid)' \
+'--application-id=[Application id (needed for describe text\: internal topic names start with it)]:ID:_default' \
+'--group=[The group to take from a snapshot with several]:GROUP:_default' \
+'--partitions=[Partitions of every source topic whose count is not known otherwise (no default\: unknown counts are left out of the picture)]:N:_default' \
+'*--topic-partitions=[Partitions of given topics\: TOPIC=N, comma-separated or repeated]:TOPIC=N:_default' \
+'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
+'--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
+'--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \
+'-o+[Output format]:OUTPUT:(table json)' \
+'--output=[Output format]:OUTPUT:(table json)' \
+'--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
+'-v[More detail]' \
+'--verbose[More detail]' \
+'-h[Print help (see more with '\''--help'\'')]' \
+'--help[Print help (see more with '\''--help'\'')]' \
+'-V[Print version]' \
+'--version[Print version]' \
+':input -- Topology\: a JSON or Kafka Streams Topology#describe() text file, a snapshot, or group\:ID for a live group'\''s topology:_files' \
+&& ret=0
+;;
+(help)
+_arguments "${_arguments_options[@]}" : \
+":: :_streams-group__subcmd__topology__subcmd__help_commands" \
+"*::: :->help" \
+&& ret=0
+
+    case $state in
+    (help)
+        words=($line[1] "${words[@]}")
+        (( CURRENT += 1 ))
+        curcontext="${curcontext%:*:*}:streams-group-topology-help-command-$line[1]:"
+        case $line[1] in
+            (show)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(help)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+        esac
+    ;;
+esac
+;;
+        esac
+    ;;
+esac
 ;;
 (completions)
 _arguments "${_arguments_options[@]}" : \
@@ -303,6 +361,24 @@ _arguments "${_arguments_options[@]}" : \
 '-V[Print version]' \
 '--version[Print version]' \
 ':shell -- The shell to generate for:(bash elvish fish powershell zsh)' \
+&& ret=0
+;;
+(man)
+_arguments "${_arguments_options[@]}" : \
+'()--dir=[Write every page into DIR (created if missing), one file per subcommand, and list them]:DIR:_files -/' \
+'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
+'--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
+'--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \
+'-o+[Output format]:OUTPUT:(table json)' \
+'--output=[Output format]:OUTPUT:(table json)' \
+'--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
+'-v[More detail]' \
+'--verbose[More detail]' \
+'-h[Print help]' \
+'--help[Print help]' \
+'-V[Print version]' \
+'--version[Print version]' \
+'*::command -- The (sub)command whose page to print, e.g. `topology show`; none\: the main page:_default' \
 && ret=0
 ;;
 (help)
@@ -363,9 +439,29 @@ _arguments "${_arguments_options[@]}" : \
 ;;
 (topology)
 _arguments "${_arguments_options[@]}" : \
+":: :_streams-group__subcmd__help__subcmd__topology_commands" \
+"*::: :->topology" \
+&& ret=0
+
+    case $state in
+    (topology)
+        words=($line[1] "${words[@]}")
+        (( CURRENT += 1 ))
+        curcontext="${curcontext%:*:*}:streams-group-help-topology-command-$line[1]:"
+        case $line[1] in
+            (show)
+_arguments "${_arguments_options[@]}" : \
 && ret=0
 ;;
+        esac
+    ;;
+esac
+;;
 (completions)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(man)
 _arguments "${_arguments_options[@]}" : \
 && ret=0
 ;;
@@ -393,6 +489,7 @@ _streams-group_commands() {
 'lag:Warm-up and restoration lag per task, against acceptable.recovery.lag' \
 'topology:Parse a topology and show its tasks and internal topics' \
 'completions:Print a shell completion script' \
+'man:Print or install the manual pages' \
 'help:Print this message or the help of the given subcommand(s)' \
     )
     _describe -t commands 'streams-group commands' commands "$@"
@@ -466,6 +563,7 @@ _streams-group__subcmd__help_commands() {
 'lag:Warm-up and restoration lag per task, against acceptable.recovery.lag' \
 'topology:Parse a topology and show its tasks and internal topics' \
 'completions:Print a shell completion script' \
+'man:Print or install the manual pages' \
 'help:Print this message or the help of the given subcommand(s)' \
     )
     _describe -t commands 'streams-group help commands' commands "$@"
@@ -518,6 +616,11 @@ _streams-group__subcmd__help__subcmd__list_commands() {
     local commands; commands=()
     _describe -t commands 'streams-group help list commands' commands "$@"
 }
+(( $+functions[_streams-group__subcmd__help__subcmd__man_commands] )) ||
+_streams-group__subcmd__help__subcmd__man_commands() {
+    local commands; commands=()
+    _describe -t commands 'streams-group help man commands' commands "$@"
+}
 (( $+functions[_streams-group__subcmd__help__subcmd__simulate_commands] )) ||
 _streams-group__subcmd__help__subcmd__simulate_commands() {
     local commands; commands=()
@@ -525,8 +628,15 @@ _streams-group__subcmd__help__subcmd__simulate_commands() {
 }
 (( $+functions[_streams-group__subcmd__help__subcmd__topology_commands] )) ||
 _streams-group__subcmd__help__subcmd__topology_commands() {
-    local commands; commands=()
+    local commands; commands=(
+'show:Draw the topology as text, Graphviz DOT or a Mermaid flowchart' \
+    )
     _describe -t commands 'streams-group help topology commands' commands "$@"
+}
+(( $+functions[_streams-group__subcmd__help__subcmd__topology__subcmd__show_commands] )) ||
+_streams-group__subcmd__help__subcmd__topology__subcmd__show_commands() {
+    local commands; commands=()
+    _describe -t commands 'streams-group help topology show commands' commands "$@"
 }
 (( $+functions[_streams-group__subcmd__lag_commands] )) ||
 _streams-group__subcmd__lag_commands() {
@@ -538,6 +648,11 @@ _streams-group__subcmd__list_commands() {
     local commands; commands=()
     _describe -t commands 'streams-group list commands' commands "$@"
 }
+(( $+functions[_streams-group__subcmd__man_commands] )) ||
+_streams-group__subcmd__man_commands() {
+    local commands; commands=()
+    _describe -t commands 'streams-group man commands' commands "$@"
+}
 (( $+functions[_streams-group__subcmd__simulate_commands] )) ||
 _streams-group__subcmd__simulate_commands() {
     local commands; commands=()
@@ -545,8 +660,34 @@ _streams-group__subcmd__simulate_commands() {
 }
 (( $+functions[_streams-group__subcmd__topology_commands] )) ||
 _streams-group__subcmd__topology_commands() {
-    local commands; commands=()
+    local commands; commands=(
+'show:Draw the topology as text, Graphviz DOT or a Mermaid flowchart' \
+'help:Print this message or the help of the given subcommand(s)' \
+    )
     _describe -t commands 'streams-group topology commands' commands "$@"
+}
+(( $+functions[_streams-group__subcmd__topology__subcmd__help_commands] )) ||
+_streams-group__subcmd__topology__subcmd__help_commands() {
+    local commands; commands=(
+'show:Draw the topology as text, Graphviz DOT or a Mermaid flowchart' \
+'help:Print this message or the help of the given subcommand(s)' \
+    )
+    _describe -t commands 'streams-group topology help commands' commands "$@"
+}
+(( $+functions[_streams-group__subcmd__topology__subcmd__help__subcmd__help_commands] )) ||
+_streams-group__subcmd__topology__subcmd__help__subcmd__help_commands() {
+    local commands; commands=()
+    _describe -t commands 'streams-group topology help help commands' commands "$@"
+}
+(( $+functions[_streams-group__subcmd__topology__subcmd__help__subcmd__show_commands] )) ||
+_streams-group__subcmd__topology__subcmd__help__subcmd__show_commands() {
+    local commands; commands=()
+    _describe -t commands 'streams-group topology help show commands' commands "$@"
+}
+(( $+functions[_streams-group__subcmd__topology__subcmd__show_commands] )) ||
+_streams-group__subcmd__topology__subcmd__show_commands() {
+    local commands; commands=()
+    _describe -t commands 'streams-group topology show commands' commands "$@"
 }
 
 if [ "$funcstack[1]" = "_streams-group" ]; then

@@ -59,6 +59,8 @@ pub enum Command {
     Topology(commands::topology::Args),
     /// Print a shell completion script
     Completions(commands::completions::Args),
+    /// Print or install the manual pages
+    Man(commands::man::Args),
 }
 
 impl Cli {
@@ -74,6 +76,7 @@ impl Cli {
             Command::Lag(a) => commands::lag::run(g, a),
             Command::Topology(a) => commands::topology::run(g, a),
             Command::Completions(a) => commands::completions::run(a, Cli::command()),
+            Command::Man(a) => commands::man::run(a, Cli::command()),
         }
     }
 }

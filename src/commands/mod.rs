@@ -11,6 +11,7 @@ pub mod global;
 pub mod lag;
 pub mod list;
 pub mod live;
+pub mod man;
 pub mod simulate;
 pub mod topology;
 pub mod topology_show;

@@ -67,6 +67,8 @@ pub struct Args {
 #[derive(Debug, clap::Subcommand)]
 pub enum Picture {
     /// Draw the topology as text, Graphviz DOT or a Mermaid flowchart
+    // The variant's doc comment would replace the long help of the arguments' struct.
+    #[command(long_about = super::topology_show::LONG_ABOUT)]
     Show(super::topology_show::Args),
 }
 

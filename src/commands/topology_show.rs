@@ -12,7 +12,7 @@ use super::{GlobalArgs, Outcome};
 use crate::command_error::{CommandError, HINT_PICTURE_FORMAT};
 use crate::exit::Code;
 
-const LONG_ABOUT: &str = "\
+pub const LONG_ABOUT: &str = "\
 Draw a topology: its subtopologies as clusters, the topics they read and write (repartition
 topics link the subtopology that writes them to the one that reads them), state stores and
 their changelogs, and the processors with their edges when the input has them.
@@ -34,7 +34,7 @@ Examples:
   streams-group topology show group:my-app --bootstrap-server localhost:9092 --format dot";
 
 #[derive(Debug, clap::Args)]
-#[command(long_about = LONG_ABOUT, after_help = AFTER_HELP)]
+#[command(after_help = AFTER_HELP)]
 pub struct Args {
     /// Topology: a JSON or Kafka Streams Topology#describe() text file, a snapshot, or
     /// group:ID for a live group's topology
