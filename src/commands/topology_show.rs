@@ -5,7 +5,7 @@ use streams_group::render::out::Format;
 use streams_group::render::picture::{dot, mermaid, text};
 use streams_group::usecase::picture::{picture, GivenCounts};
 use streams_group::usecase::simulation::MAX_PARTITIONS;
-use streams_group::usecase::source::resolve_topology;
+use streams_group::usecase::source::resolve_topology_with_processors;
 
 use super::args::{source_arg, topic_count, SourceArg};
 use super::{GlobalArgs, Outcome};
@@ -80,7 +80,7 @@ pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
     }
     let source = args.input.source(global)?;
     let app = args.application_id.as_deref();
-    let topology = resolve_topology(&source, app, args.group.as_deref())?;
+    let topology = resolve_topology_with_processors(&source, app, args.group.as_deref())?;
     let given = GivenCounts {
         all: args.partitions,
         topics: args.topic_partitions.clone(),

@@ -47,3 +47,17 @@ impl ProcessorGraph {
         self.subtopologies.iter().find(|s| s.id == id)
     }
 }
+
+/// What a broker says of the topology description it stores for a group (KIP-1331,
+/// StreamsGroupDescribe v1 `TopologyDescriptionStatus`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StoredDescription {
+    /// Not asked for, or the broker speaks only v0 (Kafka 4.1 to 4.3).
+    NotRequested,
+    /// No description for the group's current topology epoch: the broker has no description
+    /// plugin (the default), or the members have not pushed one yet.
+    NotStored,
+    /// The broker's plugin failed to read it.
+    Failed,
+    Available(ProcessorGraph),
+}

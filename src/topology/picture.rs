@@ -149,6 +149,44 @@ pub fn picture(
     }
 }
 
+/// `graph` with its topic names as `topology` has them: a stored description (KIP-1331) has
+/// the names `Topology#describe()` prints, internal ones without the `<application id>-`.
+pub fn named_as_in(
+    mut graph: ProcessorGraph,
+    topology: &Topology,
+    application_id: &str,
+) -> ProcessorGraph {
+    let known = topology.required_topics();
+    let real = |t: &mut String| {
+        let prefixed = format!("{application_id}-{t}");
+        if !known.contains(t.as_str()) && known.contains(&prefixed) {
+            *t = prefixed;
+        }
+    };
+    let rep_sinks: BTreeSet<String> = topology
+        .subtopologies
+        .iter()
+        .flat_map(|s| s.repartition_sink_topics.iter().cloned())
+        .collect();
+    for node in graph
+        .subtopologies
+        .iter_mut()
+        .flat_map(|s| s.nodes.iter_mut())
+    {
+        match &mut node.kind {
+            NodeKind::Source { topics, .. } => topics.iter_mut().for_each(real),
+            NodeKind::Sink { topic: Some(t) } => {
+                let prefixed = format!("{application_id}-{t}");
+                if rep_sinks.contains(&prefixed) && !rep_sinks.contains(t.as_str()) {
+                    *t = prefixed;
+                }
+            }
+            _ => {}
+        }
+    }
+    graph
+}
+
 fn cluster(
     s: &Subtopology,
     graph: Option<&SubtopologyGraph>,
@@ -385,6 +423,29 @@ mod tests {
             "outputs are known from sinks only"
         );
         assert_eq!(p.topics["in"].partitions, None);
+    }
+
+    #[test]
+    fn a_stored_description_gets_the_real_internal_topic_names() {
+        let (t, _, g) = parse_describe_graph(TEXT, "app").unwrap();
+        let mut bare = g.clone();
+        for n in bare
+            .subtopologies
+            .iter_mut()
+            .flat_map(|s| s.nodes.iter_mut())
+        {
+            match &mut n.kind {
+                NodeKind::Source { topics, .. } => {
+                    for t in topics.iter_mut() {
+                        *t = t.trim_start_matches("app-").to_string();
+                    }
+                }
+                NodeKind::Sink { topic: Some(t) } => *t = t.trim_start_matches("app-").to_string(),
+                _ => {}
+            }
+        }
+        assert_ne!(bare, g);
+        assert_eq!(named_as_in(bare, &t, "app"), g);
     }
 
     #[test]

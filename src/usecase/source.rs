@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use super::{Error, Fix};
 use crate::kafka::{self, config::ClientConfig, error::KafkaError};
 use crate::model::group::GroupDescription;
+use crate::model::processor_graph::StoredDescription;
 use crate::model::{ErrorCode, KafkaVersion, ProcessorGraph, Topology};
 use crate::snapshot;
 
@@ -133,23 +134,79 @@ fn snapshot_group(path: &Path, group: Option<&str>) -> Result<SourcedGroup, Erro
 type Described = (Result<GroupDescription, Error>, Option<KafkaVersion>);
 
 fn describe_live(client: &ClientConfig, group_id: &str) -> Result<Described, Error> {
+    describe_live_with(client, group_id, false).map(|(d, _)| d)
+}
+
+/// [`describe_live`], and the topology description the broker stores when `descriptions`.
+fn describe_live_with(
+    client: &ClientConfig,
+    group_id: &str,
+    descriptions: bool,
+) -> Result<(Described, StoredDescription), Error> {
     kafka::limits::check_group_ids(&[group_id])?;
     let ids = vec![group_id.to_string()];
     let mut result = kafka::run_session(client.clone(), move |cluster| {
+        if descriptions {
+            cluster.ask_topology_descriptions();
+        }
         Box::pin(async move { cluster.describe(&ids).await })
     })?;
     let version = result.snapshot.kafka_version;
+    let stored = result
+        .descriptions
+        .remove(group_id)
+        .unwrap_or(StoredDescription::NotRequested);
     if let Some((_, e)) = result.errors.into_iter().next() {
-        return Ok((Err(e.into()), version));
+        return Ok(((Err(e.into()), version), stored));
     }
     match result.snapshot.groups.pop() {
-        Some(g) => Ok((Ok(g), version)),
+        Some(g) => Ok(((Ok(g), version), stored)),
         None => Err(Error::Kafka(KafkaError::broker(
             -1,
             None,
             format!("the cluster did not describe group {group_id}"),
         ))),
     }
+}
+
+/// [`resolve_topology`], with the processors a live group's broker stores (Kafka 4.4 with a
+/// topology description plugin, KIP-1331); a note says why when there are none.
+pub fn resolve_topology_with_processors(
+    source: &TopologySource,
+    application_id: Option<&str>,
+    group: Option<&str>,
+) -> Result<ResolvedTopology, Error> {
+    let TopologySource::Live { group_id, client } = source else {
+        return resolve_topology(source, application_id, group);
+    };
+    let label = format!("group:{group_id}");
+    let ((described, _), stored) = describe_live_with(client, group_id, true)?;
+    let mut t = group_topology(described?, &label)?;
+    let note = match stored {
+        StoredDescription::Available(graph) => {
+            t.graph = Some(crate::topology::picture::named_as_in(
+                graph,
+                &t.topology,
+                group_id,
+            ));
+            return Ok(t);
+        }
+        StoredDescription::NotStored => {
+            "the broker stores no topology description for the group's topology epoch, so no \
+             processors are shown (Kafka 4.4 stores them when the broker config \
+             group.streams.topology.description.plugin.class names a plugin, KIP-1331)"
+        }
+        StoredDescription::Failed => {
+            "the broker's topology description plugin failed to read the description: no \
+             processors are shown"
+        }
+        StoredDescription::NotRequested => {
+            "the broker speaks StreamsGroupDescribe v0 (Kafka 4.1 to 4.3), which carries no \
+             processors; Kafka 4.4 with a topology description plugin (KIP-1331) does"
+        }
+    };
+    t.notes.push(note.to_string());
+    Ok(t)
 }
 
 /// Where a topology comes from.
