@@ -271,10 +271,37 @@ fn global_cluster(g: &SubtopologyGraph) -> Cluster {
     }
 }
 
+/// The nodes in the order records reach them: sources first, then breadth first along the
+/// edges; a broker's stored description lists them in an order of its own.
 fn nodes(g: &SubtopologyGraph) -> Vec<Node> {
     let names: BTreeSet<&str> = g.nodes.iter().map(|n| n.name.as_str()).collect();
-    g.nodes
+    let by_name: BTreeMap<&str, &crate::model::processor_graph::ProcessorNode> =
+        g.nodes.iter().map(|n| (n.name.as_str(), n)).collect();
+    let mut queue: std::collections::VecDeque<&str> = g
+        .nodes
         .iter()
+        .filter(|n| matches!(n.kind, NodeKind::Source { .. }))
+        .map(|n| n.name.as_str())
+        .collect();
+    let mut order: Vec<&str> = Vec::new();
+    let mut seen = BTreeSet::new();
+    while let Some(name) = queue.pop_front() {
+        if !seen.insert(name) {
+            continue;
+        }
+        order.push(name);
+        let successors = by_name.get(name).into_iter().flat_map(|n| &n.successors);
+        queue.extend(successors.map(String::as_str).filter(|s| names.contains(s)));
+    }
+    order.extend(
+        g.nodes
+            .iter()
+            .map(|n| n.name.as_str())
+            .filter(|n| !seen.contains(n)),
+    );
+    order
+        .into_iter()
+        .filter_map(|name| by_name.get(name).copied())
         .map(|n| Node {
             name: n.name.clone(),
             kind: n.kind.clone(),

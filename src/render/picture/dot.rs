@@ -15,7 +15,7 @@ fn render(d: &Drawing) -> String {
     let mut out = String::new();
     out.push_str("digraph topology {\n");
     out.push_str("  rankdir=LR;\n");
-    let _ = writeln!(out, "  label={};", quote(&[d.title.clone()]));
+    let _ = writeln!(out, "  label={};", quote(std::slice::from_ref(&d.title)));
     out.push_str("  labelloc=t;\n  fontname=\"Helvetica\";\n");
     out.push_str("  node [fontname=\"Helvetica\", fontsize=10];\n");
     out.push_str("  edge [fontname=\"Helvetica\", fontsize=9];\n");
@@ -24,7 +24,7 @@ fn render(d: &Drawing) -> String {
     }
     for g in &d.groups {
         let _ = writeln!(out, "  subgraph cluster_{} {{", g.id);
-        let _ = writeln!(out, "    label={};", quote(&[g.title.clone()]));
+        let _ = writeln!(out, "    label={};", quote(std::slice::from_ref(&g.title)));
         let style = if g.dashed { "dashed" } else { "rounded" };
         let _ = writeln!(out, "    style={style};");
         for item in &g.items {

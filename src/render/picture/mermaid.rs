@@ -19,7 +19,12 @@ fn render(d: &Drawing) -> String {
         let _ = writeln!(out, "  {}", item_line(item));
     }
     for g in &d.groups {
-        let _ = writeln!(out, "  subgraph {} [{}]", g.id, quote(&[g.title.clone()]));
+        let _ = writeln!(
+            out,
+            "  subgraph {} [{}]",
+            g.id,
+            quote(std::slice::from_ref(&g.title))
+        );
         for item in &g.items {
             let _ = writeln!(out, "    {}", item_line(item));
         }
