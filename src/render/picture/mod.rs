@@ -189,14 +189,10 @@ fn tasks_items(c: &Cluster, ids: &Ids, links: &mut Vec<Link>) -> Vec<Item> {
     for t in &c.changelogs {
         links.push(link(&id, &(ids.topic)(t), Line::Changelog));
     }
-    let label = match c.tasks {
-        Some(1) => "1 task".to_string(),
-        Some(n) => format!("{n} tasks"),
-        None => "tasks".to_string(),
-    };
+    // The cluster's title has the task count already.
     let mut items = vec![Item {
         id,
-        label: vec![label, "processors not in the input".to_string()],
+        label: vec!["processors not in the input".to_string()],
         shape: Shape::Tasks,
     }];
     items.extend(store_items(c, ids, links));

@@ -47,7 +47,7 @@ fn cluster(out: &mut String, p: &Picture, c: &Cluster) {
         };
     }
     for t in &c.changelogs {
-        let _ = writeln!(out, "  changelog {}", topic(p, t, &c.id, Side::Write));
+        let _ = writeln!(out, "  writes  {}", topic(p, t, &c.id, Side::Write));
     }
     if !c.nodes.is_empty() {
         out.push_str("  processors:\n");
