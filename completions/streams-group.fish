@@ -210,7 +210,7 @@ complete -c streams-group -n "__fish_streams_group_using_subcommand topology; an
 always\t''
 never\t''"
 complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and not __fish_seen_subcommand_from show help" -s v -l verbose -d 'More detail'
-complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and not __fish_seen_subcommand_from show help" -s h -l help -d 'Print help'
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and not __fish_seen_subcommand_from show help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and not __fish_seen_subcommand_from show help" -s V -l version -d 'Print version'
 complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and not __fish_seen_subcommand_from show help" -a "show" -d 'Draw the topology as text, Graphviz DOT or a Mermaid flowchart'
 complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and not __fish_seen_subcommand_from show help" -a "help" -d 'Print this message or the help of the given subcommand(s)'

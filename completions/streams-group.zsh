@@ -281,8 +281,8 @@ _arguments "${_arguments_options[@]}" : \
 '--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
 '-v[More detail]' \
 '--verbose[More detail]' \
-'-h[Print help]' \
-'--help[Print help]' \
+'-h[Print help (see more with '\''--help'\'')]' \
+'--help[Print help (see more with '\''--help'\'')]' \
 '-V[Print version]' \
 '--version[Print version]' \
 ':file -- Topology\: a JSON or Kafka Streams Topology#describe() text file, a snapshot, or group\:ID for a live group'\''s topology:_files' \

@@ -56,6 +56,7 @@ pub enum Command {
     /// Warm-up and restoration lag per task, against acceptable.recovery.lag
     Lag(commands::lag::Args),
     /// Parse a topology and show its tasks and internal topics
+    #[command(long_about = commands::topology::LONG_ABOUT)]
     Topology(commands::topology::Args),
     /// Print a shell completion script
     Completions(commands::completions::Args),

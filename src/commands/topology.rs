@@ -11,7 +11,8 @@ use super::Outcome;
 use crate::command_error::CommandError;
 use crate::exit::Code;
 
-const LONG_ABOUT: &str = "\
+// Set on the subcommand in cli.rs too: a variant's doc comment replaces the struct's long help.
+pub const LONG_ABOUT: &str = "\
 Parse a topology and show its subtopologies, the tasks they make and the internal topics the
 coordinator would create.
 
