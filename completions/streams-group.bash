@@ -43,6 +43,9 @@ _streams__group() {
             streams__group,list)
                 cmd="streams__group__subcmd__list"
                 ;;
+            streams__group,man)
+                cmd="streams__group__subcmd__man"
+                ;;
             streams__group,reset-offsets)
                 cmd="streams__group__subcmd__reset__subcmd__offsets"
                 ;;
@@ -97,6 +100,9 @@ _streams__group() {
             streams__group__subcmd__help,list)
                 cmd="streams__group__subcmd__help__subcmd__list"
                 ;;
+            streams__group__subcmd__help,man)
+                cmd="streams__group__subcmd__help__subcmd__man"
+                ;;
             streams__group__subcmd__help,reset-offsets)
                 cmd="streams__group__subcmd__help__subcmd__reset__subcmd__offsets"
                 ;;
@@ -112,6 +118,21 @@ _streams__group() {
             streams__group__subcmd__help__subcmd__diff,topology)
                 cmd="streams__group__subcmd__help__subcmd__diff__subcmd__topology"
                 ;;
+            streams__group__subcmd__help__subcmd__topology,show)
+                cmd="streams__group__subcmd__help__subcmd__topology__subcmd__show"
+                ;;
+            streams__group__subcmd__topology,help)
+                cmd="streams__group__subcmd__topology__subcmd__help"
+                ;;
+            streams__group__subcmd__topology,show)
+                cmd="streams__group__subcmd__topology__subcmd__show"
+                ;;
+            streams__group__subcmd__topology__subcmd__help,help)
+                cmd="streams__group__subcmd__topology__subcmd__help__subcmd__help"
+                ;;
+            streams__group__subcmd__topology__subcmd__help,show)
+                cmd="streams__group__subcmd__topology__subcmd__help__subcmd__show"
+                ;;
             *)
                 ;;
         esac
@@ -119,7 +140,7 @@ _streams__group() {
 
     case "${cmd}" in
         streams__group)
-            opts="-o -v -h -V --bootstrap-server --command-config --timeout --output --color --verbose --help --version simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete completions help"
+            opts="-o -v -h -V --bootstrap-server --command-config --timeout --output --color --verbose --help --version simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -635,7 +656,7 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__help)
-            opts="simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete completions help"
+            opts="simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -802,6 +823,20 @@ _streams__group() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        streams__subcmd__group__subcmd__help__subcmd__man)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         streams__subcmd__group__subcmd__help__subcmd__reset__subcmd__offsets)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -831,8 +866,22 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__help__subcmd__topology)
-            opts=""
+            opts="show"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        streams__subcmd__group__subcmd__help__subcmd__topology__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -914,6 +963,51 @@ _streams__group() {
             case "${prev}" in
                 --state)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --bootstrap-server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --command-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        streams__subcmd__group__subcmd__man)
+            opts="-o -v -h -V --dir --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --dir)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
                     return 0
                     ;;
                 --bootstrap-server)
@@ -1178,12 +1272,112 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__topology)
-            opts="-o -v -h -V --application-id --group --partitions --topic-partitions --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
+            opts="-o -v -h -V --application-id --group --partitions --topic-partitions --bootstrap-server --command-config --timeout --output --color --verbose --help --version show help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --application-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --partitions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --topic-partitions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --bootstrap-server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --command-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        streams__subcmd__group__subcmd__topology__subcmd__help)
+            opts="show help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        streams__subcmd__group__subcmd__topology__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        streams__subcmd__group__subcmd__topology__subcmd__help__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        streams__subcmd__group__subcmd__topology__subcmd__show)
+            opts="-o -v -h -V --format --application-id --group --partitions --topic-partitions --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "text dot mermaid" -- "${cur}"))
+                    return 0
+                    ;;
                 --application-id)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

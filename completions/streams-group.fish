@@ -46,6 +46,7 @@ complete -c streams-group -n "__fish_streams_group_needs_command" -f -a "reset-o
 complete -c streams-group -n "__fish_streams_group_needs_command" -f -a "delete-offsets" -d 'Delete committed offsets of an Empty streams group (a dry run unless --execute)'
 complete -c streams-group -n "__fish_streams_group_needs_command" -f -a "delete" -d 'Delete Empty streams groups and their internal topics (a dry run unless --execute)'
 complete -c streams-group -n "__fish_streams_group_needs_command" -f -a "completions" -d 'Print a shell completion script'
+complete -c streams-group -n "__fish_streams_group_needs_command" -f -a "man" -d 'Print or install the manual pages'
 complete -c streams-group -n "__fish_streams_group_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -s n -l members -d 'Number of simulated members (stream threads) of a new group [default: 4]' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l threads-per-process -d 'Stream threads per process (members of one process share a process id)' -r
@@ -199,21 +200,43 @@ complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -l exit
 complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -s v -l verbose -d 'More detail'
 complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -s h -l help -d 'Print help'
 complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -s V -l version -d 'Print version'
-complete -c streams-group -n "__fish_streams_group_using_subcommand topology" -l application-id -d 'Application id (needed for describe text: internal topic names start with it)' -r
-complete -c streams-group -n "__fish_streams_group_using_subcommand topology" -l group -d 'The group to take from a snapshot with several' -r
-complete -c streams-group -n "__fish_streams_group_using_subcommand topology" -l partitions -d 'Partitions of every source topic whose count is not known otherwise (from --topic-partitions, or from the group)' -r
-complete -c streams-group -n "__fish_streams_group_using_subcommand topology" -l topic-partitions -d 'Partition count of one topic (repeatable, or comma-separated); internal topics too, to model existing ones; 0 = the topic is missing' -r
-complete -c streams-group -n "__fish_streams_group_using_subcommand topology" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
-complete -c streams-group -n "__fish_streams_group_using_subcommand topology" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
-complete -c streams-group -n "__fish_streams_group_using_subcommand topology" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
-complete -c streams-group -n "__fish_streams_group_using_subcommand topology" -s o -l output -d 'Output format' -r -f -a "table\t''
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and not __fish_seen_subcommand_from show help" -l application-id -d 'Application id (needed for describe text: internal topic names start with it)' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and not __fish_seen_subcommand_from show help" -l group -d 'The group to take from a snapshot with several' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and not __fish_seen_subcommand_from show help" -l partitions -d 'Partitions of every source topic whose count is not known otherwise (from --topic-partitions, or from the group)' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and not __fish_seen_subcommand_from show help" -l topic-partitions -d 'Partition count of one topic (repeatable, or comma-separated); internal topics too, to model existing ones; 0 = the topic is missing' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and not __fish_seen_subcommand_from show help" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and not __fish_seen_subcommand_from show help" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and not __fish_seen_subcommand_from show help" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and not __fish_seen_subcommand_from show help" -s o -l output -d 'Output format' -r -f -a "table\t''
 json\t''"
-complete -c streams-group -n "__fish_streams_group_using_subcommand topology" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and not __fish_seen_subcommand_from show help" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c streams-group -n "__fish_streams_group_using_subcommand topology" -s v -l verbose -d 'More detail'
-complete -c streams-group -n "__fish_streams_group_using_subcommand topology" -s h -l help -d 'Print help'
-complete -c streams-group -n "__fish_streams_group_using_subcommand topology" -s V -l version -d 'Print version'
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and not __fish_seen_subcommand_from show help" -s v -l verbose -d 'More detail'
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and not __fish_seen_subcommand_from show help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and not __fish_seen_subcommand_from show help" -s V -l version -d 'Print version'
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and not __fish_seen_subcommand_from show help" -a "show" -d 'Draw the topology as text, Graphviz DOT or a Mermaid flowchart'
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and not __fish_seen_subcommand_from show help" -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and __fish_seen_subcommand_from show" -l format -d 'The picture: text for a terminal, dot for Graphviz, mermaid for Markdown' -r -f -a "text\t''
+dot\t''
+mermaid\t''"
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and __fish_seen_subcommand_from show" -l application-id -d 'Application id (needed for describe text: internal topic names start with it)' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and __fish_seen_subcommand_from show" -l group -d 'The group to take from a snapshot with several' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and __fish_seen_subcommand_from show" -l partitions -d 'Partitions of every source topic whose count is not known otherwise (no default: unknown counts are left out of the picture)' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and __fish_seen_subcommand_from show" -l topic-partitions -d 'Partitions of given topics: TOPIC=N, comma-separated or repeated' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and __fish_seen_subcommand_from show" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and __fish_seen_subcommand_from show" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and __fish_seen_subcommand_from show" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and __fish_seen_subcommand_from show" -s o -l output -d 'Output format' -r -f -a "table\t''
+json\t''"
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and __fish_seen_subcommand_from show" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and __fish_seen_subcommand_from show" -s v -l verbose -d 'More detail'
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and __fish_seen_subcommand_from help" -f -a "show" -d 'Draw the topology as text, Graphviz DOT or a Mermaid flowchart'
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -s g -l group -d 'Group to reset (repeatable)' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -l input-topic -d 'A topic, all its partitions or the ones named: TOPIC or TOPIC:0,1,2 (repeatable)' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -l to-offset -d 'This offset, clamped to the log' -r
@@ -282,17 +305,31 @@ never\t''"
 complete -c streams-group -n "__fish_streams_group_using_subcommand completions" -s v -l verbose -d 'More detail'
 complete -c streams-group -n "__fish_streams_group_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c streams-group -n "__fish_streams_group_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete completions help" -f -a "simulate" -d 'Simulate Streams clients against the local coordinator on a virtual clock'
-complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete completions help" -f -a "list" -d 'List the streams groups of a cluster'
-complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete completions help" -f -a "describe" -d 'Describe streams groups: state, members, offsets and lag, topology'
-complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete completions help" -f -a "diff" -d 'Compare two topologies or two assignments'
-complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete completions help" -f -a "check-epoch" -d 'Dry-run a topology epoch bump: would the coordinator accept this topology?'
-complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete completions help" -f -a "lag" -d 'Warm-up and restoration lag per task, against acceptable.recovery.lag'
-complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete completions help" -f -a "topology" -d 'Parse a topology and show its tasks and internal topics'
-complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete completions help" -f -a "reset-offsets" -d 'Reset committed offsets of Empty streams groups (a dry run unless --execute)'
-complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete completions help" -f -a "delete-offsets" -d 'Delete committed offsets of an Empty streams group (a dry run unless --execute)'
-complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete completions help" -f -a "delete" -d 'Delete Empty streams groups and their internal topics (a dry run unless --execute)'
-complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c streams-group -n "__fish_streams_group_using_subcommand man" -l dir -d 'Write every page into DIR (created if missing), one file per subcommand, and list them' -r -f -a "(__fish_complete_directories)"
+complete -c streams-group -n "__fish_streams_group_using_subcommand man" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand man" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
+complete -c streams-group -n "__fish_streams_group_using_subcommand man" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand man" -s o -l output -d 'Output format' -r -f -a "table\t''
+json\t''"
+complete -c streams-group -n "__fish_streams_group_using_subcommand man" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c streams-group -n "__fish_streams_group_using_subcommand man" -s v -l verbose -d 'More detail'
+complete -c streams-group -n "__fish_streams_group_using_subcommand man" -s h -l help -d 'Print help'
+complete -c streams-group -n "__fish_streams_group_using_subcommand man" -s V -l version -d 'Print version'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete completions man help" -f -a "simulate" -d 'Simulate Streams clients against the local coordinator on a virtual clock'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete completions man help" -f -a "list" -d 'List the streams groups of a cluster'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete completions man help" -f -a "describe" -d 'Describe streams groups: state, members, offsets and lag, topology'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete completions man help" -f -a "diff" -d 'Compare two topologies or two assignments'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete completions man help" -f -a "check-epoch" -d 'Dry-run a topology epoch bump: would the coordinator accept this topology?'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete completions man help" -f -a "lag" -d 'Warm-up and restoration lag per task, against acceptable.recovery.lag'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete completions man help" -f -a "topology" -d 'Parse a topology and show its tasks and internal topics'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete completions man help" -f -a "reset-offsets" -d 'Reset committed offsets of Empty streams groups (a dry run unless --execute)'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete completions man help" -f -a "delete-offsets" -d 'Delete committed offsets of an Empty streams group (a dry run unless --execute)'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete completions man help" -f -a "delete" -d 'Delete Empty streams groups and their internal topics (a dry run unless --execute)'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete completions man help" -f -a "completions" -d 'Print a shell completion script'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete completions man help" -f -a "man" -d 'Print or install the manual pages'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c streams-group -n "__fish_streams_group_using_subcommand help; and __fish_seen_subcommand_from diff" -f -a "topology" -d 'Compare two topologies: subtopologies, topics, copartition groups, and rollout hazards'
 complete -c streams-group -n "__fish_streams_group_using_subcommand help; and __fish_seen_subcommand_from diff" -f -a "assignment" -d 'Compare assignments: current vs target, two snapshots, or a snapshot vs a simulation'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and __fish_seen_subcommand_from topology" -f -a "show" -d 'Draw the topology as text, Graphviz DOT or a Mermaid flowchart'

@@ -281,12 +281,70 @@ _arguments "${_arguments_options[@]}" : \
 '--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
 '-v[More detail]' \
 '--verbose[More detail]' \
-'-h[Print help]' \
-'--help[Print help]' \
+'-h[Print help (see more with '\''--help'\'')]' \
+'--help[Print help (see more with '\''--help'\'')]' \
 '-V[Print version]' \
 '--version[Print version]' \
 ':file -- Topology\: a JSON or Kafka Streams Topology#describe() text file, a snapshot, or group\:ID for a live group'\''s topology:_files' \
+":: :_streams-group__subcmd__topology_commands" \
+"*::: :->topology" \
 && ret=0
+
+    case $state in
+    (topology)
+        words=($line[2] "${words[@]}")
+        (( CURRENT += 1 ))
+        curcontext="${curcontext%:*:*}:streams-group-topology-command-$line[2]:"
+        case $line[2] in
+            (show)
+_arguments "${_arguments_options[@]}" : \
+'--format=[The picture\: text for a terminal, dot for Graphviz, mermaid for Markdown]:FORMAT:(text dot mermaid)' \
+'--application-id=[Application id (needed for describe text\: internal topic names start with it)]:ID:_default' \
+'--group=[The group to take from a snapshot with several]:GROUP:_default' \
+'--partitions=[Partitions of every source topic whose count is not known otherwise (no default\: unknown counts are left out of the picture)]:N:_default' \
+'*--topic-partitions=[Partitions of given topics\: TOPIC=N, comma-separated or repeated]:TOPIC=N:_default' \
+'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
+'--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
+'--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \
+'-o+[Output format]:OUTPUT:(table json)' \
+'--output=[Output format]:OUTPUT:(table json)' \
+'--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
+'-v[More detail]' \
+'--verbose[More detail]' \
+'-h[Print help (see more with '\''--help'\'')]' \
+'--help[Print help (see more with '\''--help'\'')]' \
+'-V[Print version]' \
+'--version[Print version]' \
+':input -- Topology\: a JSON or Kafka Streams Topology#describe() text file, a snapshot, or group\:ID for a live group'\''s topology:_files' \
+&& ret=0
+;;
+(help)
+_arguments "${_arguments_options[@]}" : \
+":: :_streams-group__subcmd__topology__subcmd__help_commands" \
+"*::: :->help" \
+&& ret=0
+
+    case $state in
+    (help)
+        words=($line[1] "${words[@]}")
+        (( CURRENT += 1 ))
+        curcontext="${curcontext%:*:*}:streams-group-topology-help-command-$line[1]:"
+        case $line[1] in
+            (show)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(help)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+        esac
+    ;;
+esac
+;;
+        esac
+    ;;
+esac
 ;;
 (reset-offsets)
 _arguments "${_arguments_options[@]}" : \
@@ -380,6 +438,24 @@ _arguments "${_arguments_options[@]}" : \
 ':shell -- The shell to generate for:(bash elvish fish powershell zsh)' \
 && ret=0
 ;;
+(man)
+_arguments "${_arguments_options[@]}" : \
+'()--dir=[Write every page into DIR (created if missing), one file per subcommand, and list them]:DIR:_files -/' \
+'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
+'--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
+'--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \
+'-o+[Output format]:OUTPUT:(table json)' \
+'--output=[Output format]:OUTPUT:(table json)' \
+'--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
+'-v[More detail]' \
+'--verbose[More detail]' \
+'-h[Print help]' \
+'--help[Print help]' \
+'-V[Print version]' \
+'--version[Print version]' \
+'*::command -- The (sub)command whose page to print, e.g. `topology show`; none\: the main page:_default' \
+&& ret=0
+;;
 (help)
 _arguments "${_arguments_options[@]}" : \
 ":: :_streams-group__subcmd__help_commands" \
@@ -438,7 +514,23 @@ _arguments "${_arguments_options[@]}" : \
 ;;
 (topology)
 _arguments "${_arguments_options[@]}" : \
+":: :_streams-group__subcmd__help__subcmd__topology_commands" \
+"*::: :->topology" \
 && ret=0
+
+    case $state in
+    (topology)
+        words=($line[1] "${words[@]}")
+        (( CURRENT += 1 ))
+        curcontext="${curcontext%:*:*}:streams-group-help-topology-command-$line[1]:"
+        case $line[1] in
+            (show)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+        esac
+    ;;
+esac
 ;;
 (reset-offsets)
 _arguments "${_arguments_options[@]}" : \
@@ -453,6 +545,10 @@ _arguments "${_arguments_options[@]}" : \
 && ret=0
 ;;
 (completions)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(man)
 _arguments "${_arguments_options[@]}" : \
 && ret=0
 ;;
@@ -483,6 +579,7 @@ _streams-group_commands() {
 'delete-offsets:Delete committed offsets of an Empty streams group (a dry run unless --execute)' \
 'delete:Delete Empty streams groups and their internal topics (a dry run unless --execute)' \
 'completions:Print a shell completion script' \
+'man:Print or install the manual pages' \
 'help:Print this message or the help of the given subcommand(s)' \
     )
     _describe -t commands 'streams-group commands' commands "$@"
@@ -569,6 +666,7 @@ _streams-group__subcmd__help_commands() {
 'delete-offsets:Delete committed offsets of an Empty streams group (a dry run unless --execute)' \
 'delete:Delete Empty streams groups and their internal topics (a dry run unless --execute)' \
 'completions:Print a shell completion script' \
+'man:Print or install the manual pages' \
 'help:Print this message or the help of the given subcommand(s)' \
     )
     _describe -t commands 'streams-group help commands' commands "$@"
@@ -631,6 +729,11 @@ _streams-group__subcmd__help__subcmd__list_commands() {
     local commands; commands=()
     _describe -t commands 'streams-group help list commands' commands "$@"
 }
+(( $+functions[_streams-group__subcmd__help__subcmd__man_commands] )) ||
+_streams-group__subcmd__help__subcmd__man_commands() {
+    local commands; commands=()
+    _describe -t commands 'streams-group help man commands' commands "$@"
+}
 (( $+functions[_streams-group__subcmd__help__subcmd__reset-offsets_commands] )) ||
 _streams-group__subcmd__help__subcmd__reset-offsets_commands() {
     local commands; commands=()
@@ -643,8 +746,15 @@ _streams-group__subcmd__help__subcmd__simulate_commands() {
 }
 (( $+functions[_streams-group__subcmd__help__subcmd__topology_commands] )) ||
 _streams-group__subcmd__help__subcmd__topology_commands() {
-    local commands; commands=()
+    local commands; commands=(
+'show:Draw the topology as text, Graphviz DOT or a Mermaid flowchart' \
+    )
     _describe -t commands 'streams-group help topology commands' commands "$@"
+}
+(( $+functions[_streams-group__subcmd__help__subcmd__topology__subcmd__show_commands] )) ||
+_streams-group__subcmd__help__subcmd__topology__subcmd__show_commands() {
+    local commands; commands=()
+    _describe -t commands 'streams-group help topology show commands' commands "$@"
 }
 (( $+functions[_streams-group__subcmd__lag_commands] )) ||
 _streams-group__subcmd__lag_commands() {
@@ -655,6 +765,11 @@ _streams-group__subcmd__lag_commands() {
 _streams-group__subcmd__list_commands() {
     local commands; commands=()
     _describe -t commands 'streams-group list commands' commands "$@"
+}
+(( $+functions[_streams-group__subcmd__man_commands] )) ||
+_streams-group__subcmd__man_commands() {
+    local commands; commands=()
+    _describe -t commands 'streams-group man commands' commands "$@"
 }
 (( $+functions[_streams-group__subcmd__reset-offsets_commands] )) ||
 _streams-group__subcmd__reset-offsets_commands() {
@@ -668,8 +783,34 @@ _streams-group__subcmd__simulate_commands() {
 }
 (( $+functions[_streams-group__subcmd__topology_commands] )) ||
 _streams-group__subcmd__topology_commands() {
-    local commands; commands=()
+    local commands; commands=(
+'show:Draw the topology as text, Graphviz DOT or a Mermaid flowchart' \
+'help:Print this message or the help of the given subcommand(s)' \
+    )
     _describe -t commands 'streams-group topology commands' commands "$@"
+}
+(( $+functions[_streams-group__subcmd__topology__subcmd__help_commands] )) ||
+_streams-group__subcmd__topology__subcmd__help_commands() {
+    local commands; commands=(
+'show:Draw the topology as text, Graphviz DOT or a Mermaid flowchart' \
+'help:Print this message or the help of the given subcommand(s)' \
+    )
+    _describe -t commands 'streams-group topology help commands' commands "$@"
+}
+(( $+functions[_streams-group__subcmd__topology__subcmd__help__subcmd__help_commands] )) ||
+_streams-group__subcmd__topology__subcmd__help__subcmd__help_commands() {
+    local commands; commands=()
+    _describe -t commands 'streams-group topology help help commands' commands "$@"
+}
+(( $+functions[_streams-group__subcmd__topology__subcmd__help__subcmd__show_commands] )) ||
+_streams-group__subcmd__topology__subcmd__help__subcmd__show_commands() {
+    local commands; commands=()
+    _describe -t commands 'streams-group topology help show commands' commands "$@"
+}
+(( $+functions[_streams-group__subcmd__topology__subcmd__show_commands] )) ||
+_streams-group__subcmd__topology__subcmd__show_commands() {
+    local commands; commands=()
+    _describe -t commands 'streams-group topology show commands' commands "$@"
 }
 
 if [ "$funcstack[1]" = "_streams-group" ]; then

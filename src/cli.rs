@@ -57,6 +57,7 @@ pub enum Command {
     /// Warm-up and restoration lag per task, against acceptable.recovery.lag
     Lag(commands::lag::Args),
     /// Parse a topology and show its tasks and internal topics
+    #[command(long_about = commands::topology::LONG_ABOUT)]
     Topology(commands::topology::Args),
     /// Reset committed offsets of Empty streams groups (a dry run unless --execute)
     ResetOffsets(commands::reset_offsets::Args),
@@ -66,6 +67,8 @@ pub enum Command {
     Delete(commands::delete::Args),
     /// Print a shell completion script
     Completions(commands::completions::Args),
+    /// Print or install the manual pages
+    Man(commands::man::Args),
 }
 
 impl Cli {
@@ -84,6 +87,7 @@ impl Cli {
             Command::DeleteOffsets(a) => commands::delete_offsets::run(g, a),
             Command::Delete(a) => commands::delete::run(g, a),
             Command::Completions(a) => commands::completions::run(a, Cli::command()),
+            Command::Man(a) => commands::man::run(a, Cli::command()),
         }
     }
 }

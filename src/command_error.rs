@@ -31,6 +31,8 @@ pub const HINT_STOP_APPLICATION: &str = "stop every instance of the application 
     then run this again";
 pub const HINT_TLS: &str = "check ssl.truststore.location (the CA that signed the broker's \
                             certificate) and security.protocol";
+pub const HINT_PICTURE_FORMAT: &str = "pick a picture with --format text|dot|mermaid; the \
+                                       report as JSON is `topology FILE --output json`";
 pub const HINT_BUG: &str = "this is a bug in streams-group: please report it, with the command \
                             line and this message";
 

@@ -65,13 +65,13 @@ fn schema_files_are_generated_from_the_report_types() {
 }
 
 /// Every command that prints JSON has a schema: each subcommand but `completions` (a shell
-/// script), with `diff topology` and `diff assignment` as `diff-topology`, `diff-assignment`.
+/// script) and `man` (manual pages), with `diff topology` and `diff assignment` as `diff-topology`, `diff-assignment`.
 #[test]
 fn every_command_has_a_schema() {
     let mut kinds = Vec::new();
     for sub in subcommands(&["help"]) {
         match sub.as_str() {
-            "completions" => {}
+            "completions" | "man" => {}
             "diff" => kinds.extend(
                 subcommands(&["diff", "--help"])
                     .into_iter()

@@ -15,8 +15,10 @@ pub mod lag;
 pub mod list;
 pub mod live;
 pub mod reset_offsets;
+pub mod man;
 pub mod simulate;
 pub mod topology;
+pub mod topology_show;
 
 use crate::command_error::CommandError;
 use crate::exit::Code;

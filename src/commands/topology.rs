@@ -8,9 +8,11 @@ use streams_group::usecase::topology::{assumed_metadata, report};
 use super::args::{source_arg, SourceArg, TopicCountArgs};
 use super::GlobalArgs;
 use super::Outcome;
+use crate::command_error::CommandError;
 use crate::exit::Code;
 
-const LONG_ABOUT: &str = "\
+// Set on the subcommand in cli.rs too: a variant's doc comment replaces the struct's long help.
+pub const LONG_ABOUT: &str = "\
 Parse a topology and show its subtopologies, the tasks they make and the internal topics the
 coordinator would create.
 
@@ -36,13 +38,20 @@ Examples:
   streams-group topology join.txt --application-id app --topic-partitions orders=8,customers=8
   streams-group topology describe.txt --application-id app --output json";
 
+// `topology FILE` stays the report; `topology show INPUT` is the picture. A file named `show`
+// is `./show`.
 #[derive(Debug, clap::Args)]
-#[command(long_about = LONG_ABOUT, after_help = AFTER_HELP)]
+#[command(long_about = LONG_ABOUT, after_help = AFTER_HELP,
+          args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct Args {
+    #[command(subcommand)]
+    pub picture: Option<Picture>,
+
     /// Topology: a JSON or Kafka Streams Topology#describe() text file, a snapshot, or
     /// group:ID for a live group's topology
-    #[arg(value_name = "FILE", value_hint = clap::ValueHint::FilePath, value_parser = source_arg)]
-    pub file: SourceArg,
+    #[arg(value_name = "FILE", value_hint = clap::ValueHint::FilePath, value_parser = source_arg,
+          required = true)]
+    pub file: Option<SourceArg>,
 
     /// Application id (needed for describe text: internal topic names start with it)
     #[arg(long, value_name = "ID")]
@@ -56,8 +65,21 @@ pub struct Args {
     pub topics: TopicCountArgs,
 }
 
+#[derive(Debug, clap::Subcommand)]
+pub enum Picture {
+    /// Draw the topology as text, Graphviz DOT or a Mermaid flowchart
+    // The variant's doc comment would replace the long help of the arguments' struct.
+    #[command(long_about = super::topology_show::LONG_ABOUT)]
+    Show(super::topology_show::Args),
+}
+
 pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
-    let source = args.file.source(global)?;
+    let file = match (&args.picture, &args.file) {
+        (Some(Picture::Show(show)), _) => return super::topology_show::run(global, show),
+        (None, Some(file)) => file,
+        (None, None) => return Err(CommandError::usage("topology needs a FILE")),
+    };
+    let source = file.source(global)?;
     let app = args.application_id.as_deref();
     let topology = resolve_topology(&source, app, args.group.as_deref())?;
     let metadata = assumed_metadata(&topology, &args.topics.counts());

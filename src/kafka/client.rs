@@ -18,6 +18,7 @@ use kafka_protocol::protocol::StrBytes;
 use crate::model::group::{
     Coordinator, GroupDescription, PartitionOffsets, Snapshot, SNAPSHOT_SCHEMA_VERSION,
 };
+use crate::model::processor_graph::StoredDescription;
 use crate::model::KafkaVersion;
 
 use super::codec::describe::{DescribeRequest, DescribeResponse, WireDescribedGroup};
@@ -73,6 +74,9 @@ pub struct DescribeResult {
     pub errors: Vec<(String, KafkaError)>,
     /// StreamsGroupDescribe version used (1 = Kafka 4.4+).
     pub describe_version: i16,
+    /// Per group, the topology description the broker stores (asked for only after
+    /// [`Cluster::ask_topology_descriptions`]).
+    pub descriptions: BTreeMap<String, StoredDescription>,
     /// Things the user should know (one line each).
     pub warnings: Vec<String>,
 }
@@ -84,6 +88,8 @@ pub struct Cluster {
     conns: BTreeMap<i32, Connection>,
     deadline: Instant,
     pub verbose_log: Vec<String>,
+    /// Ask StreamsGroupDescribe v1 for stored topology descriptions (KIP-1331).
+    topology_descriptions: bool,
 }
 
 fn s(x: &StrBytes) -> String {
@@ -140,6 +146,7 @@ impl Cluster {
             conns,
             deadline,
             verbose_log: Vec::new(),
+            topology_descriptions: false,
         })
     }
 
@@ -297,6 +304,7 @@ impl Cluster {
         node: i32,
         group_ids: Vec<String>,
     ) -> KafkaResult<(i16, DescribeResponse)> {
+        let descriptions = self.topology_descriptions;
         let conn = self.conn(node).await?;
         let Some(version) = conn.version_for(API_STREAMS_GROUP_DESCRIBE) else {
             return Err(KafkaError::Unsupported {
@@ -310,7 +318,7 @@ impl Cluster {
         let req = DescribeRequest {
             group_ids,
             include_authorized_operations: false,
-            include_topology_description: false,
+            include_topology_description: descriptions && version >= 1,
         };
         let body = req.encode(version).map_err(|e| KafkaError::Config(e.0))?;
         let bytes = conn
@@ -565,10 +573,20 @@ impl Cluster {
         Ok((ends, warnings))
     }
 
+    /// Make [`Cluster::describe`] ask for the topology descriptions brokers store (Kafka 4.4+
+    /// with a description plugin); off by default, as it makes the broker call its plugin.
+    pub fn ask_topology_descriptions(&mut self) {
+        self.topology_descriptions = true;
+    }
+
     /// Describe groups with committed offsets, end offsets and lag.
     pub async fn describe(&mut self, groups: &[String]) -> KafkaResult<DescribeResult> {
         super::limits::check_group_ids(groups)?;
         let (raw, describe_version) = self.describe_raw(groups).await?;
+        let descriptions = raw
+            .iter()
+            .filter_map(|(g, r)| Some((g.clone(), r.as_ref().ok()?.0.stored_description())))
+            .collect();
         let mut described: Vec<GroupDescription> = Vec::new();
         let mut warnings = Vec::new();
         let mut committed_all: BTreeMap<String, Committed> = BTreeMap::new();
@@ -625,6 +643,7 @@ impl Cluster {
             },
             errors,
             describe_version,
+            descriptions,
             warnings,
         })
     }

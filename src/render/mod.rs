@@ -10,6 +10,7 @@ pub mod json;
 pub mod lag;
 pub mod list;
 pub mod out;
+pub mod picture;
 pub mod simulate;
 pub mod table;
 pub mod topology;

@@ -10,18 +10,20 @@ pub mod configure;
 pub mod describe_text;
 pub mod diff;
 pub mod json;
+pub mod picture;
 pub mod topic_name;
 
 use std::fmt;
 use std::path::Path;
 
+use crate::model::processor_graph::ProcessorGraph;
 use crate::model::topology::Topology;
 
 pub use configure::{
     configure, Configuration, ConfiguredSubtopology, CreatableTopic, InvalidTopology,
     TopicMetadata, TopicProblem,
 };
-pub use describe_text::{parse_describe, parse_describe_with_notes};
+pub use describe_text::{parse_describe, parse_describe_graph, parse_describe_with_notes};
 pub use diff::{diff, diff_with_metadata, Hazard, HazardKind, TopologyDiff};
 pub use json::parse_json;
 
@@ -132,10 +134,20 @@ pub fn parse_topology_with_notes(
     text: &str,
     application_id: Option<&str>,
 ) -> Result<(Topology, Vec<String>), ParseError> {
+    parse_topology_graph(text, application_id).map(|(t, notes, _)| (t, notes))
+}
+
+/// Like [`parse_topology_with_notes`], also returning the processors when the format has them
+/// (describe text does, JSON does not).
+pub fn parse_topology_graph(
+    text: &str,
+    application_id: Option<&str>,
+) -> Result<(Topology, Vec<String>, Option<ProcessorGraph>), ParseError> {
     match detect_format(text)? {
-        Format::Json => json::parse_json(text).map(|t| (t, Vec::new())),
+        Format::Json => json::parse_json(text).map(|t| (t, Vec::new(), None)),
         Format::DescribeText => match application_id {
-            Some(app) => describe_text::parse_describe_with_notes(text, app),
+            Some(app) => describe_text::parse_describe_graph(text, app)
+                .map(|(t, notes, graph)| (t, notes, Some(graph))),
             None => Err(ParseError::general(
                 "this is Topology#describe() text, which prints internal topic names without the \
                  application id",

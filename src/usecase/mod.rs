@@ -18,6 +18,7 @@ pub mod diff;
 mod error;
 pub mod lag;
 pub mod live;
+pub mod picture;
 pub mod profile;
 mod schema;
 pub mod simulation;

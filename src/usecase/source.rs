@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use super::{Error, Fix};
 use crate::kafka::{self, config::ClientConfig, error::KafkaError};
 use crate::model::group::GroupDescription;
-use crate::model::{ErrorCode, KafkaVersion, Topology};
+use crate::model::processor_graph::StoredDescription;
+use crate::model::{ErrorCode, KafkaVersion, ProcessorGraph, Topology};
 use crate::snapshot;
 
 /// Where the group a command works on comes from.
@@ -133,23 +134,79 @@ fn snapshot_group(path: &Path, group: Option<&str>) -> Result<SourcedGroup, Erro
 type Described = (Result<GroupDescription, Error>, Option<KafkaVersion>);
 
 fn describe_live(client: &ClientConfig, group_id: &str) -> Result<Described, Error> {
+    describe_live_with(client, group_id, false).map(|(d, _)| d)
+}
+
+/// [`describe_live`], and the topology description the broker stores when `descriptions`.
+fn describe_live_with(
+    client: &ClientConfig,
+    group_id: &str,
+    descriptions: bool,
+) -> Result<(Described, StoredDescription), Error> {
     kafka::limits::check_group_ids(&[group_id])?;
     let ids = vec![group_id.to_string()];
     let mut result = kafka::run_session(client.clone(), move |cluster| {
+        if descriptions {
+            cluster.ask_topology_descriptions();
+        }
         Box::pin(async move { cluster.describe(&ids).await })
     })?;
     let version = result.snapshot.kafka_version;
+    let stored = result
+        .descriptions
+        .remove(group_id)
+        .unwrap_or(StoredDescription::NotRequested);
     if let Some((_, e)) = result.errors.into_iter().next() {
-        return Ok((Err(e.into()), version));
+        return Ok(((Err(e.into()), version), stored));
     }
     match result.snapshot.groups.pop() {
-        Some(g) => Ok((Ok(g), version)),
+        Some(g) => Ok(((Ok(g), version), stored)),
         None => Err(Error::Kafka(KafkaError::broker(
             -1,
             None,
             format!("the cluster did not describe group {group_id}"),
         ))),
     }
+}
+
+/// [`resolve_topology`], with the processors a live group's broker stores (Kafka 4.4 with a
+/// topology description plugin, KIP-1331); a note says why when there are none.
+pub fn resolve_topology_with_processors(
+    source: &TopologySource,
+    application_id: Option<&str>,
+    group: Option<&str>,
+) -> Result<ResolvedTopology, Error> {
+    let TopologySource::Live { group_id, client } = source else {
+        return resolve_topology(source, application_id, group);
+    };
+    let label = format!("group:{group_id}");
+    let ((described, _), stored) = describe_live_with(client, group_id, true)?;
+    let mut t = group_topology(described?, &label)?;
+    let note = match stored {
+        StoredDescription::Available(graph) => {
+            t.graph = Some(crate::topology::picture::named_as_in(
+                graph,
+                &t.topology,
+                group_id,
+            ));
+            return Ok(t);
+        }
+        StoredDescription::NotStored => {
+            "the broker stores no topology description for the group's topology epoch, so no \
+             processors are shown (Kafka 4.4 stores them when the broker config \
+             group.streams.topology.description.plugin.class names a plugin, KIP-1331)"
+        }
+        StoredDescription::Failed => {
+            "the broker's topology description plugin failed to read the description: no \
+             processors are shown"
+        }
+        StoredDescription::NotRequested => {
+            "the broker speaks StreamsGroupDescribe v0 (Kafka 4.1 to 4.3), which carries no \
+             processors; Kafka 4.4 with a topology description plugin (KIP-1331) does"
+        }
+    };
+    t.notes.push(note.to_string());
+    Ok(t)
 }
 
 /// Where a topology comes from.
@@ -178,6 +235,8 @@ pub struct ResolvedTopology {
     pub described: bool,
     /// What the parser noted (e.g. global stores skipped).
     pub notes: Vec<String>,
+    /// The processors, when the input has them (describe text).
+    pub graph: Option<ProcessorGraph>,
 }
 
 /// Read a topology. `application_id` names the internal topics of describe text; `group` picks
@@ -228,8 +287,8 @@ fn parse_file_topology(
     let needs_app_id = application_id.is_none()
         && crate::topology::detect_format(&text).ok()
             == Some(crate::topology::Format::DescribeText);
-    let (topology, parsed_notes) =
-        crate::topology::parse_topology_with_notes(&text, application_id).map_err(|e| {
+    let (topology, parsed_notes, graph) =
+        crate::topology::parse_topology_graph(&text, application_id).map_err(|e| {
             let message = e.in_file(label).to_string();
             if needs_app_id {
                 Error::InputWithFix(message, Fix::GiveApplicationId)
@@ -244,6 +303,7 @@ fn parse_file_topology(
         group: None,
         described,
         notes,
+        graph,
     })
 }
 
@@ -285,6 +345,7 @@ fn group_topology(g: GroupDescription, label: &str) -> Result<ResolvedTopology, 
         group: Some(g),
         described: true,
         notes: Vec::new(),
+        graph: None,
     })
 }
 

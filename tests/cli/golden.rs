@@ -89,8 +89,8 @@ fn first_difference(want: &str, got: &str) -> String {
 }
 
 /// Every example in the README and the guides that shows a command (a ```sh block with one
-/// `streams-group ...` line) followed by its output (a ```text block) shows what the current
-/// build prints.
+/// `streams-group ...` line) followed by its output (a ```text block, or a ```dot or
+/// ```mermaid picture) shows what the current build prints.
 #[test]
 fn documented_examples_are_real_output() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -128,10 +128,14 @@ fn examples(text: &str) -> Vec<(String, String)> {
         let end = rest.find("\n```\n").unwrap();
         let cmd = &rest[..end];
         rest = &rest[end + 5..];
-        if cmd.contains('\n') || !rest.trim_start_matches('\n').starts_with("```text\n") {
+        let next = rest.trim_start_matches('\n');
+        let fence = ["```text\n", "```dot\n", "```mermaid\n"]
+            .into_iter()
+            .find(|f| next.starts_with(f));
+        let Some(fence) = fence.filter(|_| !cmd.contains('\n')) else {
             continue;
-        }
-        let body = &rest.trim_start_matches('\n')["```text\n".len()..];
+        };
+        let body = &next[fence.len()..];
         let close = body.find("```\n").unwrap();
         out.push((cmd.to_string(), body[..close].to_string()));
     }

@@ -10,8 +10,10 @@ mod ci_example;
 mod diff;
 mod golden;
 mod lag;
+mod man;
 mod simulate;
 mod topology;
+mod topology_show;
 
 #[path = "../support/cli_cases.rs"]
 pub mod cli_cases;

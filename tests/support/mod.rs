@@ -176,12 +176,21 @@ impl Broker {
         Self::start_with(false, version.to_string())
     }
 
+    /// Start a PLAINTEXT broker of Kafka `version` with extra broker configs (`KEY=VALUE`).
+    pub fn start_configured(version: &str, configs: &[&str]) -> Broker {
+        Self::start_full(false, version.to_string(), configs)
+    }
+
     /// Start a broker with an extra SASL_SSL listener (see [`Broker::client_properties`]).
     pub fn start_sasl_ssl() -> Broker {
         Self::start_with(true, kafka_version())
     }
 
     fn start_with(sasl_ssl: bool, version: String) -> Broker {
+        Self::start_full(sasl_ssl, version, &[])
+    }
+
+    fn start_full(sasl_ssl: bool, version: String, configs: &[&str]) -> Broker {
         let n = RUN_COUNTER.fetch_add(1, Ordering::SeqCst);
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -197,6 +206,9 @@ impl Broker {
             .arg(std::process::id().to_string());
         if sasl_ssl {
             cmd.args(["--security", "sasl_ssl"]);
+        }
+        for c in configs {
+            cmd.args(["--broker-config", c]);
         }
         let out = match cmd.output() {
             Ok(o) => o,

@@ -6,6 +6,9 @@ use std::collections::BTreeMap;
 
 use crate::model::group::{DescribedTopology, GroupDescription, MemberDescription};
 use crate::model::heartbeat::Endpoint;
+use crate::model::processor_graph::{
+    NodeKind, ProcessorGraph, ProcessorNode, StoredDescription, SubtopologyGraph,
+};
 use crate::model::task::{Assignment, TaskId, TaskIds, TaskSet};
 use crate::model::topology::{Subtopology, TopicInfo};
 
@@ -720,7 +723,67 @@ impl WireDescribedSubtopology {
     }
 }
 
+impl TopologyDescriptionNode {
+    fn to_model(&self) -> ProcessorNode {
+        let kind = match self.node_type {
+            1 => NodeKind::Source {
+                topics: self.source_topics.clone(),
+                pattern: None,
+            },
+            3 => NodeKind::Sink {
+                topic: self.sink_topic.clone(),
+            },
+            _ => NodeKind::Processor {
+                stores: self.stores.clone(),
+            },
+        };
+        ProcessorNode {
+            name: self.name.clone(),
+            kind,
+            successors: self.successors.clone(),
+        }
+    }
+}
+
+impl TopologyDescription {
+    /// The processor graph; global stores become sub-topologies `global-0`, `global-1`, ...
+    /// (the description gives them no id).
+    pub fn to_model(&self) -> ProcessorGraph {
+        let subs = self.subtopologies.iter().map(|s| SubtopologyGraph {
+            id: s.subtopology_id.clone(),
+            global: false,
+            nodes: s
+                .nodes
+                .iter()
+                .map(TopologyDescriptionNode::to_model)
+                .collect(),
+        });
+        let globals = self
+            .global_stores
+            .iter()
+            .enumerate()
+            .map(|(i, g)| SubtopologyGraph {
+                id: format!("global-{i}"),
+                global: true,
+                nodes: vec![g.source.to_model(), g.processor.to_model()],
+            });
+        ProcessorGraph {
+            subtopologies: subs.chain(globals).collect(),
+        }
+    }
+}
+
 impl WireDescribedGroup {
+    /// The stored topology description, as the status says (v1; `NotRequested` below).
+    pub fn stored_description(&self) -> StoredDescription {
+        match (self.topology_description_status, &self.topology_description) {
+            (3, Some(d)) => StoredDescription::Available(d.to_model()),
+            (1, _) => StoredDescription::NotStored,
+            (2, _) => StoredDescription::Failed,
+            _ => StoredDescription::NotRequested,
+        }
+    }
+
     /// The model form; coordinator and offsets are filled in by the caller.
     pub fn to_model(&self) -> GroupDescription {
         let topology = match &self.topology {

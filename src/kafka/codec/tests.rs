@@ -103,6 +103,70 @@ fn describe_to_model_keeps_tasks_and_offsets() {
 }
 
 #[test]
+fn a_stored_description_becomes_the_processor_graph() {
+    use crate::model::processor_graph::{NodeKind, StoredDescription};
+    let node = |name: &str, node_type: i8, successors: &[&str]| TopologyDescriptionNode {
+        name: name.into(),
+        node_type,
+        source_topics: if node_type == 1 {
+            vec!["in".into()]
+        } else {
+            Vec::new()
+        },
+        sink_topic: (node_type == 3).then(|| "out".to_string()),
+        stores: if node_type == 2 {
+            vec!["s".into()]
+        } else {
+            Vec::new()
+        },
+        successors: successors.iter().map(|s| s.to_string()).collect(),
+    };
+    let mut g = WireDescribedGroup {
+        topology_description_status: 3,
+        topology_description: Some(TopologyDescription {
+            subtopologies: vec![TopologyDescriptionSubtopology {
+                subtopology_id: "0".into(),
+                nodes: vec![
+                    node("src", 1, &["p"]),
+                    node("p", 2, &["snk"]),
+                    node("snk", 3, &[]),
+                ],
+            }],
+            global_stores: vec![TopologyDescriptionGlobalStore {
+                source: node("gs", 1, &["gp"]),
+                processor: node("gp", 2, &[]),
+            }],
+        }),
+        ..WireDescribedGroup::default()
+    };
+    let StoredDescription::Available(graph) = g.stored_description() else {
+        panic!("status 3 with a description is available");
+    };
+    let sub = graph.subtopology("0").unwrap();
+    assert_eq!(
+        sub.nodes[1].kind,
+        NodeKind::Processor {
+            stores: vec!["s".into()]
+        }
+    );
+    assert_eq!(
+        sub.nodes[2].kind,
+        NodeKind::Sink {
+            topic: Some("out".into())
+        }
+    );
+    assert_eq!(sub.nodes[0].successors, vec!["p".to_string()]);
+    let global = graph.subtopology("global-0").unwrap();
+    assert!(global.global && global.nodes.len() == 2);
+    g.topology_description_status = 1;
+    assert_eq!(g.stored_description(), StoredDescription::NotStored);
+    g.topology_description_status = 2;
+    assert_eq!(g.stored_description(), StoredDescription::Failed);
+    g.topology_description_status = 0;
+    assert_eq!(g.stored_description(), StoredDescription::NotRequested);
+}
+
+#[test]
 fn heartbeat_round_trips_v0_and_v1() {
     for v in 0..=1 {
         let req = samples::heartbeat_request(v);

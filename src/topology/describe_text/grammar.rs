@@ -34,6 +34,10 @@ pub(super) struct RawNode {
 }
 
 impl RawNode {
+    /// The names after `-->`: the nodes this one forwards to.
+    pub fn successors(&self) -> Vec<String> {
+        self.out.iter().flatten().map(|r| r.name.clone()).collect()
+    }
     fn what(&self) -> String {
         format!("{} {}", self.kind.keyword(), self.name)
     }

@@ -66,6 +66,9 @@ mod lines;
 
 use std::collections::BTreeSet;
 
+use crate::model::processor_graph::{
+    NodeKind as GraphNode, ProcessorGraph, ProcessorNode, SubtopologyGraph,
+};
 use crate::model::topology::{Subtopology, TopicInfo, Topology};
 
 use super::ParseError;
@@ -89,6 +92,15 @@ pub fn parse_describe_with_notes(
     text: &str,
     application_id: &str,
 ) -> Result<(Topology, Vec<String>), ParseError> {
+    parse_describe_graph(text, application_id).map(|(t, notes, _)| (t, notes))
+}
+
+/// Parse describe text into the topology, the notes, and the processors with their edges
+/// (global-store sub-topologies included there), for pictures.
+pub fn parse_describe_graph(
+    text: &str,
+    application_id: &str,
+) -> Result<(Topology, Vec<String>, ProcessorGraph), ParseError> {
     if application_id.is_empty() {
         return Err(ParseError::general("the application id must not be empty"));
     }
@@ -96,6 +108,7 @@ pub fn parse_describe_with_notes(
     let mut notes = Vec::new();
     let several = blocks.len() > 1;
     let mut subtopologies = Vec::new();
+    let mut graph = ProcessorGraph::default();
     for block in &blocks {
         let prefix = match &block.name {
             Some(name) => format!("{application_id}-{name}-"),
@@ -106,14 +119,62 @@ pub fn parse_describe_with_notes(
             _ => String::new(),
         };
         subtopologies.extend(build_block(block, &prefix, &id_prefix, &mut notes));
+        let internal = internal_topics(block, &mut Vec::new());
+        graph.subtopologies.extend(
+            block
+                .subs
+                .iter()
+                .map(|sub| sub_graph(sub, &internal, &prefix, &id_prefix)),
+        );
     }
-    Ok((
-        Topology {
-            epoch: 0,
-            subtopologies,
-        },
-        notes,
-    ))
+    let topology = Topology {
+        epoch: 0,
+        subtopologies,
+    };
+    Ok((topology, notes, graph))
+}
+
+/// One sub-topology's nodes, with internal topic names decorated as in the topology.
+fn sub_graph(
+    sub: &grammar::RawSub,
+    internal: &BTreeSet<&str>,
+    prefix: &str,
+    id_prefix: &str,
+) -> SubtopologyGraph {
+    let topic = |t: &String| match internal.contains(t.as_str()) {
+        true => format!("{prefix}{t}"),
+        false => t.clone(),
+    };
+    let nodes = sub
+        .nodes
+        .iter()
+        .map(|n| ProcessorNode {
+            name: n.name.clone(),
+            kind: match &n.kind {
+                NodeKind::Source(SourceTopics::List(ts)) => GraphNode::Source {
+                    topics: ts.iter().map(topic).collect(),
+                    pattern: None,
+                },
+                NodeKind::Source(SourceTopics::Pattern(p)) => GraphNode::Source {
+                    topics: Vec::new(),
+                    pattern: Some(p.clone()),
+                },
+                NodeKind::Processor(stores) => GraphNode::Processor {
+                    stores: stores.clone(),
+                },
+                NodeKind::Sink(SinkTarget::Topic(t)) => GraphNode::Sink {
+                    topic: Some(topic(t)),
+                },
+                NodeKind::Sink(SinkTarget::Extractor(_)) => GraphNode::Sink { topic: None },
+            },
+            successors: n.successors(),
+        })
+        .collect();
+    SubtopologyGraph {
+        id: format!("{id_prefix}{}", sub.id),
+        global: sub.global,
+        nodes,
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

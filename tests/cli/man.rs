@@ -1,0 +1,86 @@
+//! The manual pages in man/ are what `streams-group man --dir` generates from the clap
+//! definitions, one per subcommand, like the completion scripts in completions/.
+//!
+//! `MAN_BLESS=1 cargo test --test cli man` rewrites man/ from the current build.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+
+fn pages(dir: &Path) -> BTreeMap<String, String> {
+    std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .map(|e| e.unwrap().path())
+                .filter(|p| p.extension().is_some_and(|e| e == "1"))
+                .map(|p| {
+                    let name = p.file_name().unwrap().to_string_lossy().into_owned();
+                    (name, std::fs::read_to_string(&p).unwrap())
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn committed_manual_pages_are_up_to_date() {
+    let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("man");
+    let fresh = tempfile::tempdir().unwrap();
+    let bless = std::env::var_os("MAN_BLESS").is_some();
+    let out = Command::new(env!("CARGO_BIN_EXE_streams-group"))
+        .args(["man", "--dir"])
+        .arg(if bless {
+            committed.as_path()
+        } else {
+            fresh.path()
+        })
+        .output()
+        .expect("the binary runs");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    if bless {
+        return;
+    }
+    let want = pages(fresh.path());
+    let have = pages(&committed);
+    let sub_count = crate::subcommands().len();
+    assert!(
+        want.len() > sub_count,
+        "a page per subcommand and the main one: {want:?}"
+    );
+    let stale: Vec<&String> = want
+        .keys()
+        .chain(have.keys())
+        .filter(|f| want.get(*f) != have.get(*f))
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "man/ is not what the build generates (MAN_BLESS=1 cargo test --test cli man rewrites \
+         it): {stale:?}"
+    );
+}
+
+#[test]
+fn one_page_prints_and_an_unknown_one_is_a_usage_error() {
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_streams-group"))
+            .args(args)
+            .output()
+            .expect("the binary runs")
+    };
+    let o = run(&["man", "topology", "show"]);
+    assert_eq!(o.status.code(), Some(0));
+    let page = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        page.starts_with(".ie") && page.contains(".TH streams-group-topology-show 1"),
+        "{page}"
+    );
+    let o = run(&["man", "frobnicate"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+}
