@@ -57,6 +57,8 @@ pub enum Command {
     Lag(commands::lag::Args),
     /// Parse a topology and show its tasks and internal topics
     Topology(commands::topology::Args),
+    /// Replay a `describe --watch --record` recording as a timeline of the rebalance
+    Timeline(commands::timeline::Args),
     /// Print a shell completion script
     Completions(commands::completions::Args),
 }
@@ -73,6 +75,7 @@ impl Cli {
             Command::CheckEpoch(a) => commands::check_epoch::run(g, a),
             Command::Lag(a) => commands::lag::run(g, a),
             Command::Topology(a) => commands::topology::run(g, a),
+            Command::Timeline(a) => commands::timeline::run(g, a),
             Command::Completions(a) => commands::completions::run(a, Cli::command()),
         }
     }

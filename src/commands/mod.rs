@@ -12,7 +12,9 @@ pub mod lag;
 pub mod list;
 pub mod live;
 pub mod simulate;
+pub mod timeline;
 pub mod topology;
+pub mod watch;
 
 use crate::command_error::CommandError;
 use crate::exit::Code;

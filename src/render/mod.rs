@@ -11,4 +11,6 @@ pub mod list;
 pub mod out;
 pub mod simulate;
 pub mod table;
+pub mod timeline;
 pub mod topology;
+pub mod watch;

@@ -9,7 +9,8 @@
 //!   replicas inferred from it);
 //! * [`diff`]: the diff policy (what a topology or an assignment is compared against, per member
 //!   or per process);
-//! * [`check_epoch`], [`topology`], [`lag`], [`live`]: the reports of those commands.
+//! * [`check_epoch`], [`topology`], [`lag`], [`live`]: the reports of those commands;
+//! * [`watch`]: one sample of a watch, and the timeline of a recording.
 
 pub mod check_epoch;
 pub mod diff;
@@ -21,5 +22,6 @@ mod schema;
 pub mod simulation;
 pub mod source;
 pub mod topology;
+pub mod watch;
 
 pub use error::{Error, Fix};

@@ -60,12 +60,13 @@ pub enum Milestone {
         target_assignment_epoch: i32,
         members: usize,
     },
-    /// A member owns its target, at the target epoch.
+    /// A member owns its target, at the target epoch: see [`CatchUp`] for the times.
     MemberReachedTarget {
         group: String,
         member: String,
         target_epoch: i32,
         took_ms: i64,
+        at_most_ms: i64,
     },
     /// The group is Stable again, `after_ms` after it was last seen leaving Stable (or after the
     /// first sample, if it was not Stable then).
@@ -76,21 +77,27 @@ pub enum Milestone {
     },
 }
 
-/// A member on its way to a target.
+/// A member on its way to a target: from the first sample that showed the target (its target
+/// assignment epoch, or the member itself when it joined later) to the first that showed the
+/// member at its target epoch owning exactly its target. Samples are apart, so the time is
+/// known to lie between `took_ms` and `at_most_ms` (from the sample before the target was seen).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct CatchUp {
     pub group: String,
     pub member: String,
     pub process: String,
-    /// The target assignment epoch it reached (or was behind at the end).
+    /// The target assignment epoch it reached (or had not reached when it left or the
+    /// recording ended).
     pub target_epoch: i32,
-    /// When it was first seen behind its target.
-    pub behind_since: String,
+    /// When the target was first seen.
+    pub target_seen_at: String,
     /// When it was first seen at its target; absent if it left or the recording ended before.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reached_at: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub took_ms: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at_most_ms: Option<i64>,
 }
 
 /// Changes the timeline leaves out: they are every heartbeat's small steps, summed up by the
@@ -112,7 +119,7 @@ pub fn build(recording: &str, samples: &[Sample]) -> TimelineReport {
         let changes = watcher.observe(s);
         replay.sample(s, start, changes);
     }
-    replay.finish();
+    let catch_ups = replay.catch_ups.finish();
     TimelineReport {
         recording: recording.to_string(),
         samples: samples.len(),
@@ -120,19 +127,19 @@ pub fn build(recording: &str, samples: &[Sample]) -> TimelineReport {
         to: clock::rfc3339(end),
         duration_ms: end - start,
         events: replay.events,
-        catch_ups: replay.catch_ups,
+        catch_ups,
     }
 }
 
 #[derive(Default)]
 struct Replay {
     events: Vec<Event>,
-    catch_ups: Vec<CatchUp>,
     /// Per group: when it was last seen leaving Stable.
     unstable_since: BTreeMap<String, i64>,
-    /// Per (group, member): the catch-up under way, and since when (ms).
-    behind: BTreeMap<(String, String), (i64, CatchUp)>,
+    catch_ups: CatchUps,
     seen: BTreeSet<String>,
+    /// The previous sample's time.
+    before: Option<i64>,
 }
 
 impl Replay {
@@ -154,8 +161,12 @@ impl Replay {
         for c in changes.into_iter().filter(|c| !is_step(c)) {
             push(&mut self.events, Happening::Change(c));
         }
+        let seen = Seen {
+            at,
+            before: self.before.unwrap_or(at),
+        };
         for g in &s.snapshot.groups {
-            for m in self.members(g, at) {
+            for m in self.catch_ups.sample(g, seen, self.before.is_none()) {
                 push(&mut self.events, Happening::Milestone(m));
             }
             if let Some(m) = self.stability(g, at) {
@@ -163,49 +174,9 @@ impl Replay {
             }
         }
         if s.is_reachable() {
-            self.left(s);
+            self.catch_ups.left(s);
         }
-    }
-
-    /// Members that fell behind their target or reached it in this sample.
-    fn members(&mut self, g: &GroupDescription, at: i64) -> Vec<Milestone> {
-        let mut out = Vec::new();
-        for m in &g.members {
-            let key = (g.group_id.clone(), m.member_id.clone());
-            let progress = Progress::of(g, m);
-            match (progress.caught_up(), self.behind.get_mut(&key)) {
-                (false, None) => {
-                    let c = CatchUp {
-                        group: g.group_id.clone(),
-                        member: m.member_id.clone(),
-                        process: m.process_id.clone(),
-                        target_epoch: progress.target_epoch,
-                        behind_since: clock::rfc3339(at),
-                        reached_at: None,
-                        took_ms: None,
-                    };
-                    self.behind.insert(key, (at, c));
-                }
-                (false, Some((_, c))) => c.target_epoch = progress.target_epoch,
-                (true, Some(_)) => {
-                    let Some((since, mut c)) = self.behind.remove(&key) else {
-                        continue;
-                    };
-                    c.target_epoch = progress.target_epoch;
-                    c.reached_at = Some(clock::rfc3339(at));
-                    c.took_ms = Some(at - since);
-                    self.catch_ups.push(c);
-                    out.push(Milestone::MemberReachedTarget {
-                        group: g.group_id.clone(),
-                        member: m.member_id.clone(),
-                        target_epoch: progress.target_epoch,
-                        took_ms: at - since,
-                    });
-                }
-                (true, None) => {}
-            }
-        }
-        out
+        self.before = Some(at);
     }
 
     /// The group Stable again after it was not.
@@ -227,11 +198,91 @@ impl Replay {
             _ => None,
         }
     }
+}
 
-    /// Catch-ups of members (or groups) no longer described end unfinished.
+/// A sample's time, and the previous sample's.
+#[derive(Clone, Copy, Debug)]
+struct Seen {
+    at: i64,
+    before: i64,
+}
+
+struct Tracked {
+    process: String,
+    first: Seen,
+    /// The last target epoch it was seen at.
+    reached: Option<i32>,
+}
+
+/// Members on their way to their targets.
+#[derive(Default)]
+struct CatchUps {
+    done: Vec<CatchUp>,
+    /// Per group: the target assignment epoch, and when it was first seen.
+    targets: BTreeMap<String, (i32, Seen)>,
+    members: BTreeMap<(String, String), Tracked>,
+}
+
+impl CatchUps {
+    /// Members that reached a new target in this sample. At the first sample, how long the
+    /// members at their target took is not known.
+    fn sample(&mut self, g: &GroupDescription, seen: Seen, first: bool) -> Vec<Milestone> {
+        let epoch = g.target_assignment_epoch;
+        let target = self
+            .targets
+            .entry(g.group_id.clone())
+            .or_insert((epoch, seen));
+        if target.0 != epoch {
+            *target = (epoch, seen);
+        }
+        let target_seen = target.1;
+        let mut out = Vec::new();
+        for m in &g.members {
+            let key = (g.group_id.clone(), m.member_id.clone());
+            let t = self.members.entry(key).or_insert_with(|| Tracked {
+                process: m.process_id.clone(),
+                first: seen,
+                reached: None,
+            });
+            let p = Progress::of(g, m);
+            if !p.caught_up() || t.reached == Some(p.target_epoch) {
+                continue;
+            }
+            t.reached = Some(p.target_epoch);
+            if first {
+                continue;
+            }
+            let from = if t.first.at > target_seen.at {
+                t.first
+            } else {
+                target_seen
+            };
+            let (took_ms, at_most_ms) = (seen.at - from.at, seen.at - from.before);
+            self.done.push(CatchUp {
+                group: g.group_id.clone(),
+                member: m.member_id.clone(),
+                process: t.process.clone(),
+                target_epoch: p.target_epoch,
+                target_seen_at: clock::rfc3339(from.at),
+                reached_at: Some(clock::rfc3339(seen.at)),
+                took_ms: Some(took_ms),
+                at_most_ms: Some(at_most_ms),
+            });
+            out.push(Milestone::MemberReachedTarget {
+                group: g.group_id.clone(),
+                member: m.member_id.clone(),
+                target_epoch: p.target_epoch,
+                took_ms,
+                at_most_ms,
+            });
+        }
+        out
+    }
+
+    /// Members no longer described leave their catch-up unfinished.
     fn left(&mut self, s: &Sample) {
         let gone: Vec<(String, String)> = self
-            .behind
+            .members
             .keys()
             .filter(|(g, m)| {
                 !s.group(g)
@@ -240,16 +291,38 @@ impl Replay {
             .cloned()
             .collect();
         for key in gone {
-            if let Some((_, c)) = self.behind.remove(&key) {
-                self.catch_ups.push(c);
+            if let Some(t) = self.members.remove(&key) {
+                self.unfinished(key, t);
             }
         }
     }
 
-    /// Catch-ups still under way when the recording ends.
-    fn finish(&mut self) {
-        let open = std::mem::take(&mut self.behind);
-        self.catch_ups.extend(open.into_values().map(|(_, c)| c));
+    fn unfinished(&mut self, (group, member): (String, String), t: Tracked) {
+        let Some(&(epoch, seen)) = self.targets.get(&group) else {
+            return;
+        };
+        if t.reached == Some(epoch) {
+            return;
+        }
+        let from = if t.first.at > seen.at { t.first } else { seen };
+        self.done.push(CatchUp {
+            group,
+            member,
+            process: t.process,
+            target_epoch: epoch,
+            target_seen_at: clock::rfc3339(from.at),
+            reached_at: None,
+            took_ms: None,
+            at_most_ms: None,
+        });
+    }
+
+    /// Every catch-up, the unfinished ones of the members still there last.
+    fn finish(mut self) -> Vec<CatchUp> {
+        for (key, t) in std::mem::take(&mut self.members) {
+            self.unfinished(key, t);
+        }
+        self.done
     }
 }
 
