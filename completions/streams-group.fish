@@ -42,6 +42,7 @@ complete -c streams-group -n "__fish_streams_group_needs_command" -f -a "diff" -
 complete -c streams-group -n "__fish_streams_group_needs_command" -f -a "check-epoch" -d 'Dry-run a topology epoch bump: would the coordinator accept this topology?'
 complete -c streams-group -n "__fish_streams_group_needs_command" -f -a "lag" -d 'Warm-up and restoration lag per task, against acceptable.recovery.lag'
 complete -c streams-group -n "__fish_streams_group_needs_command" -f -a "topology" -d 'Parse a topology and show its tasks and internal topics'
+complete -c streams-group -n "__fish_streams_group_needs_command" -f -a "timeline" -d 'Replay a `describe --watch --record` recording as a timeline of the rebalance'
 complete -c streams-group -n "__fish_streams_group_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c streams-group -n "__fish_streams_group_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -s n -l members -d 'Number of simulated members (stream threads) of a new group [default: 4]' -r
@@ -94,6 +95,10 @@ complete -c streams-group -n "__fish_streams_group_using_subcommand list" -s v -
 complete -c streams-group -n "__fish_streams_group_using_subcommand list" -s h -l help -d 'Print help'
 complete -c streams-group -n "__fish_streams_group_using_subcommand list" -s V -l version -d 'Print version'
 complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -s g -l group -d 'Group to describe (repeatable)' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l watch -d 'Describe again every INTERVAL (seconds, or 500ms, 2s, 1m; 2 s when not given) and show what changed; Ctrl-C stops' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l samples -l count -d 'With --watch: stop after N samples' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l for -d 'With --watch: stop after DURATION (seconds, or 90s, 5m, 1h)' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l record -d 'With --watch: append every sample to FILE as one JSON line (`timeline FILE` replays it)' -r -F
 complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
 complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
@@ -211,6 +216,17 @@ never\t''"
 complete -c streams-group -n "__fish_streams_group_using_subcommand topology" -s v -l verbose -d 'More detail'
 complete -c streams-group -n "__fish_streams_group_using_subcommand topology" -s h -l help -d 'Print help'
 complete -c streams-group -n "__fish_streams_group_using_subcommand topology" -s V -l version -d 'Print version'
+complete -c streams-group -n "__fish_streams_group_using_subcommand timeline" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand timeline" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
+complete -c streams-group -n "__fish_streams_group_using_subcommand timeline" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand timeline" -s o -l output -d 'Output format' -r -f -a "table\t''
+json\t''"
+complete -c streams-group -n "__fish_streams_group_using_subcommand timeline" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c streams-group -n "__fish_streams_group_using_subcommand timeline" -s v -l verbose -d 'More detail'
+complete -c streams-group -n "__fish_streams_group_using_subcommand timeline" -s h -l help -d 'Print help'
+complete -c streams-group -n "__fish_streams_group_using_subcommand timeline" -s V -l version -d 'Print version'
 complete -c streams-group -n "__fish_streams_group_using_subcommand completions" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand completions" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
 complete -c streams-group -n "__fish_streams_group_using_subcommand completions" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
@@ -222,14 +238,15 @@ never\t''"
 complete -c streams-group -n "__fish_streams_group_using_subcommand completions" -s v -l verbose -d 'More detail'
 complete -c streams-group -n "__fish_streams_group_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c streams-group -n "__fish_streams_group_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology completions help" -f -a "simulate" -d 'Simulate Streams clients against the local coordinator on a virtual clock'
-complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology completions help" -f -a "list" -d 'List the streams groups of a cluster'
-complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology completions help" -f -a "describe" -d 'Describe streams groups: state, members, offsets and lag, topology'
-complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology completions help" -f -a "diff" -d 'Compare two topologies or two assignments'
-complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology completions help" -f -a "check-epoch" -d 'Dry-run a topology epoch bump: would the coordinator accept this topology?'
-complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology completions help" -f -a "lag" -d 'Warm-up and restoration lag per task, against acceptable.recovery.lag'
-complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology completions help" -f -a "topology" -d 'Parse a topology and show its tasks and internal topics'
-complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology timeline completions help" -f -a "simulate" -d 'Simulate Streams clients against the local coordinator on a virtual clock'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology timeline completions help" -f -a "list" -d 'List the streams groups of a cluster'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology timeline completions help" -f -a "describe" -d 'Describe streams groups: state, members, offsets and lag, topology'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology timeline completions help" -f -a "diff" -d 'Compare two topologies or two assignments'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology timeline completions help" -f -a "check-epoch" -d 'Dry-run a topology epoch bump: would the coordinator accept this topology?'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology timeline completions help" -f -a "lag" -d 'Warm-up and restoration lag per task, against acceptable.recovery.lag'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology timeline completions help" -f -a "topology" -d 'Parse a topology and show its tasks and internal topics'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology timeline completions help" -f -a "timeline" -d 'Replay a `describe --watch --record` recording as a timeline of the rebalance'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology timeline completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c streams-group -n "__fish_streams_group_using_subcommand help; and not __fish_seen_subcommand_from simulate list describe diff check-epoch lag topology timeline completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c streams-group -n "__fish_streams_group_using_subcommand help; and __fish_seen_subcommand_from diff" -f -a "topology" -d 'Compare two topologies: subtopologies, topics, copartition groups, and rollout hazards'
 complete -c streams-group -n "__fish_streams_group_using_subcommand help; and __fish_seen_subcommand_from diff" -f -a "assignment" -d 'Compare assignments: current vs target, two snapshots, or a snapshot vs a simulation'

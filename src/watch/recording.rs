@@ -36,12 +36,13 @@ pub fn parse(text: &str) -> Result<Vec<Sample>, RecordingError> {
             line: i + 1,
             problem,
         };
-        let last = i + 1 == lines.len();
+        // Only a last line without its newline can be a write cut short.
+        let cut = i + 1 == lines.len();
         let sample: Sample = serde_json::from_str(line).map_err(|e| {
-            fail(if e.is_eof() || (last && e.is_syntax()) {
+            fail(if cut && (e.is_eof() || e.is_syntax()) {
                 format!("the sample is truncated (the recording was cut short?): {e}")
             } else {
-                format!("not a recorded sample: {e}")
+                format!("not a recorded sample (a recording holds one JSON object per line): {e}")
             })
         })?;
         if sample.snapshot.schema_version != SNAPSHOT_SCHEMA_VERSION {

@@ -36,7 +36,7 @@ pub struct Event {
     pub at_ms: i64,
     /// Milliseconds since the first sample.
     pub after_ms: i64,
-    #[serde(flatten)]
+    /// What happened, by its `kind`.
     pub what: Happening,
 }
 
@@ -212,6 +212,8 @@ struct Tracked {
     first: Seen,
     /// The last target epoch it was seen at.
     reached: Option<i32>,
+    /// Behind its target in the last sample that showed it.
+    behind: bool,
 }
 
 /// Members on their way to their targets.
@@ -243,8 +245,10 @@ impl CatchUps {
                 process: m.process_id.clone(),
                 first: seen,
                 reached: None,
+                behind: false,
             });
             let p = Progress::of(g, m);
+            t.behind = !p.caught_up();
             if !p.caught_up() || t.reached == Some(p.target_epoch) {
                 continue;
             }
@@ -279,7 +283,8 @@ impl CatchUps {
         out
     }
 
-    /// Members no longer described leave their catch-up unfinished.
+    /// Members no longer described leave their catch-up unfinished (if they were behind: a
+    /// member that leaves at its target was on no way anywhere).
     fn left(&mut self, s: &Sample) {
         let gone: Vec<(String, String)> = self
             .members
@@ -301,7 +306,7 @@ impl CatchUps {
         let Some(&(epoch, seen)) = self.targets.get(&group) else {
             return;
         };
-        if t.reached == Some(epoch) {
+        if !t.behind {
             return;
         }
         let from = if t.first.at > seen.at { t.first } else { seen };

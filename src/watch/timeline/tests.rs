@@ -56,7 +56,11 @@ fn kinds(r: &TimelineReport) -> Vec<String> {
         .iter()
         .map(|e| {
             let v = serde_json::to_value(e).unwrap();
-            format!("{}@{}", v["kind"].as_str().unwrap(), e.after_ms / 1000)
+            format!(
+                "{}@{}",
+                v["what"]["kind"].as_str().unwrap(),
+                e.after_ms / 1000
+            )
         })
         .collect()
 }
