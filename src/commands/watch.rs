@@ -243,7 +243,7 @@ fn parse_interval(s: &str) -> Result<Duration, String> {
         _ => return Err(how.into()),
     };
     let ms = v * ms_per;
-    if !(ms >= 1.0) {
+    if ms.is_nan() || ms < 1.0 {
         return Err("must be more than 0 (at least 1 ms), e.g. 2 for every 2 seconds".into());
     }
     if ms > 86_400_000.0 * 365.0 {

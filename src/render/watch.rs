@@ -161,15 +161,7 @@ pub struct Frame<'a> {
 /// back to lines). Taller frames lose their oldest changes first, then table rows.
 pub fn frame(f: &Frame) -> Option<String> {
     let mut top = vec![f.title.bold().to_string()];
-    if let Some(Change::Unreachable { error }) = f
-        .recent
-        .iter()
-        .map(|(_, c)| c)
-        .chain(f.changes)
-        .filter(|c| matches!(c, Change::Unreachable { .. }))
-        .last()
-        .filter(|_| f.watcher.is_unreachable())
-    {
+    if let Some(error) = f.watcher.unreachable() {
         top.push(format!(
             "{} {error}",
             "! broker unreachable, retrying:".red().bold()

@@ -29,7 +29,8 @@ type Owners = BTreeMap<(TaskId, TaskRole), BTreeSet<String>>;
 pub struct Watcher {
     /// The last sample that described the cluster.
     last: Option<Sample>,
-    unreachable: bool,
+    /// Why the cluster cannot be described, while it cannot.
+    unreachable: Option<String>,
     /// Per group, the last owners each task had (kept while it has none).
     owners: BTreeMap<String, Owners>,
     history: BTreeMap<String, Vec<Point>>,
@@ -45,8 +46,8 @@ impl Watcher {
     /// sample that described it.
     pub fn observe(&mut self, sample: &Sample) -> Vec<Change> {
         if let Some(error) = &sample.error {
-            let went_away = !self.unreachable;
-            self.unreachable = true;
+            let went_away = self.unreachable.is_none();
+            self.unreachable = Some(error.clone());
             return match went_away {
                 true => vec![Change::Unreachable {
                     error: error.clone(),
@@ -55,7 +56,7 @@ impl Watcher {
             };
         }
         let mut out = Vec::new();
-        if std::mem::take(&mut self.unreachable) {
+        if self.unreachable.take().is_some() {
             out.push(Change::Reachable);
         }
         if let Some(prev) = &self.last {
@@ -80,7 +81,12 @@ impl Watcher {
     }
 
     pub fn is_unreachable(&self) -> bool {
-        self.unreachable
+        self.unreachable.is_some()
+    }
+
+    /// Why the cluster cannot be described (the latest sample's error), while it cannot.
+    pub fn unreachable(&self) -> Option<&str> {
+        self.unreachable.as_deref()
     }
 
     /// Tasks whose owners changed since they last had owners: one lost it, another gained it.
