@@ -83,9 +83,10 @@ pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
         let view = super::watch::View {
             name: view_name(args),
             table: &table,
-            mark_by: match args.members {
-                true => MarkBy::Member,
-                false => MarkBy::Group,
+            mark_by: match (args.members, args.state || args.topology) {
+                (true, _) => MarkBy::Member,
+                (false, true) => MarkBy::Group,
+                (false, false) => MarkBy::Lag,
             },
         };
         return super::watch::run(global, &args.watch, every, client, selection, view);

@@ -139,6 +139,8 @@ pub enum MarkBy {
     Member,
     /// Rows start with the group: a group whose state, epochs or lag changed `*`.
     Group,
+    /// Rows are the group's offsets (`--offsets`): a group whose lag changed `*`.
+    Lag,
 }
 
 /// What a terminal frame shows.
@@ -305,12 +307,13 @@ fn marked_table(table: &str, changes: &[Change], by: MarkBy) -> Vec<String> {
             (MarkBy::Group, c) if !matches!(c, Change::TaskMoved { .. }) => {
                 touched.extend(c.group())
             }
+            (MarkBy::Lag, Change::Lag { group, .. }) => touched.push(group),
             _ => {}
         }
     }
     let has = |line: &str, ids: &[&str]| match by {
         MarkBy::Member => line.split_whitespace().any(|cell| ids.contains(&cell)),
-        MarkBy::Group => line
+        MarkBy::Group | MarkBy::Lag => line
             .split_whitespace()
             .next()
             .is_some_and(|g| ids.contains(&g)),
