@@ -52,6 +52,9 @@ _streams__group() {
             streams__group,simulate)
                 cmd="streams__group__subcmd__simulate"
                 ;;
+            streams__group,timeline)
+                cmd="streams__group__subcmd__timeline"
+                ;;
             streams__group,topology)
                 cmd="streams__group__subcmd__topology"
                 ;;
@@ -109,6 +112,9 @@ _streams__group() {
             streams__group__subcmd__help,simulate)
                 cmd="streams__group__subcmd__help__subcmd__simulate"
                 ;;
+            streams__group__subcmd__help,timeline)
+                cmd="streams__group__subcmd__help__subcmd__timeline"
+                ;;
             streams__group__subcmd__help,topology)
                 cmd="streams__group__subcmd__help__subcmd__topology"
                 ;;
@@ -140,7 +146,7 @@ _streams__group() {
 
     case "${cmd}" in
         streams__group)
-            opts="-o -v -h -V --bootstrap-server --command-config --timeout --output --color --verbose --help --version simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete completions man help"
+            opts="-o -v -h -V --bootstrap-server --command-config --timeout --output --color --verbose --help --version simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete timeline completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -408,7 +414,7 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__describe)
-            opts="-g -o -v -h -V --group --all-groups --state --members --offsets --topology --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
+            opts="-g -o -v -h -V --group --all-groups --state --members --offsets --topology --watch --count --samples --for --record --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -419,6 +425,26 @@ _streams__group() {
                     return 0
                     ;;
                 -g)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --watch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --samples)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --count)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --for)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --record)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -656,7 +682,7 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__help)
-            opts="simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete completions man help"
+            opts="simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete timeline completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -852,6 +878,20 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__help__subcmd__simulate)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        streams__subcmd__group__subcmd__help__subcmd__timeline)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1240,6 +1280,44 @@ _streams__group() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --bootstrap-server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --command-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        streams__subcmd__group__subcmd__timeline)
+            opts="-o -v -h -V --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --bootstrap-server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

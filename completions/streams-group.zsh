@@ -100,6 +100,11 @@ _arguments "${_arguments_options[@]}" : \
 _arguments "${_arguments_options[@]}" : \
 '(--all-groups)*-g+[Group to describe (repeatable)]:GROUP:_default' \
 '(--all-groups)*--group=[Group to describe (repeatable)]:GROUP:_default' \
+'--watch=[Describe again every INTERVAL (seconds, or 500ms, 2s, 1m; 2 s when not given) and show what changed; Ctrl-C stops]::INTERVAL:_default' \
+'--samples=[With --watch\: stop after N samples]:N:_default' \
+'--count=[With --watch\: stop after N samples]:N:_default' \
+'--for=[With --watch\: stop after DURATION (seconds, or 90s, 5m, 1h)]:DURATION:_default' \
+'--record=[With --watch\: append every sample to FILE as one JSON line (\`timeline FILE\` replays it)]:FILE:_files' \
 '--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
 '--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
 '--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \
@@ -421,6 +426,23 @@ _arguments "${_arguments_options[@]}" : \
 '--version[Print version]' \
 && ret=0
 ;;
+(timeline)
+_arguments "${_arguments_options[@]}" : \
+'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
+'--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
+'--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \
+'-o+[Output format]:OUTPUT:(table json)' \
+'--output=[Output format]:OUTPUT:(table json)' \
+'--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
+'-v[More detail]' \
+'--verbose[More detail]' \
+'-h[Print help]' \
+'--help[Print help]' \
+'-V[Print version]' \
+'--version[Print version]' \
+':file -- A recording written by `describe --watch --record FILE` (one JSON sample per line):_files' \
+&& ret=0
+;;
 (completions)
 _arguments "${_arguments_options[@]}" : \
 '--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
@@ -544,6 +566,10 @@ _arguments "${_arguments_options[@]}" : \
 _arguments "${_arguments_options[@]}" : \
 && ret=0
 ;;
+(timeline)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
 (completions)
 _arguments "${_arguments_options[@]}" : \
 && ret=0
@@ -578,6 +604,7 @@ _streams-group_commands() {
 'reset-offsets:Reset committed offsets of Empty streams groups (a dry run unless --execute)' \
 'delete-offsets:Delete committed offsets of an Empty streams group (a dry run unless --execute)' \
 'delete:Delete Empty streams groups and their internal topics (a dry run unless --execute)' \
+'timeline:Replay a \`describe --watch --record\` recording as a timeline of the rebalance' \
 'completions:Print a shell completion script' \
 'man:Print or install the manual pages' \
 'help:Print this message or the help of the given subcommand(s)' \
@@ -665,6 +692,7 @@ _streams-group__subcmd__help_commands() {
 'reset-offsets:Reset committed offsets of Empty streams groups (a dry run unless --execute)' \
 'delete-offsets:Delete committed offsets of an Empty streams group (a dry run unless --execute)' \
 'delete:Delete Empty streams groups and their internal topics (a dry run unless --execute)' \
+'timeline:Replay a \`describe --watch --record\` recording as a timeline of the rebalance' \
 'completions:Print a shell completion script' \
 'man:Print or install the manual pages' \
 'help:Print this message or the help of the given subcommand(s)' \
@@ -744,6 +772,11 @@ _streams-group__subcmd__help__subcmd__simulate_commands() {
     local commands; commands=()
     _describe -t commands 'streams-group help simulate commands' commands "$@"
 }
+(( $+functions[_streams-group__subcmd__help__subcmd__timeline_commands] )) ||
+_streams-group__subcmd__help__subcmd__timeline_commands() {
+    local commands; commands=()
+    _describe -t commands 'streams-group help timeline commands' commands "$@"
+}
 (( $+functions[_streams-group__subcmd__help__subcmd__topology_commands] )) ||
 _streams-group__subcmd__help__subcmd__topology_commands() {
     local commands; commands=(
@@ -780,6 +813,11 @@ _streams-group__subcmd__reset-offsets_commands() {
 _streams-group__subcmd__simulate_commands() {
     local commands; commands=()
     _describe -t commands 'streams-group simulate commands' commands "$@"
+}
+(( $+functions[_streams-group__subcmd__timeline_commands] )) ||
+_streams-group__subcmd__timeline_commands() {
+    local commands; commands=()
+    _describe -t commands 'streams-group timeline commands' commands "$@"
 }
 (( $+functions[_streams-group__subcmd__topology_commands] )) ||
 _streams-group__subcmd__topology_commands() {

@@ -65,6 +65,8 @@ pub enum Command {
     DeleteOffsets(commands::delete_offsets::Args),
     /// Delete Empty streams groups and their internal topics (a dry run unless --execute)
     Delete(commands::delete::Args),
+    /// Replay a `describe --watch --record` recording as a timeline of the rebalance
+    Timeline(commands::timeline::Args),
     /// Print a shell completion script
     Completions(commands::completions::Args),
     /// Print or install the manual pages
@@ -86,6 +88,7 @@ impl Cli {
             Command::ResetOffsets(a) => commands::reset_offsets::run(g, a),
             Command::DeleteOffsets(a) => commands::delete_offsets::run(g, a),
             Command::Delete(a) => commands::delete::run(g, a),
+            Command::Timeline(a) => commands::timeline::run(g, a),
             Command::Completions(a) => commands::completions::run(a, Cli::command()),
             Command::Man(a) => commands::man::run(a, Cli::command()),
         }

@@ -22,3 +22,4 @@ pub mod sim;
 pub mod snapshot;
 pub mod topology;
 pub mod usecase;
+pub mod watch;

@@ -18,13 +18,17 @@ use crate::usecase::diff::{AssignmentDiffReport, TopologyDiffReport};
 use crate::usecase::lag::LagReport;
 use crate::usecase::live::ListReport;
 use crate::usecase::topology::Report as TopologyReport;
+use crate::watch::timeline::TimelineReport;
+use crate::watch::WatchLine;
 
 /// Every document: its name (`diff-topology` for `diff topology`; the schema file is
 /// `docs/schemas/NAME.schema.json`) and its schema. `describe` is also the snapshot file that
-/// the offline commands read.
+/// the offline commands read; `describe-watch` is one line of `describe --watch --output json`
+/// and of a `--record` file.
 pub fn all() -> Vec<(&'static str, Value)> {
     vec![
         ("describe", of::<Snapshot>()),
+        ("describe-watch", of::<WatchLine>()),
         ("list", of::<ListReport>()),
         ("simulate", of::<SimulationReport>()),
         ("diff-topology", of::<TopologyDiffReport>()),
@@ -35,6 +39,7 @@ pub fn all() -> Vec<(&'static str, Value)> {
         ("reset-offsets", of::<ResetReport>()),
         ("delete-offsets", of::<DeleteOffsetsReport>()),
         ("delete", of::<DeleteReport>()),
+        ("timeline", of::<TimelineReport>()),
     ]
 }
 

@@ -65,7 +65,8 @@ fn schema_files_are_generated_from_the_report_types() {
 }
 
 /// Every command that prints JSON has a schema: each subcommand but `completions` (a shell
-/// script) and `man` (manual pages), with `diff topology` and `diff assignment` as `diff-topology`, `diff-assignment`.
+/// script) and `man` (manual pages), with `diff topology` and `diff assignment` as `diff-topology`,
+/// `diff-assignment`, and `describe --watch` as `describe-watch`.
 #[test]
 fn every_command_has_a_schema() {
     let mut kinds = Vec::new();
@@ -77,6 +78,8 @@ fn every_command_has_a_schema() {
                     .into_iter()
                     .map(|s| format!("diff-{s}")),
             ),
+            // `describe --watch --output json` prints a document of its own per sample.
+            "describe" => kinds.extend(["describe".into(), "describe-watch".into()]),
             _ => kinds.push(sub),
         }
     }
@@ -346,4 +349,24 @@ fn the_schemas_reject_what_the_commands_do_not_print() {
         !with(extra).is_empty(),
         "an unknown field next to the flattened verdict"
     );
+}
+
+/// A recording line is a `describe-watch` document (one without `changes`): every line of the
+/// recordings in tests/data/watch but a cut last one.
+#[test]
+fn recording_fixtures_match_the_describe_watch_schema() {
+    let schema = &schemas()["describe-watch"];
+    let mut checked = 0;
+    for name in ["rebalance.jsonl", "truncated.jsonl"] {
+        let text = std::fs::read_to_string(Path::new(ROOT).join("tests/data/watch").join(name));
+        for line in text.unwrap().lines() {
+            let Ok(doc) = serde_json::from_str::<Value>(line) else {
+                continue;
+            };
+            let p = problems(schema, &doc);
+            assert!(p.is_empty(), "{name}: {}", p.join("\n"));
+            checked += 1;
+        }
+    }
+    assert!(checked >= 10, "only {checked} samples read");
 }

@@ -2,6 +2,7 @@
 
 use streams_group::kafka::client::DescribeResult;
 use streams_group::model::group::{Snapshot, SNAPSHOT_SCHEMA_VERSION};
+use streams_group::render::watch::MarkBy;
 use streams_group::render::{describe as view, out};
 use streams_group::usecase::live::{self, Selection};
 
@@ -22,7 +23,16 @@ Views (one at a time; --offsets is the default): --state, --members, --offsets, 
 Tables print one header for all groups. --output json prints the full snapshot (all views,
 schema_version 1) whatever view is chosen; the offline commands read it back.
 Lag is shown for every input partition of the topology, also for Empty groups:
-lag = log-end offset - committed offset, or log-end - earliest when nothing is committed.")]
+lag = log-end offset - committed offset, or log-end - earliest when nothing is committed.
+
+Watching (--watch [INTERVAL], default 2 s; Ctrl-C stops, exit 0):
+  streams-group describe --bootstrap-server localhost:9092 --group my-app --members --watch
+  streams-group describe --bootstrap-server localhost:9092 --group my-app --watch 1 --record rb.jsonl
+  streams-group timeline rb.jsonl
+On a terminal the view is redrawn in place, with what changed since the previous sample marked
+(+ a member that joined, * a row that changed) and the recent states and epochs; off a terminal
+one line per change, and with --output json one JSON object per sample. A broker that goes away
+is shown and retried.")]
 pub struct Args {
     /// Group to describe (repeatable)
     #[arg(
@@ -53,6 +63,9 @@ pub struct Args {
     /// Show the subtopologies with their source, repartition and changelog topics
     #[arg(long, group = "view")]
     pub topology: bool,
+
+    #[command(flatten)]
+    pub watch: super::watch::WatchArgs,
 }
 
 pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
@@ -65,6 +78,19 @@ pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
         Selection::Groups(args.groups.clone())
     };
     let client = super::live::client_config(global)?;
+    if let Some(every) = args.watch.watch {
+        let table = |s: &Snapshot| view_table(s, args, global.verbose);
+        let view = super::watch::View {
+            name: view_name(args),
+            table: &table,
+            mark_by: match (args.members, args.state || args.topology) {
+                (true, _) => MarkBy::Member,
+                (false, true) => MarkBy::Group,
+                (false, false) => MarkBy::Lag,
+            },
+        };
+        return super::watch::run(global, &args.watch, every, client, selection, view);
+    }
     let Some(mut result) = live::describe(&client, selection)? else {
         return no_groups(global);
     };
@@ -135,6 +161,15 @@ fn notes(global: &GlobalArgs, args: &Args, result: &DescribeResult) {
                 g.group_id
             ));
         }
+    }
+}
+
+fn view_name(args: &Args) -> &'static str {
+    match (args.state, args.members, args.topology) {
+        (true, _, _) => "--state",
+        (_, true, _) => "--members",
+        (_, _, true) => "--topology",
+        _ => "--offsets",
     }
 }
 

@@ -17,8 +17,10 @@ pub mod live;
 pub mod reset_offsets;
 pub mod man;
 pub mod simulate;
+pub mod timeline;
 pub mod topology;
 pub mod topology_show;
+pub mod watch;
 
 use crate::command_error::CommandError;
 use crate::exit::Code;

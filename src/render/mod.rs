@@ -13,4 +13,6 @@ pub mod out;
 pub mod picture;
 pub mod simulate;
 pub mod table;
+pub mod timeline;
 pub mod topology;
+pub mod watch;

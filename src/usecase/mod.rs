@@ -11,6 +11,7 @@
 //!   or per process);
 //! * [`check_epoch`], [`topology`], [`lag`], [`live`]: the reports of those commands;
 //! * [`admin`]: the admin actions (reset offsets, delete offsets, delete groups).
+//! * [`watch`]: one sample of a watch, and the timeline of a recording.
 
 pub mod admin;
 pub mod check_epoch;
@@ -24,5 +25,6 @@ mod schema;
 pub mod simulation;
 pub mod source;
 pub mod topology;
+pub mod watch;
 
 pub use error::{ActiveGroup, Error, Fix};

@@ -1,0 +1,269 @@
+//! `describe --watch`: sample the groups every INTERVAL, show what changed, record the samples.
+//!
+//! Three threads: the sampler (one describe per tick, each bounded by --timeout), the signal
+//! listener (Ctrl-C or SIGTERM ends the watch with exit 0), and this one, which renders. They
+//! meet on one channel, so a Ctrl-C during a slow describe ends the watch at once.
+
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use streams_group::kafka::config::ClientConfig;
+use streams_group::model::group::Snapshot;
+use streams_group::render::watch::MarkBy;
+use streams_group::usecase::live::Selection;
+use streams_group::usecase::{self, watch as sampling};
+use streams_group::watch::sample::Sample;
+
+use super::{GlobalArgs, Outcome};
+use crate::command_error::{CommandError, Kind};
+use crate::exit::Code;
+
+mod screen;
+
+#[derive(Debug, Clone, clap::Args)]
+pub struct WatchArgs {
+    /// Describe again every INTERVAL (seconds, or 500ms, 2s, 1m; 2 s when not given) and show
+    /// what changed; Ctrl-C stops
+    #[arg(long, value_name = "INTERVAL", num_args = 0..=1, default_missing_value = "2",
+          allow_negative_numbers = true, value_parser = parse_interval)]
+    pub watch: Option<Duration>,
+
+    /// With --watch: stop after N samples
+    #[arg(long, visible_alias = "count", value_name = "N", requires = "watch",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub samples: Option<u64>,
+
+    /// With --watch: stop after DURATION (seconds, or 90s, 5m, 1h)
+    #[arg(long = "for", value_name = "DURATION", requires = "watch",
+          allow_negative_numbers = true, value_parser = parse_interval)]
+    pub for_duration: Option<Duration>,
+
+    /// With --watch: append every sample to FILE as one JSON line (`timeline FILE` replays it)
+    #[arg(long, value_name = "FILE", requires = "watch")]
+    pub record: Option<PathBuf>,
+}
+
+/// What the watch shows: the chosen describe view, and how its rows are marked.
+pub struct View<'a> {
+    /// `--members`, `--offsets`, ...: for the title.
+    pub name: &'static str,
+    pub table: &'a dyn Fn(&Snapshot) -> String,
+    pub mark_by: MarkBy,
+}
+
+enum Event {
+    Sample(Sample),
+    Failed(usecase::Error),
+    Stop,
+}
+
+/// Watch until Ctrl-C, `--samples` or `--for`.
+pub fn run(
+    global: &GlobalArgs,
+    args: &WatchArgs,
+    every: Duration,
+    client: ClientConfig,
+    selection: Selection,
+    view: View,
+) -> Outcome {
+    let mut record = args.record.as_deref().map(Recording::open).transpose()?;
+    let (tx, events) = mpsc::channel();
+    on_signal(tx.clone())?;
+    start_sampler(client, selection.clone(), every, tx);
+    let title = title(&selection, &view, every);
+    let mut show = screen::Show::new(global.format(), title, view);
+    let deadline = args.for_duration.map(|d| Instant::now() + d);
+    let mut taken = 0;
+    let outcome = loop {
+        match next(&events, deadline) {
+            Event::Stop => break Ok(Code::Success),
+            Event::Failed(e) => break Err(e.into()),
+            Event::Sample(s) => {
+                taken += 1;
+                if let Some(r) = &mut record {
+                    if let Err(e) = r.append(&s) {
+                        break Err(e);
+                    }
+                }
+                if let Err(e) = show.sample(s) {
+                    break Err(e.into());
+                }
+                if args.samples == Some(taken) {
+                    break Ok(Code::Success);
+                }
+            }
+        }
+    };
+    show.finish();
+    outcome
+}
+
+/// The next event, or `Stop` when `deadline` passes first.
+fn next(events: &Receiver<Event>, deadline: Option<Instant>) -> Event {
+    let got = match deadline {
+        None => events.recv().map_err(|_| RecvTimeoutError::Disconnected),
+        Some(d) => events.recv_timeout(d.saturating_duration_since(Instant::now())),
+    };
+    got.unwrap_or(Event::Stop)
+}
+
+fn title(selection: &Selection, view: &View, every: Duration) -> String {
+    let groups = match selection {
+        Selection::All => "all groups".to_string(),
+        Selection::Groups(ids) => ids.join(", "),
+    };
+    let every = match every.as_millis() {
+        ms if ms % 1000 == 0 => format!("{} s", ms / 1000),
+        ms => format!("{ms} ms"),
+    };
+    format!(
+        "describe {groups} {}, every {every}; Ctrl-C stops",
+        view.name
+    )
+}
+
+/// One describe per tick; a tick missed by a slow describe is skipped, not caught up.
+fn start_sampler(client: ClientConfig, selection: Selection, every: Duration, tx: Sender<Event>) {
+    std::thread::spawn(move || {
+        let mut tick = Instant::now();
+        loop {
+            let at_ms = SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map_or(0, |d| d.as_millis() as i64);
+            let event = match sampling::sample(&client, &selection, at_ms) {
+                Ok(s) => Event::Sample(s),
+                Err(e) => Event::Failed(e),
+            };
+            let failed = matches!(event, Event::Failed(_));
+            if tx.send(event).is_err() || failed {
+                return;
+            }
+            tick += every;
+            let now = Instant::now();
+            if tick < now {
+                tick = now;
+            }
+            std::thread::sleep(tick - now);
+        }
+    });
+}
+
+/// Ctrl-C (SIGINT) and SIGTERM become `Stop`: the watch ends as asked, with exit 0.
+fn on_signal(tx: Sender<Event>) -> Result<(), CommandError> {
+    let internal = |e: std::io::Error| {
+        CommandError::new(Kind::Internal, format!("cannot listen for Ctrl-C: {e}"))
+            .with_hint(crate::command_error::HINT_BUG)
+    };
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(internal)?;
+    #[cfg(unix)]
+    let stop = {
+        use tokio::signal::unix::{signal, SignalKind};
+        let (mut int, mut term) = rt
+            .block_on(async {
+                Ok((
+                    signal(SignalKind::interrupt())?,
+                    signal(SignalKind::terminate())?,
+                ))
+            })
+            .map_err(internal)?;
+        async move {
+            tokio::select! {
+                _ = int.recv() => {}
+                _ = term.recv() => {}
+            }
+        }
+    };
+    #[cfg(not(unix))]
+    let stop = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    std::thread::spawn(move || {
+        rt.block_on(stop);
+        let _ = tx.send(Event::Stop);
+    });
+    Ok(())
+}
+
+/// The `--record` file: one sample per line, appended.
+struct Recording {
+    path: PathBuf,
+    file: File,
+}
+
+impl Recording {
+    fn open(path: &Path) -> Result<Recording, CommandError> {
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| record_error(path, &e))?;
+        Ok(Recording {
+            path: path.to_path_buf(),
+            file,
+        })
+    }
+
+    /// One line in one write, so that a reader never sees half of it unless the disk fills.
+    fn append(&mut self, s: &Sample) -> Result<(), CommandError> {
+        let mut line = serde_json::to_string(s).map_err(|e| {
+            CommandError::new(Kind::Internal, format!("cannot encode a sample: {e}"))
+        })?;
+        line.push('\n');
+        self.file
+            .write_all(line.as_bytes())
+            .map_err(|e| record_error(&self.path, &e))
+    }
+}
+
+fn record_error(path: &Path, e: &std::io::Error) -> CommandError {
+    CommandError::new(
+        Kind::Output,
+        format!("cannot write the recording {}: {e}", path.display()),
+    )
+}
+
+/// `2`, `0.5`, `500ms`, `2s`, `1m`, `1h`: more than 0.
+fn parse_interval(s: &str) -> Result<Duration, String> {
+    let s = s.trim();
+    let split = s.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(s.len());
+    let (number, unit) = (&s[..split], s[split..].trim());
+    let how = "give seconds (2, 0.5) or a number with a unit (500ms, 2s, 1m, 1h)";
+    let v: f64 = number.trim().parse().map_err(|_| how.to_string())?;
+    let ms_per = match unit {
+        "" | "s" => 1000.0,
+        "ms" => 1.0,
+        "m" | "min" => 60_000.0,
+        "h" => 3_600_000.0,
+        _ => return Err(how.into()),
+    };
+    let ms = v * ms_per;
+    if ms.is_nan() || ms < 1.0 {
+        return Err("must be more than 0 (at least 1 ms), e.g. 2 for every 2 seconds".into());
+    }
+    if ms > 86_400_000.0 * 365.0 {
+        return Err("at most a year".into());
+    }
+    Ok(Duration::from_millis(ms.round() as u64))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn intervals_are_seconds_or_have_a_unit_and_are_positive() {
+        assert_eq!(parse_interval("2"), Ok(Duration::from_secs(2)));
+        assert_eq!(parse_interval("0.5"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_interval("250ms"), Ok(Duration::from_millis(250)));
+        assert_eq!(parse_interval("1m"), Ok(Duration::from_secs(60)));
+        for bad in ["0", "-1", "0ms", "nan", "2 weeks", "", "0.0001"] {
+            assert!(parse_interval(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,142 @@
+//! Showing each sample: a JSON object per sample (`--output json`), a line per change off a
+//! terminal, or on a terminal a frame redrawn in place (lines again when it is too narrow).
+
+use std::io::IsTerminal;
+
+use streams_group::render::out::{self, Format, WriteError};
+use streams_group::render::watch::{self as render, Frame};
+use streams_group::watch::clock;
+use streams_group::watch::{Change, Sample, WatchLine, Watcher};
+
+use super::View;
+
+/// How many earlier changes the frame keeps for its log.
+const RECENT: usize = 200;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Json,
+    Lines,
+    Screen,
+}
+
+pub struct Show<'a> {
+    mode: Mode,
+    title: String,
+    view: View<'a>,
+    watcher: Watcher,
+    recent: Vec<(i64, Change)>,
+    taken: u64,
+    /// The view table of the last sample that described the cluster.
+    table: String,
+    drawn: bool,
+    /// On a terminal, but showing lines: it is too narrow for the frame.
+    narrow: bool,
+}
+
+impl<'a> Show<'a> {
+    pub fn new(format: Format, title: String, view: View<'a>) -> Self {
+        let mode = match format {
+            Format::Json => Mode::Json,
+            Format::Table if std::io::stdout().is_terminal() => Mode::Screen,
+            Format::Table => Mode::Lines,
+        };
+        Show {
+            mode,
+            title,
+            view,
+            watcher: Watcher::new(),
+            recent: Vec::new(),
+            taken: 0,
+            table: String::new(),
+            drawn: false,
+            narrow: false,
+        }
+    }
+
+    pub fn sample(&mut self, s: Sample) -> Result<(), WriteError> {
+        self.taken += 1;
+        let changes = self.watcher.observe(&s);
+        let text = match self.mode {
+            Mode::Json => render::json_line(&WatchLine {
+                sample: s.clone(),
+                changes: changes.clone(),
+            }),
+            Mode::Lines => self.lines(&s, &changes),
+            Mode::Screen => self.screen(&s, &changes),
+        };
+        out::write_stdout(&text)?;
+        let at = s.sampled_at_ms;
+        self.recent.extend(changes.into_iter().map(|c| (at, c)));
+        if self.recent.len() > RECENT {
+            self.recent.drain(..self.recent.len() - RECENT);
+        }
+        Ok(())
+    }
+
+    /// The cursor back, after the last frame.
+    pub fn finish(&mut self) {
+        if self.drawn {
+            let _ = out::write_stdout("\x1b[?25h");
+        }
+    }
+
+    fn lines(&self, s: &Sample, changes: &[Change]) -> String {
+        if self.taken == 1 {
+            render::start_lines(s)
+        } else {
+            render::change_lines(s, changes)
+        }
+    }
+
+    fn screen(&mut self, s: &Sample, changes: &[Change]) -> String {
+        if s.is_reachable() {
+            self.table = (self.view.table)(&s.snapshot);
+        }
+        let (width, height) = terminal_size::terminal_size()
+            .map_or((80, 24), |(w, h)| (usize::from(w.0), usize::from(h.0)));
+        let title = format!(
+            "{}  (sample {} at {})",
+            self.title,
+            self.taken,
+            clock::time_of_day_s(s.sampled_at_ms)
+        );
+        let frame = render::frame(&Frame {
+            title: &title,
+            watcher: &self.watcher,
+            changes,
+            recent: &self.recent,
+            table: &self.table,
+            mark_by: self.view.mark_by,
+            width,
+            height,
+        });
+        match frame {
+            Some(text) => {
+                let clear = if self.narrow || !self.drawn {
+                    "\x1b[2J"
+                } else {
+                    ""
+                };
+                self.drawn = true;
+                self.narrow = false;
+                format!("\x1b[?25l{clear}\x1b[H{text}\x1b[J")
+            }
+            None if self.narrow => render::change_lines(s, changes),
+            None => {
+                self.narrow = true;
+                out::note(&format!(
+                    "note: the terminal ({width} columns) is too narrow for this view: one line \
+                     per change until it is wider"
+                ));
+                let clear = if self.drawn {
+                    "\x1b[2J\x1b[H\x1b[?25h"
+                } else {
+                    ""
+                };
+                self.drawn = false;
+                format!("{clear}{}", render::start_lines(s))
+            }
+        }
+    }
+}

@@ -1,0 +1,81 @@
+//! Groups and samples for the unit tests.
+
+use crate::model::group::{
+    DescribedTopology, GroupDescription, MemberDescription, PartitionOffsets, Snapshot,
+};
+use crate::model::{Assignment, TaskSet};
+
+use super::sample::Sample;
+
+/// Active tasks of subtopology 0.
+pub fn active(partitions: &[i32]) -> Assignment {
+    let mut set = TaskSet::new();
+    for p in partitions {
+        set.insert("0", *p);
+    }
+    Assignment {
+        active: set,
+        ..Assignment::default()
+    }
+}
+
+pub fn member(id: &str, epoch: i32, owned: &[i32], target: &[i32]) -> MemberDescription {
+    MemberDescription {
+        member_id: id.into(),
+        member_epoch: epoch,
+        instance_id: None,
+        rack_id: None,
+        client_id: format!("{id}-client"),
+        client_host: "/127.0.0.1".into(),
+        topology_epoch: 0,
+        process_id: format!("p-{id}"),
+        user_endpoint: None,
+        client_tags: Default::default(),
+        task_offsets: Default::default(),
+        task_end_offsets: Default::default(),
+        assignment: active(owned),
+        target_assignment: active(target),
+        is_classic: false,
+    }
+}
+
+pub fn group(
+    state: &str,
+    epoch: i32,
+    target: i32,
+    members: Vec<MemberDescription>,
+) -> GroupDescription {
+    GroupDescription {
+        group_id: "app".into(),
+        state: state.into(),
+        group_epoch: epoch,
+        target_assignment_epoch: target,
+        coordinator: None,
+        topology: DescribedTopology::default(),
+        members,
+        offsets: vec![],
+        assignor: None,
+    }
+}
+
+pub fn with_lag(mut g: GroupDescription, lag: i64) -> GroupDescription {
+    g.offsets = vec![PartitionOffsets {
+        topic: "in".into(),
+        partition: 0,
+        committed: Some(10),
+        leader_epoch: None,
+        end: Some(10 + lag),
+        lag: Some(lag),
+    }];
+    g
+}
+
+/// A sample at `s` seconds.
+pub fn sample(s: i64, groups: Vec<GroupDescription>) -> Sample {
+    let snapshot = Snapshot {
+        schema_version: 1,
+        kafka_version: None,
+        groups,
+    };
+    Sample::new(s * 1000, snapshot, vec![])
+}

@@ -1,0 +1,122 @@
+use super::*;
+use crate::watch::fixtures::{group, member, sample};
+
+fn scale_out() -> Vec<Sample> {
+    vec![
+        sample(
+            10,
+            vec![group(
+                "Stable",
+                3,
+                3,
+                vec![member("m1", 3, &[0, 1], &[0, 1])],
+            )],
+        ),
+        sample(
+            11,
+            vec![group(
+                "Stable",
+                3,
+                3,
+                vec![member("m1", 3, &[0, 1], &[0, 1])],
+            )],
+        ),
+        sample(
+            12,
+            vec![group(
+                "Reconciling",
+                4,
+                4,
+                vec![member("m1", 3, &[0, 1], &[0]), member("m2", 4, &[], &[1])],
+            )],
+        ),
+        sample(
+            13,
+            vec![group(
+                "Reconciling",
+                4,
+                4,
+                vec![member("m1", 4, &[0], &[0]), member("m2", 4, &[], &[1])],
+            )],
+        ),
+        sample(
+            15,
+            vec![group(
+                "Stable",
+                4,
+                4,
+                vec![member("m1", 4, &[0], &[0]), member("m2", 4, &[1], &[1])],
+            )],
+        ),
+    ]
+}
+
+fn kinds(r: &TimelineReport) -> Vec<String> {
+    r.events
+        .iter()
+        .map(|e| {
+            let v = serde_json::to_value(e).unwrap();
+            format!(
+                "{}@{}",
+                v["what"]["kind"].as_str().unwrap(),
+                e.after_ms / 1000
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_scale_out_replays_as_join_epochs_move_catch_ups_and_stable_again() {
+    let r = build("rec.jsonl", &scale_out());
+    assert_eq!((r.samples, r.duration_ms), (5, 5000));
+    assert_eq!(
+        kinds(&r),
+        vec![
+            "start@0",
+            "state@2",
+            "group_epoch@2",
+            "target_assignment_epoch@2",
+            "member_joined@2",
+            "member_reached_target@3",
+            "state@5",
+            "task_moved@5",
+            "member_reached_target@5",
+            "stable_again@5",
+        ]
+    );
+    let took: Vec<(&str, Option<i64>)> = r
+        .catch_ups
+        .iter()
+        .map(|c| (c.member.as_str(), c.took_ms))
+        .collect();
+    assert_eq!(took, vec![("m1", Some(1000)), ("m2", Some(3000))]);
+    assert!(r.events.iter().any(|e| e.what
+        == Happening::Milestone(Milestone::StableAgain {
+            group: "app".into(),
+            group_epoch: 4,
+            after_ms: 3000
+        })));
+}
+
+#[test]
+fn a_member_that_leaves_or_is_still_behind_at_the_end_has_no_time() {
+    let mut samples = scale_out();
+    samples.truncate(3);
+    samples.push(sample(
+        14,
+        vec![group(
+            "Reconciling",
+            5,
+            5,
+            vec![member("m1", 4, &[0], &[0, 1])],
+        )],
+    ));
+    let r = build("rec.jsonl", &samples);
+    let open: Vec<(&str, Option<i64>)> = r
+        .catch_ups
+        .iter()
+        .map(|c| (c.member.as_str(), c.took_ms))
+        .collect();
+    assert_eq!(open, vec![("m2", None), ("m1", None)]);
+    assert!(kinds(&r).contains(&"member_left@4".to_string()));
+}
