@@ -302,7 +302,14 @@ pub(crate) mod tests {
                 subtopologies: Some(vec![sub]),
                 ..DescribedTopology::default()
             },
-            ..crate::usecase::lag::tests::group(1)
+            group_id: "g".into(),
+            state: "Stable".into(),
+            group_epoch: 1,
+            target_assignment_epoch: 1,
+            coordinator: None,
+            members: vec![member()],
+            offsets: vec![],
+            assignor: None,
         };
         let ends: LogEnds = [
             (("a-changelog".to_string(), 3), 100),

@@ -121,11 +121,11 @@ impl LagReport {
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
     use crate::model::group::DescribedTopology;
 
-    pub(crate) fn group(members: usize) -> GroupDescription {
+    fn group(members: usize) -> GroupDescription {
         let mut m = crate::lag::tests::member();
         m.task_offsets.clear();
         m.task_end_offsets.clear();
