@@ -625,38 +625,35 @@ impl StreamsGroup {
         if !member.is_reconciled(epoch) {
             self.unreconciled += 1;
         }
-        let Some(old) = self.members.get_mut(&member.member_id) else {
-            self.ownership
-                .add(&member.member_id, &member.process_id, &member.assigned);
-            self.ownership.add(
-                &member.member_id,
-                &member.process_id,
-                &member.pending_revocation,
-            );
-            self.members.insert(member.member_id.clone(), member);
-            return;
-        };
-        if !old.is_reconciled(epoch) {
-            self.unreconciled = self.unreconciled.saturating_sub(1);
-        }
+        let old = self.members.get_mut(&member.member_id);
         // Most heartbeats change no task: the index stays as it is (only the order of a task's
         // holders would change, and no question asked of the index depends on it).
-        let same_tasks = old.assigned == member.assigned
-            && old.pending_revocation == member.pending_revocation
-            && old.process_id == member.process_id;
-        if !same_tasks {
-            self.ownership.remove(&old.member_id, &old.assigned);
-            self.ownership
-                .remove(&old.member_id, &old.pending_revocation);
-            self.ownership
-                .add(&member.member_id, &member.process_id, &member.assigned);
-            self.ownership.add(
-                &member.member_id,
-                &member.process_id,
-                &member.pending_revocation,
-            );
+        let reindex = old.as_ref().map_or(true, |old| {
+            old.assigned != member.assigned
+                || old.pending_revocation != member.pending_revocation
+                || old.process_id != member.process_id
+        });
+        if let Some(old) = &old {
+            if !old.is_reconciled(epoch) {
+                self.unreconciled = self.unreconciled.saturating_sub(1);
+            }
+            if reindex {
+                self.ownership.remove(&old.member_id, &old.assigned);
+                self.ownership
+                    .remove(&old.member_id, &old.pending_revocation);
+            }
         }
-        *old = member;
+        if reindex {
+            let (id, process) = (&member.member_id, &member.process_id);
+            self.ownership.add(id, process, &member.assigned);
+            self.ownership.add(id, process, &member.pending_revocation);
+        }
+        match old {
+            Some(old) => *old = member,
+            None => {
+                self.members.insert(member.member_id.clone(), member);
+            }
+        }
     }
 
     /// Lower the bound under the member's deadlines.
