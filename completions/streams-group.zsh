@@ -58,7 +58,7 @@ _arguments "${_arguments_options[@]}" : \
 '--racks=[Spread processes over R racks\: rack ids and a \`rack\` client tag, with rack-aware standby placement (\`rack.aware.assignment.tags=rack\`)]:R:_default' \
 '--seed=[Seed for start-up jitter; the same seed gives the same run]:SEED:_default' \
 '--max-time=[Stop at this virtual time even if the group never settles]:MS:_default' \
-'--kafka-version=[Kafka release whose group coordinator runs\: 4.2, 4.3, 4.4 or kip (the KIP-1071 text, with topology epoch updates). Default\: the snapshot'\''s or live broker'\''s version, else 4.4]:VERSION:_default' \
+'--kafka-version=[Kafka release whose group coordinator runs\: 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1, 4.2 (4.2.2), 4.1 (4.1.2) or kip (the KIP-1071 text, with topology epoch updates). Default\: the snapshot'\''s or live broker'\''s version, else 4.4]:VERSION:_default' \
 '--assignor=[Task assignor\: \`sticky\` (the release'\''s own StickyTaskAssignor, exactly) or \`balanced-sticky\` (this tool'\''s\: stateful and stateless balanced apart, rack-aware standbys). Default\: the group'\''s (describe v1 reports it), else sticky]:NAME:_default' \
 '(--topology --from-group)--from-snapshot=[Start from a group in a \`describe --output json\` snapshot (its members, epochs, tasks)]:FILE:_files' \
 '(--topology)--from-group=[Start from a live group (needs --bootstrap-server)]:GROUP:_default' \
@@ -173,7 +173,7 @@ _arguments "${_arguments_options[@]}" : \
 _arguments "${_arguments_options[@]}" : \
 '--group=[The group\: live with no snapshot file, or the group to take from the snapshots]:GROUP:_default' \
 '--members=[Members in the simulation (default\: the snapshot'\''s member count)]:N:_default' \
-'--kafka-version=[With --simulate\: the Kafka release whose coordinator simulates (4.2, 4.3, 4.4, kip). Default\: the version the snapshot records, else 4.4]:VERSION:_default' \
+'--kafka-version=[With --simulate\: the Kafka release whose coordinator simulates\: 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1, 4.2 (4.2.2), 4.1 (4.1.2) or kip. Default\: the version the snapshot records, else 4.4]:VERSION:_default' \
 '--assignor=[With --simulate\: the task assignor (sticky or balanced-sticky). Default\: the group'\''s, else sticky]:NAME:_default' \
 '--partitions=[Partitions of every source topic whose count is not known otherwise (from --topic-partitions, or from the group)]:N:_default' \
 '*--topic-partitions=[Partition count of one topic (repeatable, or comma-separated); internal topics too, to model existing ones; 0 = the topic is missing]:TOPIC=N:_default' \
@@ -233,7 +233,7 @@ _arguments "${_arguments_options[@]}" : \
 '--group=[The group\: live (with --bootstrap-server), or the one to pick in --snapshot]:GROUP:_default' \
 '--snapshot=[Read the group from a \`describe --output json\` snapshot instead of the cluster]:FILE:_files' \
 '--application-id=[Application id\: names internal topics of describe text and picks the group in a snapshot]:ID:_default' \
-'--kafka-version=[The Kafka release whose coordinator decides\: 4.2, 4.3, 4.4 or kip (KIP-1071'\''s epoch rules). Default\: the snapshot'\''s or live broker'\''s version, else 4.4]:VERSION:_default' \
+'--kafka-version=[The Kafka release whose coordinator decides\: 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1, 4.2 (4.2.2), 4.1 (4.1.2) or kip (KIP-1071'\''s epoch rules). Default\: the snapshot'\''s or live broker'\''s version, else 4.4]:VERSION:_default' \
 '(--kafka-version)--rules=[Alias\: \`kip\` for --kafka-version kip; \`broker\` for the group'\''s release (the default)]:RULES:((kip\:"KIP-1071'\''s topology epoch rules"
 broker\:"What shipped Apache Kafka brokers (4.1 to 4.4) do"))' \
 '--partitions=[Partitions of every source topic whose count is not known otherwise (from --topic-partitions, or from the group)]:N:_default' \

@@ -79,7 +79,9 @@ fn main() -> Result<(), String> {
                 .max(1);
             let name = args.get(3).map_or("sticky", String::as_str);
             let version = match args.get(4) {
-                Some(v) => ShippedVersion::from_kafka_version(v)
+                Some(v) => ShippedVersion::ALL
+                    .into_iter()
+                    .find(|s| s.kafka_version() == v.as_str())
                     .ok_or_else(|| format!("no shipped assignor for Kafka {v}"))?,
                 None => ShippedVersion::V4_4,
             };

@@ -12,6 +12,7 @@ use std::path::Path;
 
 use crate::model::group::{GroupDescription, Snapshot, SNAPSHOT_SCHEMA_VERSION};
 use crate::model::topology::Topology;
+use crate::model::KafkaVersion;
 use crate::topology::configure::TopicMetadata;
 
 /// Why a snapshot cannot be used.
@@ -118,8 +119,15 @@ pub fn parse_snapshot(text: &str, file: &str) -> Result<Snapshot, SnapshotError>
             version: version.to_string(),
         });
     }
+    let recorded = value
+        .get("kafka_version")
+        .and_then(|v| v.as_str())
+        .filter(|name| KafkaVersion::legacy(name).is_some())
+        .map(str::to_string);
     // Parse the text again (not the value) so that shape errors have a position.
-    serde_json::from_str::<Snapshot>(text).map_err(malformed)
+    let mut snapshot = serde_json::from_str::<Snapshot>(text).map_err(malformed)?;
+    snapshot.legacy_version_name = recorded;
+    Ok(snapshot)
 }
 
 /// serde_json appends " at line L column C"; the position is given separately.
@@ -294,6 +302,7 @@ mod tests {
     fn snap(groups: Vec<GroupDescription>) -> Snapshot {
         Snapshot {
             kafka_version: None,
+            legacy_version_name: None,
             schema_version: SNAPSHOT_SCHEMA_VERSION,
             groups,
         }

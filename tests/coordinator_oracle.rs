@@ -1307,7 +1307,8 @@ fn check_target_validity(g: &StreamsGroup) -> Option<String> {
 fn version_of(name: &str) -> KafkaVersion {
     match name {
         "4.2.2" => KafkaVersion::V4_2,
-        "4.3.1" => KafkaVersion::V4_3,
+        "4.3.1" => KafkaVersion::V4_3_1,
+        "4.3.2" => KafkaVersion::V4_3,
         "4.4.0" => KafkaVersion::V4_4,
         other => panic!("no profile for Kafka {other}"),
     }
@@ -2606,9 +2607,7 @@ fn read_scenario(path: &std::path::Path) -> Scenario {
 }
 
 fn lockstep(version_name: &'static str) {
-    if !GmmOracle::available() {
-        return;
-    }
+    GmmOracle::require();
     let settings = Settings::from_env();
     let started = Instant::now();
     let mut lab = Lab {
@@ -2773,6 +2772,11 @@ fn lockstep_apache_4_2_2() {
 #[test]
 fn lockstep_apache_4_3_1() {
     lockstep("4.3.1");
+}
+
+#[test]
+fn lockstep_apache_4_3_2() {
+    lockstep("4.3.2");
 }
 
 #[test]

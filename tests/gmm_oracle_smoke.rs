@@ -544,32 +544,33 @@ fn script(version: &str) {
 
 #[test]
 fn apache_4_2_2() {
-    if GmmOracle::available() {
-        script("4.2.2");
-    }
+    GmmOracle::require();
+    script("4.2.2");
 }
 
 #[test]
 fn apache_4_3_1() {
-    if GmmOracle::available() {
-        script("4.3.1");
-    }
+    GmmOracle::require();
+    script("4.3.1");
+}
+
+#[test]
+fn apache_4_3_2() {
+    GmmOracle::require();
+    script("4.3.2");
 }
 
 #[test]
 fn apache_4_4_0() {
-    if GmmOracle::available() {
-        script("4.4.0");
-    }
+    GmmOracle::require();
+    script("4.4.0");
 }
 
 /// One JVM serves thousands of heartbeats: 20 members of 10 processes on 16 partitions, 100
 /// rounds each (every member heartbeats every 500 ms of fake time).
 #[test]
 fn thousands_of_heartbeats_in_one_jvm() {
-    if !GmmOracle::available() {
-        return;
-    }
+    GmmOracle::require();
     let mut s = Script::new("4.3.1");
     let mut topics = BTreeMap::from([("words".to_string(), 16)]);
     for t in [
@@ -619,9 +620,7 @@ fn thousands_of_heartbeats_in_one_jvm() {
 /// Malformed input stops the driver with a message instead of hanging or guessing.
 #[test]
 fn malformed_requests_fail_loudly() {
-    if !GmmOracle::available() {
-        return;
-    }
+    GmmOracle::require();
     let mut apache = GmmOracle::start("4.3.1", &[]);
     let panic = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         apache.request(serde_json::json!({"op": "advance", "now_ms": -5, "extra": true}));
@@ -639,9 +638,7 @@ fn malformed_requests_fail_loudly() {
 /// Also a broker config at start-up (no initial rebalance delay).
 #[test]
 fn partition_growth_changes_the_metadata_hash() {
-    if !GmmOracle::available() {
-        return;
-    }
+    GmmOracle::require();
     for version in support::gmm_oracle::ORACLE_VERSIONS {
         let mut apache = GmmOracle::start(
             version,

@@ -163,7 +163,9 @@ fn every_json_case_prints_a_document_its_schema_accepts() {
 }
 
 /// Every file of tests/data/snapshots is a snapshot; so is every JSON file of tests/data/cli
-/// with a `schema_version` (the others there are topology files).
+/// with a `schema_version` (the others there are topology files). `wordcount-4.3.json` is
+/// left out: it is a snapshot as an older build wrote it (`"kafka_version": "4.3"`), which
+/// this build still reads but no longer writes.
 #[test]
 fn snapshot_fixtures_match_the_describe_schema() {
     let schema = &schemas()["describe"];
@@ -171,7 +173,9 @@ fn snapshot_fixtures_match_the_describe_schema() {
     for (dir, all_snapshots) in [("tests/data/snapshots", true), ("tests/data/cli", false)] {
         for e in std::fs::read_dir(Path::new(ROOT).join(dir)).unwrap() {
             let path = e.unwrap().path();
-            if !path.extension().is_some_and(|x| x == "json") {
+            if !path.extension().is_some_and(|x| x == "json")
+                || path.ends_with("wordcount-4.3.json")
+            {
                 continue;
             }
             let doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap())
@@ -211,6 +215,7 @@ fn live_documents_match_their_schemas() {
     }
     let empty = Snapshot {
         kafka_version: None,
+        legacy_version_name: None,
         schema_version: SNAPSHOT_SCHEMA_VERSION,
         groups: vec![],
     };

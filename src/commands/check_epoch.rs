@@ -55,8 +55,9 @@ pub struct Args {
     #[arg(long, value_name = "ID")]
     pub application_id: Option<String>,
 
-    /// The Kafka release whose coordinator decides: 4.2, 4.3, 4.4 or kip (KIP-1071's epoch
-    /// rules). Default: the snapshot's or live broker's version, else 4.4
+    /// The Kafka release whose coordinator decides: 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1, 4.2
+    /// (4.2.2), 4.1 (4.1.2) or kip (KIP-1071's epoch rules). Default: the snapshot's or live
+    /// broker's version, else 4.4
     #[arg(long, value_name = "VERSION", value_parser = kafka_version)]
     pub kafka_version: Option<KafkaVersion>,
 

@@ -88,8 +88,9 @@ pub struct AssignmentArgs {
     #[arg(long, value_name = "N", requires = "simulate", value_parser = members)]
     pub members: Option<u32>,
 
-    /// With --simulate: the Kafka release whose coordinator simulates (4.2, 4.3, 4.4, kip).
-    /// Default: the version the snapshot records, else 4.4
+    /// With --simulate: the Kafka release whose coordinator simulates: 4.4 (4.4.0), 4.3
+    /// (4.3.2), 4.3.1, 4.2 (4.2.2), 4.1 (4.1.2) or kip. Default: the version the snapshot
+    /// records, else 4.4
     #[arg(long, value_name = "VERSION", requires = "simulate", value_parser = kafka_version)]
     pub kafka_version: Option<KafkaVersion>,
 

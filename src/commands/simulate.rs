@@ -115,8 +115,9 @@ pub struct Args {
     #[arg(long)]
     pub trace: bool,
 
-    /// Kafka release whose group coordinator runs: 4.2, 4.3, 4.4 or kip (the KIP-1071 text, with
-    /// topology epoch updates). Default: the snapshot's or live broker's version, else 4.4
+    /// Kafka release whose group coordinator runs: 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1, 4.2 (4.2.2),
+    /// 4.1 (4.1.2) or kip (the KIP-1071 text, with topology epoch updates). Default: the
+    /// snapshot's or live broker's version, else 4.4
     #[arg(long, value_name = "VERSION", value_parser = kafka_version)]
     pub kafka_version: Option<KafkaVersion>,
 

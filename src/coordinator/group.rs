@@ -532,7 +532,7 @@ impl StreamsGroup {
             epoch: g.target_assignment_epoch,
             held_back: false,
         };
-        if self.version == KafkaVersion::V4_2 && self.group_epoch <= self.target_assignment_epoch {
+        if self.version <= KafkaVersion::V4_2 && self.group_epoch <= self.target_assignment_epoch {
             return Ok(last(self));
         }
         if self.initial_delay_deadline.is_some() {

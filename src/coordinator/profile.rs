@@ -2,7 +2,7 @@
 //!
 //! Every behaviour that differs between releases is a method here, so the heartbeat code reads
 //! "if the profile does X" instead of comparing version numbers, and a newcomer finds in one
-//! place what 4.2, 4.3, 4.4 and the KIP do differently. The facts come from Apache's
+//! place what 4.1, 4.2, 4.3.1, 4.3.2, 4.4 and the KIP do differently. The facts come from Apache's
 //! `GroupMetadataManager`, `GroupCoordinatorService` and `CurrentAssignmentBuilder` of each
 //! release, checked in lock-step by `tests/coordinator_oracle.rs`.
 
@@ -47,7 +47,7 @@ impl KafkaVersion {
 
     /// `group.streams.assignment.interval.ms` (KIP-1263) exists from 4.3 on.
     pub fn has_assignment_interval(self) -> bool {
-        self >= KafkaVersion::V4_3
+        self >= KafkaVersion::V4_3_1
     }
 
     /// 4.4 reconciles role changes inside one member in place (active → standby, standby ↔
@@ -61,9 +61,10 @@ impl KafkaVersion {
         self >= KafkaVersion::V4_4
     }
 
-    /// When the last member leaves, 4.4 moves the target assignment epoch up to the group epoch.
+    /// When the last member leaves (or is fenced), 4.3.2 and 4.4 write a target assignment at
+    /// the new group epoch (KAFKA-20442); 4.3.1 and earlier leave the target epoch behind.
     pub fn resets_target_epoch_when_empty(self) -> bool {
-        self >= KafkaVersion::V4_4
+        self >= KafkaVersion::V4_3
     }
 
     /// 4.4 lets existing members and known static members rejoin a full group.
@@ -76,15 +77,15 @@ impl KafkaVersion {
         self >= KafkaVersion::V4_4
     }
 
-    /// 4.2 jumps from group epoch 0 straight to 2 on the first bump.
+    /// 4.1 and 4.2 jump from group epoch 0 straight to 2 on the first bump.
     pub fn first_bump_skips_epoch_one(self) -> bool {
-        self == KafkaVersion::V4_2
+        self <= KafkaVersion::V4_2
     }
 
-    /// During the initial rebalance delay, 4.2 answers with target epoch max(1, assignment
+    /// During the initial rebalance delay, 4.1 and 4.2 answer with target epoch max(1, assignment
     /// epoch); later releases with the assignment epoch.
     pub fn initial_delay_epoch_at_least_one(self) -> bool {
-        self == KafkaVersion::V4_2
+        self <= KafkaVersion::V4_2
     }
 
     /// 4.4 sends MISSING_CLIENT_TAGS to members without the rack-aware assignment tags.
@@ -102,7 +103,9 @@ impl KafkaVersion {
     pub fn shipped_assignor(self) -> crate::coordinator::assignor::ShippedVersion {
         use crate::coordinator::assignor::ShippedVersion;
         match self {
+            KafkaVersion::V4_1 => ShippedVersion::V4_1,
             KafkaVersion::V4_2 => ShippedVersion::V4_2,
+            KafkaVersion::V4_3_1 => ShippedVersion::V4_3_1,
             KafkaVersion::V4_3 => ShippedVersion::V4_3,
             KafkaVersion::V4_4 | KafkaVersion::Kip => ShippedVersion::V4_4,
         }

@@ -335,7 +335,12 @@ mod tests {
             instance_id: Some("i".into()),
             ..join()
         };
-        for v in [KafkaVersion::V4_2, KafkaVersion::V4_3] {
+        for v in [
+            KafkaVersion::V4_1,
+            KafkaVersion::V4_2,
+            KafkaVersion::V4_3_1,
+            KafkaVersion::V4_3,
+        ] {
             assert_eq!(
                 validate(&static_join, v).unwrap_err().message,
                 "Static membership is not yet supported."

@@ -640,6 +640,7 @@ impl Cluster {
                 kafka_version: KafkaVersion::detect(Some(describe_version)),
                 schema_version: SNAPSHOT_SCHEMA_VERSION,
                 groups: described,
+                legacy_version_name: None,
             },
             errors,
             describe_version,

@@ -22,11 +22,17 @@ pub const SNAPSHOT_SCHEMA_VERSION: u32 = 1;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Snapshot {
     pub schema_version: u32,
-    /// The coordinator profile of the described broker ("4.2", "4.3", "4.4"), detected from
-    /// the StreamsGroupDescribe versions it serves. Absent in snapshots of older builds.
+    /// The coordinator profile of the described broker, by its exact release ("4.3.2",
+    /// "4.4.0"), detected from the StreamsGroupDescribe versions it serves. Absent in snapshots
+    /// of the first builds; builds before 4.3.2 was modelled wrote the minor version ("4.3").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kafka_version: Option<KafkaVersion>,
     pub groups: Vec<GroupDescription>,
+    /// The profile name as the file wrote it, when it is a name whose meaning has changed
+    /// since ("4.3" then meant 4.3.1): set by the snapshot reader, never written.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub legacy_version_name: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

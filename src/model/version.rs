@@ -1,5 +1,6 @@
 //! Kafka versions the tool models, by name: the releases whose group coordinator it carries
-//! (4.2, 4.3, 4.4) and the KIP-1071 text. What each one does differently is in
+//! (4.1, 4.2, 4.3, 4.4, each as its newest patch, plus patch releases that behave differently,
+//! such as 4.3.1) and the KIP-1071 text. What each one does differently is in
 //! `coordinator::profile`.
 
 use std::fmt;
@@ -9,15 +10,26 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// A coordinator profile: a Kafka release's group coordinator, or the KIP text.
+///
+/// The order is the release order (4.3.1 before 4.3.2), then the KIP text. JSON records a
+/// profile by its exact release ("4.3.2"); snapshots of older builds, which wrote the minor
+/// version, read back as the patch release those builds modelled (see [`KafkaVersion::legacy`]).
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
 )]
 pub enum KafkaVersion {
-    #[serde(rename = "4.2")]
+    /// 4.1.2: streams groups as early access.
+    #[serde(rename = "4.1.2")]
+    V4_1,
+    #[serde(rename = "4.2.2", alias = "4.2")]
     V4_2,
-    #[serde(rename = "4.3")]
+    /// 4.3.1, pinned: its standby placement and empty-group target epoch differ from 4.3.2.
+    #[serde(rename = "4.3.1", alias = "4.3")]
+    V4_3_1,
+    /// 4.3.2, the newest 4.3 patch.
+    #[serde(rename = "4.3.2")]
     V4_3,
-    #[serde(rename = "4.4")]
+    #[serde(rename = "4.4.0", alias = "4.4")]
     V4_4,
     /// KIP-1071 as written: the 4.4 coordinator plus topology epoch updates
     /// (STREAMS_INVALID_TOPOLOGY_EPOCH, STREAMS_TOPOLOGY_FENCED), which no release has.
@@ -25,24 +37,49 @@ pub enum KafkaVersion {
     Kip,
 }
 
-/// The version names users type, newest release first.
-pub const VERSION_NAMES: &[&str] = &["4.4", "4.3", "4.2", "kip"];
-
 impl KafkaVersion {
     /// The newest release: the default when no broker tells us otherwise.
     pub const NEWEST: KafkaVersion = KafkaVersion::V4_4;
-    pub const ALL: [KafkaVersion; 4] = [
-        KafkaVersion::V4_2,
-        KafkaVersion::V4_3,
+    /// Every profile, newest release first, the KIP text last: the order in which help texts
+    /// and error messages list them.
+    pub const ALL: [KafkaVersion; 6] = [
         KafkaVersion::V4_4,
+        KafkaVersion::V4_3,
+        KafkaVersion::V4_3_1,
+        KafkaVersion::V4_2,
+        KafkaVersion::V4_1,
         KafkaVersion::Kip,
     ];
+    /// The releases, oldest first.
+    pub const RELEASES: [KafkaVersion; 5] = [
+        KafkaVersion::V4_1,
+        KafkaVersion::V4_2,
+        KafkaVersion::V4_3_1,
+        KafkaVersion::V4_3,
+        KafkaVersion::V4_4,
+    ];
 
+    /// The name users type: the minor version for the newest patch of a minor ("4.3"), the
+    /// patch release for a pinned one ("4.3.1"), or "kip".
     pub fn name(self) -> &'static str {
         match self {
+            KafkaVersion::V4_1 => "4.1",
             KafkaVersion::V4_2 => "4.2",
+            KafkaVersion::V4_3_1 => "4.3.1",
             KafkaVersion::V4_3 => "4.3",
             KafkaVersion::V4_4 => "4.4",
+            KafkaVersion::Kip => "kip",
+        }
+    }
+
+    /// The exact release modelled ("4.3.2"), or "kip": how reports and JSON name a profile.
+    pub fn release(self) -> &'static str {
+        match self {
+            KafkaVersion::V4_1 => "4.1.2",
+            KafkaVersion::V4_2 => "4.2.2",
+            KafkaVersion::V4_3_1 => "4.3.1",
+            KafkaVersion::V4_3 => "4.3.2",
+            KafkaVersion::V4_4 => "4.4.0",
             KafkaVersion::Kip => "kip",
         }
     }
@@ -52,20 +89,55 @@ impl KafkaVersion {
         self != KafkaVersion::Kip
     }
 
+    /// Earlier patch releases of the same minor version whose coordinator behaves differently,
+    /// newest first: what a user must pick by hand when a live broker is detected as this
+    /// profile (brokers do not tell their patch level).
+    pub fn differing_earlier_patches(self) -> &'static [KafkaVersion] {
+        match self {
+            KafkaVersion::V4_3 => &[KafkaVersion::V4_3_1],
+            _ => &[],
+        }
+    }
+
     /// The profile of a broker, from the highest StreamsGroupDescribe version it serves
-    /// (v1 arrived in 4.4) and whether it serves StreamsGroupHeartbeat at all. Brokers do not
-    /// advertise 4.2 vs 4.3 on the wire: both serve v0, and 4.3 is assumed.
+    /// (v1 arrived in 4.4). Brokers 4.1 to 4.3 all serve v0 and do not tell their patch level:
+    /// the newest of them, 4.3.2, is assumed (see [`KafkaVersion::detection_note`]).
     pub fn detect(describe_max_version: Option<i16>) -> Option<KafkaVersion> {
         match describe_max_version? {
             v if v >= 1 => Some(KafkaVersion::V4_4),
             _ => Some(KafkaVersion::V4_3),
         }
     }
+
+    /// What a user should know when this profile was detected from a live broker: which
+    /// release is modelled, and which others look the same on the wire but behave differently.
+    pub fn detection_note(self) -> Option<String> {
+        match self {
+            KafkaVersion::V4_3 => Some(format!(
+                "the broker serves StreamsGroupDescribe v0 (Kafka 4.1 to 4.3; the wire does not \
+                 tell which): modelling Kafka {}; 4.3.1 places standbys differently and keeps \
+                 the target epoch when the group empties (--kafka-version 4.3.1), and 4.2 and \
+                 4.1 differ more (--kafka-version 4.2 or 4.1)",
+                self.release()
+            )),
+            _ => None,
+        }
+    }
+
+    /// How an older build's snapshot recorded this profile, when that name now means another
+    /// release: such builds wrote the minor version ("4.3"), and "4.3" then meant 4.3.1.
+    /// `recorded` is the name found in the file.
+    pub fn legacy(recorded: &str) -> Option<KafkaVersion> {
+        match recorded {
+            "4.3" => Some(KafkaVersion::V4_3_1),
+            _ => None,
+        }
+    }
 }
 
 impl fmt::Display for KafkaVersion {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+        f.write_str(self.release())
     }
 }
 
@@ -73,13 +145,29 @@ impl fmt::Display for KafkaVersion {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnknownVersion(pub String);
 
+/// Every valid `--kafka-version` value, as error messages and help list them:
+/// "4.4 (4.4.0), 4.3 (4.3.2), 4.3.1, 4.2 (4.2.2), 4.1 (4.1.2), kip".
+pub fn valid_names() -> String {
+    KafkaVersion::ALL
+        .iter()
+        .map(|v| {
+            if v.name() == v.release() {
+                v.name().to_string()
+            } else {
+                format!("{} ({})", v.name(), v.release())
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 impl fmt::Display for UnknownVersion {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown Kafka version '{}': use one of {}",
+            "unknown or unmodelled Kafka version '{}': use one of {}",
             self.0,
-            VERSION_NAMES.join(", ")
+            valid_names()
         )
     }
 }
@@ -89,22 +177,18 @@ impl std::error::Error for UnknownVersion {}
 impl FromStr for KafkaVersion {
     type Err = UnknownVersion;
 
-    /// Accepts "4.4", "4.4.0", "4.3.1", "kip" (case-insensitive).
+    /// Accepts a profile's name ("4.3", the newest 4.3 patch), its exact release ("4.3.2"), a
+    /// pinned patch ("4.3.1") and "kip" (case-insensitive). Other patch releases are refused:
+    /// nothing says they behave like a modelled one.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let t = s.trim().to_ascii_lowercase();
-        if t == "kip" || t == "kip-1071" {
+        if t == "kip-1071" {
             return Ok(KafkaVersion::Kip);
         }
-        let mut parts = t.split('.');
-        let major = parts.next().unwrap_or("");
-        let minor = parts.next().unwrap_or("");
-        let patch_ok = parts.all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()));
-        match (major, minor, patch_ok) {
-            ("4", "2", true) => Ok(KafkaVersion::V4_2),
-            ("4", "3", true) => Ok(KafkaVersion::V4_3),
-            ("4", "4", true) => Ok(KafkaVersion::V4_4),
-            _ => Err(UnknownVersion(s.to_string())),
-        }
+        KafkaVersion::ALL
+            .into_iter()
+            .find(|v| v.name() == t || v.release() == t)
+            .ok_or_else(|| UnknownVersion(s.to_string()))
     }
 }
 
@@ -113,21 +197,57 @@ mod tests {
     use super::*;
 
     #[test]
-    fn names_parse_back() {
+    fn names_and_releases_parse_back() {
         for v in KafkaVersion::ALL {
             assert_eq!(v.name().parse::<KafkaVersion>().unwrap(), v);
+            assert_eq!(v.release().parse::<KafkaVersion>().unwrap(), v);
         }
-        assert_eq!("4.3.1".parse::<KafkaVersion>().unwrap(), KafkaVersion::V4_3);
-        assert_eq!("4.4.0".parse::<KafkaVersion>().unwrap(), KafkaVersion::V4_4);
+        assert_eq!("4.3".parse::<KafkaVersion>().unwrap(), KafkaVersion::V4_3);
+        assert_eq!("4.3.2".parse::<KafkaVersion>().unwrap(), KafkaVersion::V4_3);
+        assert_eq!(
+            "4.3.1".parse::<KafkaVersion>().unwrap(),
+            KafkaVersion::V4_3_1
+        );
+        assert_eq!("4.1".parse::<KafkaVersion>().unwrap(), KafkaVersion::V4_1);
         assert_eq!("KIP".parse::<KafkaVersion>().unwrap(), KafkaVersion::Kip);
     }
 
     #[test]
     fn unknown_versions_list_the_valid_ones() {
-        for bad in ["4.1", "5.0", "4", "", "4.3.x", "4.3."] {
+        for bad in [
+            "4.0", "5.0", "4", "", "4.3.x", "4.3.", "4.3.0", "4.2.1", "4.1.1",
+        ] {
             let e = bad.parse::<KafkaVersion>().unwrap_err().to_string();
-            assert!(e.contains("4.4, 4.3, 4.2, kip"), "{e}");
+            assert!(
+                e.ends_with(
+                    "use one of 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1, 4.2 (4.2.2), 4.1 (4.1.2), kip"
+                ),
+                "{e}"
+            );
         }
+    }
+
+    #[test]
+    fn release_order() {
+        assert!(KafkaVersion::V4_1 < KafkaVersion::V4_2);
+        assert!(KafkaVersion::V4_3_1 < KafkaVersion::V4_3);
+        assert!(KafkaVersion::V4_3 < KafkaVersion::V4_4);
+        assert!(KafkaVersion::RELEASES.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn json_names_the_release_and_reads_older_builds() {
+        for v in KafkaVersion::ALL {
+            let json = serde_json::to_string(&v).unwrap();
+            assert_eq!(json, format!("\"{}\"", v.release()));
+            assert_eq!(serde_json::from_str::<KafkaVersion>(&json).unwrap(), v);
+        }
+        let old = |s: &str| serde_json::from_str::<KafkaVersion>(&format!("\"{s}\"")).unwrap();
+        assert_eq!(old("4.2"), KafkaVersion::V4_2);
+        assert_eq!(old("4.3"), KafkaVersion::V4_3_1);
+        assert_eq!(old("4.4"), KafkaVersion::V4_4);
+        assert_eq!(KafkaVersion::legacy("4.3"), Some(KafkaVersion::V4_3_1));
+        assert_eq!(KafkaVersion::legacy("4.4"), None);
     }
 
     #[test]
@@ -135,5 +255,10 @@ mod tests {
         assert_eq!(KafkaVersion::detect(Some(1)), Some(KafkaVersion::V4_4));
         assert_eq!(KafkaVersion::detect(Some(0)), Some(KafkaVersion::V4_3));
         assert_eq!(KafkaVersion::detect(None), None);
+        assert!(KafkaVersion::V4_3
+            .detection_note()
+            .unwrap()
+            .contains("4.3.1"));
+        assert!(KafkaVersion::V4_4.detection_note().is_none());
     }
 }

@@ -368,6 +368,7 @@ mod tests {
         };
         Snapshot {
             kafka_version: None,
+            legacy_version_name: None,
             schema_version: 1,
             groups: vec![
                 GroupDescription {

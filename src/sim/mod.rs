@@ -896,7 +896,7 @@ fn build_report(
                 .sum()
         });
     Report {
-        kafka_version: cfg.kafka_version.name().to_string(),
+        kafka_version: cfg.kafka_version.release().to_string(),
         assignor: e.coordinator.assignor_name().to_string(),
         scenario: if scenario.name.is_empty() {
             "custom".into()

@@ -10,7 +10,7 @@ use crate::model::{Assignment, ErrorCode, GroupStateName, StatusCode, TaskSet};
 
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct Report {
-    /// The coordinator profile that ran: "4.2", "4.3", "4.4" or "kip".
+    /// The coordinator profile that ran, by its exact release ("4.3.2", "4.4.0") or "kip".
     pub kafka_version: String,
     /// The task assignor that ran.
     pub assignor: String,

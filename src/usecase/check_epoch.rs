@@ -66,7 +66,7 @@ pub struct BrokerReport {
 pub struct CheckReport {
     /// By the coordinator profile that ran.
     pub verdict: Verdict,
-    /// The coordinator profile that decided: "4.2", "4.3", "4.4" or "kip".
+    /// The coordinator profile that decided (serialised as its exact release, "4.3.2", or "kip").
     pub kafka_version: KafkaVersion,
     /// `kip` when the KIP-1071 rules decided, `broker` when a release did.
     pub rules: Rules,

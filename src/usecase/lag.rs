@@ -82,7 +82,7 @@ pub fn no_offsets_reason(g: &GroupDescription, origin: &Origin) -> String {
         return format!("the group has no members (it is {})", g.state);
     }
     let (from, old_broker, version) = match origin {
-        Origin::Snapshot { file, recorded } => (
+        Origin::Snapshot { file, recorded, .. } => (
             format!("the snapshot {file}"),
             format!("the snapshot {file} was taken from a Kafka 4.1-4.3 broker"),
             *recorded,
@@ -99,11 +99,11 @@ pub fn no_offsets_reason(g: &GroupDescription, origin: &Origin) -> String {
         DEFAULT_TASK_OFFSET_INTERVAL_MS / 1000
     );
     match version {
-        Some(KafkaVersion::V4_2 | KafkaVersion::V4_3) => format!(
+        Some(v) if v < KafkaVersion::V4_4 => format!(
             "{old_broker} (StreamsGroupDescribe v0), which never returns task offsets: they need \
              Kafka 4.4 brokers and clients"
         ),
-        Some(KafkaVersion::V4_4 | KafkaVersion::Kip) => {
+        Some(_) => {
             format!("no member has reported task offsets yet: {interval}; try again after it")
         }
         None => format!(
@@ -171,6 +171,7 @@ mod tests {
         let snapshot = Origin::Snapshot {
             file: "s.json".into(),
             recorded: None,
+            legacy_name: None,
         };
         let why = no_offsets_reason(&group(1), &snapshot);
         assert!(

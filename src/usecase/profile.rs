@@ -15,25 +15,45 @@ pub struct Choice {
 }
 
 /// The profile to run: `flag` if given, else the group's (`origin`; `None` when there is no
-/// group), else the newest release.
+/// group), else the newest release. The note says what the user could not see: a profile
+/// guessed for an old snapshot, an old snapshot's name that now means another release, or the
+/// patch releases a live broker may be instead of the one modelled.
 pub fn choose(flag: Option<KafkaVersion>, origin: Option<&Origin>) -> Choice {
-    let chosen = |version| Choice {
-        version,
-        note: None,
-    };
     if let Some(v) = flag {
-        return chosen(v);
+        return Choice {
+            version: v,
+            note: None,
+        };
     }
     match origin {
         Some(Origin::Snapshot {
+            file,
+            recorded: Some(v),
+            legacy_name: Some(name),
+        }) => Choice {
+            version: *v,
+            note: Some(format!(
+                "note: {file} records Kafka version \"{name}\", written by an older build that \
+                 modelled Kafka {v} under that name: modelling Kafka {v}; choose another with \
+                 --kafka-version"
+            )),
+        },
+        Some(Origin::Snapshot {
             recorded: Some(v), ..
-        })
-        | Some(Origin::Live {
+        }) => Choice {
+            version: *v,
+            note: None,
+        },
+        Some(Origin::Live {
             detected: Some(v), ..
-        }) => chosen(*v),
+        }) => Choice {
+            version: *v,
+            note: v.detection_note().map(|n| format!("note: {n}")),
+        },
         Some(Origin::Snapshot {
             file,
             recorded: None,
+            ..
         }) => Choice {
             version: KafkaVersion::NEWEST,
             note: Some(format!(
@@ -42,7 +62,10 @@ pub fn choose(flag: Option<KafkaVersion>, origin: Option<&Origin>) -> Choice {
                 KafkaVersion::NEWEST
             )),
         },
-        _ => chosen(KafkaVersion::NEWEST),
+        _ => Choice {
+            version: KafkaVersion::NEWEST,
+            note: None,
+        },
     }
 }
 
@@ -76,6 +99,7 @@ mod tests {
         let snap = |recorded| Origin::Snapshot {
             file: "s.json".into(),
             recorded,
+            legacy_name: None,
         };
         let v42 = Some(KafkaVersion::V4_2);
         assert_eq!(choose(v42, None).version, KafkaVersion::V4_2);
@@ -87,6 +111,26 @@ mod tests {
         assert_eq!(old.version, KafkaVersion::NEWEST);
         assert!(old.note.unwrap().contains("s.json does not record"));
         assert!(choose(v42, Some(&snap(None))).note.is_none());
+    }
+
+    #[test]
+    fn old_names_and_live_detection_are_said() {
+        let legacy = Origin::Snapshot {
+            file: "old.json".into(),
+            recorded: Some(KafkaVersion::V4_3_1),
+            legacy_name: Some("4.3".into()),
+        };
+        let c = choose(None, Some(&legacy));
+        assert_eq!(c.version, KafkaVersion::V4_3_1);
+        assert!(c.note.unwrap().contains("modelling Kafka 4.3.1"));
+        let live = |v| Origin::Live {
+            group_id: "g".into(),
+            detected: Some(v),
+        };
+        let c = choose(None, Some(&live(KafkaVersion::V4_3)));
+        assert_eq!(c.version, KafkaVersion::V4_3);
+        assert!(c.note.unwrap().contains("--kafka-version 4.3.1"));
+        assert!(choose(None, Some(&live(KafkaVersion::V4_4))).note.is_none());
     }
 
     #[test]

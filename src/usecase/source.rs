@@ -29,10 +29,12 @@ pub enum GroupSource {
 /// Where a group came from, with the Kafka version that tells.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Origin {
-    /// A snapshot file, and the version it records (`None` for snapshots of older builds).
+    /// A snapshot file, and the version it records (`None` for snapshots of older builds);
+    /// `legacy_name` is the name it recorded that when its meaning has changed since ("4.3").
     Snapshot {
         file: String,
         recorded: Option<KafkaVersion>,
+        legacy_name: Option<String>,
     },
     /// A live group, and the version detected from its broker.
     Live {
@@ -126,6 +128,7 @@ fn snapshot_group(path: &Path, group: Option<&str>) -> Result<SourcedGroup, Erro
         origin: Origin::Snapshot {
             file,
             recorded: s.kafka_version,
+            legacy_name: s.legacy_version_name.clone(),
         },
     })
 }

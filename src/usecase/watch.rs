@@ -31,6 +31,7 @@ pub fn sample(client: &ClientConfig, selection: &Selection, at_ms: i64) -> Resul
             let none = Snapshot {
                 schema_version: SNAPSHOT_SCHEMA_VERSION,
                 kafka_version: None,
+                legacy_version_name: None,
                 groups: vec![],
             };
             Ok(Sample::new(at_ms, none, vec![]))

@@ -75,6 +75,7 @@ pub fn sample(s: i64, groups: Vec<GroupDescription>) -> Sample {
     let snapshot = Snapshot {
         schema_version: 1,
         kafka_version: None,
+        legacy_version_name: None,
         groups,
     };
     Sample::new(s * 1000, snapshot, vec![])

@@ -90,6 +90,7 @@ fn build_snapshot() -> Snapshot {
     Snapshot {
         schema_version: SNAPSHOT_SCHEMA_VERSION,
         kafka_version: Some(KafkaVersion::V4_4),
+        legacy_version_name: None,
         groups: vec![g],
     }
 }
@@ -263,7 +264,9 @@ fn every_release_rejects_a_changed_topology_by_default_or_by_name() {
     for extra in [
         &[][..],
         &["--kafka-version", "4.3"],
+        &["--kafka-version", "4.3.1"],
         &["--kafka-version", "4.2.2"],
+        &["--kafka-version", "4.1"],
     ] {
         let (code, out, _) = check("wordcount-renamed-store.txt", "4", extra);
         assert_eq!(code, 1, "{extra:?}: {out}");
@@ -276,7 +279,7 @@ fn every_release_rejects_a_changed_topology_by_default_or_by_name() {
     let (code, out, _) = check("wordcount-renamed-store.txt", "4", &["--output", "json"]);
     assert_eq!(code, 1);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(v["kafka_version"], "4.4");
+    assert_eq!(v["kafka_version"], "4.4.0");
     assert_eq!(v["rules"], "broker");
     assert_eq!(v["kip"]["verdict"], "update");
 }
@@ -286,10 +289,13 @@ fn an_unknown_kafka_version_lists_the_valid_ones() {
     let (code, _, err) = check(
         "wordcount-named-store.txt",
         "3",
-        &["--kafka-version", "4.1"],
+        &["--kafka-version", "4.0"],
     );
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("4.4, 4.3, 4.2, kip"), "{err}");
+    assert!(
+        err.contains("use one of 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1, 4.2 (4.2.2), 4.1 (4.1.2), kip"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -87,7 +87,7 @@ fn a_changed_topology_is_blocked_on_a_4_4_broker_with_the_way_to_deploy_it() {
     );
     assert!(out.contains("new application.id"), "{out}");
     assert!(
-        out.contains("Exit status decided by: the Kafka 4.4 coordinator"),
+        out.contains("Exit status decided by: the Kafka 4.4.0 coordinator"),
         "{out}"
     );
     assert!(

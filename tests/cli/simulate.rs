@@ -47,7 +47,7 @@ fn default_run_reaches_stable_with_every_task_once() {
 
 #[test]
 fn every_built_in_scenario_ends_stable_without_violations_on_every_profile() {
-    for (version, s) in ["4.2", "4.3", "4.4", "kip"]
+    for (version, s) in ["4.1", "4.2", "4.3.1", "4.3", "4.4", "kip"]
         .into_iter()
         .flat_map(|v| {
             [
@@ -77,7 +77,8 @@ fn every_built_in_scenario_ends_stable_without_violations_on_every_profile() {
             "--kafka-version",
             version,
         ]);
-        assert_eq!(v["kafka_version"], version);
+        let release: streams_group::model::KafkaVersion = version.parse().unwrap();
+        assert_eq!(v["kafka_version"], release.release());
         assert_eq!(v["final_state"], "Stable", "scenario {s} on {version}");
         assert_eq!(
             v["invariant_violations"].as_array().unwrap().len(),
@@ -93,7 +94,7 @@ fn every_built_in_scenario_ends_stable_without_violations_on_every_profile() {
 
 #[test]
 fn deploy_on_a_release_kills_the_first_restarted_instance_and_says_how_to_deploy() {
-    for version in ["4.2", "4.3", "4.4"] {
+    for version in ["4.1", "4.2", "4.3.1", "4.3", "4.4"] {
         let (code, out, err) = run(&[
             "simulate",
             "--members",
@@ -123,7 +124,7 @@ fn deploy_on_a_release_kills_the_first_restarted_instance_and_says_how_to_deploy
     let (code, out, _) = run(&["simulate", "--members", "4", "--scenario", "deploy"]);
     assert_eq!(code, 1);
     assert!(out.contains("MEMBER DIED: p1-t1-r1"), "{out}");
-    assert!(out.starts_with("Kafka 4.4 coordinator"), "{out}");
+    assert!(out.starts_with("Kafka 4.4.0 coordinator"), "{out}");
 }
 
 #[test]
@@ -141,7 +142,7 @@ fn a_source_topic_that_grows_gets_its_new_tasks_assigned_on_every_profile() {
         r#"{"steps": [{"action": "create_topics", "topics": {"events": 12}}]}"#,
     )
     .unwrap();
-    for version in ["4.2", "4.3", "4.4", "kip"] {
+    for version in ["4.1", "4.2", "4.3.1", "4.3", "4.4", "kip"] {
         let v = json(&[
             "simulate",
             "--members",
@@ -177,7 +178,10 @@ fn standby_replicas_beyond_the_broker_bound_are_refused() {
     assert!(err.contains("group.streams.max.standby.replicas"), "{err}");
     let (code, _, err) = run(&["simulate", "--kafka-version", "5.0"]);
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("4.4, 4.3, 4.2, kip"), "{err}");
+    assert!(
+        err.contains("use one of 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1, 4.2 (4.2.2), 4.1 (4.1.2), kip"),
+        "{err}"
+    );
 }
 
 #[test]

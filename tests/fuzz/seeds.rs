@@ -283,6 +283,7 @@ pub(crate) fn snapshot_seeds() -> Vec<Vec<u8>> {
     let snap = streams_group::model::group::Snapshot {
         schema_version: streams_group::model::group::SNAPSHOT_SCHEMA_VERSION,
         kafka_version: None,
+        legacy_version_name: None,
         groups,
     };
     out.push(serde_json::to_vec_pretty(&snap).unwrap());

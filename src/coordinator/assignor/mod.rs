@@ -145,18 +145,23 @@ pub trait TaskAssignor {
 /// The Apache Kafka releases whose sticky assignor [`StickyAssignor`] reproduces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ShippedVersion {
+    /// 4.1.x (checked against 4.1.2).
+    V4_1,
     /// 4.2.x (checked against 4.2.2).
     V4_2,
-    /// 4.3.x (checked against 4.3.1): `findPrevMemberWithLeastLoad` has the first-candidate
-    /// quirk.
+    /// 4.3.1: `findPrevMemberWithLeastLoad` has the first-candidate quirk.
+    V4_3_1,
+    /// 4.3.2: the quirk fixed (KAFKA-20899).
     V4_3,
     /// 4.4.x (checked against 4.4.0): standby candidates include offset reporters, ranked.
     V4_4,
 }
 
 impl ShippedVersion {
-    pub const ALL: [ShippedVersion; 3] = [
+    pub const ALL: [ShippedVersion; 5] = [
+        ShippedVersion::V4_1,
         ShippedVersion::V4_2,
+        ShippedVersion::V4_3_1,
         ShippedVersion::V4_3,
         ShippedVersion::V4_4,
     ];
@@ -164,20 +169,11 @@ impl ShippedVersion {
     /// The Kafka release the emulation was checked against.
     pub fn kafka_version(self) -> &'static str {
         match self {
+            ShippedVersion::V4_1 => "4.1.2",
             ShippedVersion::V4_2 => "4.2.2",
-            ShippedVersion::V4_3 => "4.3.1",
+            ShippedVersion::V4_3_1 => "4.3.1",
+            ShippedVersion::V4_3 => "4.3.2",
             ShippedVersion::V4_4 => "4.4.0",
-        }
-    }
-
-    /// `"4.3"`, `"4.3.1"`, ... to a version; `None` for releases without a match.
-    pub fn from_kafka_version(v: &str) -> Option<ShippedVersion> {
-        let mut parts = v.trim().split('.');
-        match (parts.next(), parts.next()) {
-            (Some("4"), Some("2")) => Some(ShippedVersion::V4_2),
-            (Some("4"), Some("3")) => Some(ShippedVersion::V4_3),
-            (Some("4"), Some("4")) => Some(ShippedVersion::V4_4),
-            _ => None,
         }
     }
 }

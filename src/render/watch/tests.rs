@@ -36,6 +36,7 @@ fn sample(at_s: i64, g: GroupDescription) -> Sample {
     let snapshot = Snapshot {
         schema_version: 1,
         kafka_version: None,
+        legacy_version_name: None,
         groups: vec![g],
     };
     Sample::new(at_s * 1000, snapshot, vec![])

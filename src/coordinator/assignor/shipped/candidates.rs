@@ -18,8 +18,8 @@ pub(super) fn find_prev_member_with_least_load(
         return None;
     }
     match st.version {
-        ShippedVersion::V4_3 => first_candidate_quirk(st, members, standby),
-        ShippedVersion::V4_2 | ShippedVersion::V4_4 => skip_holders(st, members, standby),
+        ShippedVersion::V4_3_1 => first_candidate_quirk(st, members, standby),
+        _ => skip_holders(st, members, standby),
     }
 }
 
@@ -27,7 +27,7 @@ fn holds(st: &State, m: u32, standby: Option<u32>) -> bool {
     standby.is_some_and(|t| st.holds(st.member_proc[m as usize], t))
 }
 
-/// 4.2.2 and 4.4.0: members whose process holds the task are skipped; the first other member
+/// 4.2.2, 4.3.2 and 4.4.0: members whose process holds the task are skipped; the first other member
 /// is the candidate, replaced by a later one with strictly lower process load and task count.
 fn skip_holders(st: &State, members: &[u32], standby: Option<u32>) -> Option<u32> {
     let mut candidate = NONE;
