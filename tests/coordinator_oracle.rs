@@ -1159,6 +1159,15 @@ fn compare_responses(c: &mut Cmp, a: &HeartbeatResponse, o: &HeartbeatResponse) 
         i64::from(a.endpoint_information_epoch),
         i64::from(o.endpoint_information_epoch),
     );
+    // Entries in Apache's order; topics and partitions sorted by the decoder (Apache's order
+    // of them follows hash sets and, for some lists, a per-JVM seed).
+    if c.exact_tasks {
+        c.same(
+            "response.partitions_by_user_endpoint",
+            &a.partitions_by_user_endpoint,
+            &o.partitions_by_user_endpoint,
+        );
+    }
 }
 
 fn compare_groups(c: &mut Cmp, a: Option<&OracleGroup>, o: Option<&StreamsGroup>) {

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::model::group::{DescribedTopology, GroupDescription, MemberDescription};
-use crate::model::heartbeat::{Status, STATIC_LEAVE_EPOCH};
+use crate::model::heartbeat::{EndpointPartitions, Status, STATIC_LEAVE_EPOCH};
 use crate::model::{
     Assignment, ErrorCode, HeartbeatRequest, HeartbeatResponse, StatusCode, Subtopology, Topology,
 };
@@ -175,6 +175,10 @@ pub struct StreamsGroup {
     shutdown_requested_by: Option<String>,
     initial_delay_deadline: Option<i64>,
     endpoint_information_epoch: i32,
+    /// Each member's entry of the interactive-query map as last built (Apache's
+    /// `endpointToPartitionsCache`, 4.2+, soft state): reused until the member's records are
+    /// written or the topology is configured again, so an entry can lag behind the metadata.
+    endpoint_cache: BTreeMap<String, EndpointPartitions>,
     /// False until the first successful heartbeat has created the group.
     persisted: bool,
     /// How many target assignments this group computed (rebalances), for reports.
@@ -232,7 +236,8 @@ impl StreamsGroup {
             unreconciled: 0,
             shutdown_requested_by: None,
             initial_delay_deadline: None,
-            endpoint_information_epoch: 0,
+            endpoint_information_epoch: version.initial_endpoint_information_epoch(),
+            endpoint_cache: BTreeMap::new(),
             persisted: false,
             targets_computed: 0,
             member_order: MemberOrder::default(),
@@ -437,6 +442,7 @@ impl StreamsGroup {
             }
         }
         // The refined cache keeps the removed member's entry (soft state, filled earlier).
+        self.endpoint_cache.remove(member_id);
         self.target.remove(member_id);
         if !m.is_reconciled(self.target_assignment_epoch) {
             self.unreconciled = self.unreconciled.saturating_sub(1);
@@ -444,7 +450,8 @@ impl StreamsGroup {
         self.group_epoch += 1;
         if self.members.is_empty() {
             // 4.4 writes a target at the new epoch with timestamp 0, as for a new group, so the
-            // interval does not hold back the next computation. 4.2 and 4.3 leave it alone.
+            // interval does not hold back the next computation.
+            // 4.3.2 writes the same (KAFKA-20442); 4.3.1 and earlier leave it alone.
             if self.version.resets_target_epoch_when_empty() {
                 self.target_assignment_epoch = self.group_epoch;
                 self.target_assignment_timestamp_ms = 0;

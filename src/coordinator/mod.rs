@@ -10,6 +10,7 @@
 pub mod assignor;
 pub mod config;
 pub mod dry_run;
+pub mod endpoints;
 pub mod group;
 pub mod member;
 pub mod member_order;

@@ -111,6 +111,24 @@ impl KafkaVersion {
         }
     }
 
+    /// A new group's endpoint information epoch: -1 in 4.1, 0 later (clients start at -1, so
+    /// their first heartbeat always gets the interactive-query map).
+    pub fn initial_endpoint_information_epoch(self) -> i32 {
+        if self == KafkaVersion::V4_1 {
+            -1
+        } else {
+            0
+        }
+    }
+
+    /// 4.1 builds the interactive-query map in one pass over the stored members (the
+    /// requester in its place, with its stored endpoint and new tasks; a new member is left
+    /// out), sends null for an empty map, and caches nothing; 4.2 and later list the other
+    /// members from a cache, then the requester as updated.
+    pub fn endpoint_map_of_stored_members(self) -> bool {
+        self == KafkaVersion::V4_1
+    }
+
     /// The StreamsGroupHeartbeat version a client of this release sends.
     pub fn heartbeat_version(self) -> i16 {
         if self >= KafkaVersion::V4_4 {

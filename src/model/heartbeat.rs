@@ -25,6 +25,26 @@ pub struct Endpoint {
     pub port: u16,
 }
 
+/// Partitions of one topic.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct TopicPartitions {
+    pub topic: String,
+    pub partitions: Vec<i32>,
+}
+
+/// The partitions whose records one member's interactive-query endpoint
+/// (`application.server`) serves: one entry of a heartbeat's `PartitionsByUserEndpoint`.
+/// Topics are sorted by name and partitions ascending (the broker's order varies between
+/// releases and, for some lists, between broker restarts).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct EndpointPartitions {
+    pub endpoint: Endpoint,
+    /// Source and repartition-source partitions of the member's active tasks.
+    pub active: Vec<TopicPartitions>,
+    /// The same for its standby tasks (and, from Kafka 4.4, its warm-up tasks).
+    pub standby: Vec<TopicPartitions>,
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HeartbeatRequest {
     pub group_id: String,
@@ -79,6 +99,9 @@ pub struct HeartbeatResponse {
     pub standby_tasks: Option<TaskSet>,
     pub warmup_tasks: Option<TaskSet>,
     pub endpoint_information_epoch: i32,
+    /// The interactive-query map, one entry per member with an endpoint; `None` when the
+    /// member's endpoint information epoch is current.
+    pub partitions_by_user_endpoint: Option<Vec<EndpointPartitions>>,
 }
 
 impl HeartbeatResponse {

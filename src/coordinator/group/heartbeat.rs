@@ -3,13 +3,14 @@
 
 use std::collections::BTreeMap;
 
-use crate::model::heartbeat::Status;
+use crate::model::heartbeat::{Endpoint, EndpointPartitions, Status};
 use crate::model::{
     Assignment, ErrorCode, HeartbeatRequest, HeartbeatResponse, StatusCode, Topology,
 };
 use crate::topology::configure::{self, Configuration, TopicMetadata};
 
 use super::super::assignor::TaskAssignor;
+use super::super::endpoints;
 use super::super::member::{Member, MemberState};
 use super::super::profile::KafkaVersion;
 use super::super::reconcile::{reconcile, RoleChanges};
@@ -103,7 +104,7 @@ impl StreamsGroup {
         let mut status: Vec<Status> = applied.stale_topology.iter().cloned().collect();
         let assignment_record_written =
             self.reconcile_member(req, ctx, owned.as_ref(), assignor, refiner, &mut status)?;
-        self.respond(req, applied, assignment_record_written, status)
+        self.respond(req, applied, assignment_record_written, status, metadata)
     }
 
     /// Every check of the request, and the member and group state it leads to, computed
@@ -132,10 +133,15 @@ impl StreamsGroup {
         let assignment_configs = self.assignment_configs();
         let bump =
             metadata_bump || topology.bump || assignment_configs != self.last_assignment_configs;
-        let backup = (self.version.is_release()
-            && topology.unconfigured
-            && self.endpoints_in_group(&updated, replaces_static.as_deref()))
-        .then(|| Box::new(self.clone()));
+        let backup = self
+            .endpoint_map_may_fail(
+                &topology,
+                metadata,
+                &before,
+                &updated,
+                replaces_static.as_deref(),
+            )
+            .then(|| Box::new(self.clone()));
         Ok(Plan {
             before,
             updated,
@@ -240,6 +246,7 @@ impl StreamsGroup {
                 // failed heartbeat does not revert).
                 if reconfigure {
                     self.configuration = configuration;
+                    self.endpoint_cache.clear();
                 }
                 return Err(e);
             }
@@ -262,16 +269,58 @@ impl StreamsGroup {
         })
     }
 
-    /// Whether the endpoint-to-partitions map would have entries. Releases fail late, after
-    /// every check, when a member with an interactive-query endpoint needs that map while the
-    /// topology has no configured subtopologies (missing or mis-partitioned source topics):
-    /// `buildEndpointToPartitions` reads them unchecked, and the broker answers
-    /// UNKNOWN_SERVER_ERROR. The map covers the other members as stored and this member as
-    /// updated (a rejoin without an endpoint has none any more); 4.4 leaves out the static
-    /// member this one replaces. (Apache caches each member's entry, but only while the
-    /// topology is configured, and every reconfiguration clears the cache: unconfigured, it is
-    /// empty.) Asked only when it can matter: the scan is O(members).
-    fn endpoints_in_group(&self, updated: &Member, replaces_static: Option<&str>) -> bool {
+    /// Whether building the interactive-query map may throw: the topology has no configured
+    /// subtopologies (missing or mis-partitioned source topics), or a topic they read is not
+    /// in the metadata. Releases then fail the heartbeat late, after every check, with
+    /// UNKNOWN_SERVER_ERROR, so the group before it is kept. Cheap checks first: the member scan
+    /// is O(members).
+    fn endpoint_map_may_fail(
+        &self,
+        topology: &TopologyPlan,
+        metadata: &TopicMetadata,
+        before: &Member,
+        updated: &Member,
+        replaces_static: Option<&str>,
+    ) -> bool {
+        let conf = topology
+            .configuration
+            .as_ref()
+            .or(self.configuration.as_ref());
+        let topic_missing = || {
+            conf.is_some_and(|c| {
+                c.subtopologies.iter().any(|s| {
+                    s.source_topics
+                        .iter()
+                        .chain(s.repartition_source_topics.keys())
+                        .any(|t| !metadata.contains_key(t))
+                })
+            })
+        };
+        self.version.is_release()
+            && (topology.unconfigured || topic_missing())
+            && self.endpoints_in_group(before, updated, replaces_static)
+    }
+
+    /// Whether the map would have entries: 4.2+ lists the other members as stored and this
+    /// member as updated (a rejoin without an endpoint has none any more; 4.4 leaves out the
+    /// static member this one replaces); 4.1 lists the stored members with their stored
+    /// endpoints. (Apache caches entries, but every reconfiguration clears the cache, so an
+    /// entry never outlives the configuration it was built on.)
+    fn endpoints_in_group(
+        &self,
+        before: &Member,
+        updated: &Member,
+        replaces_static: Option<&str>,
+    ) -> bool {
+        if self.version.endpoint_map_of_stored_members() {
+            let stored = self.members.contains_key(&before.member_id);
+            return (stored && before.user_endpoint.is_some())
+                || (self.persisted
+                    && self
+                        .members
+                        .iter()
+                        .any(|(id, m)| *id != updated.member_id && m.user_endpoint.is_some()));
+        }
         updated.user_endpoint.is_some()
             || (self.persisted
                 && self.members.iter().any(|(id, m)| {
@@ -279,6 +328,67 @@ impl StreamsGroup {
                         && replaces_static != Some(id.as_str())
                         && m.user_endpoint.is_some()
                 }))
+    }
+
+    /// The interactive-query map for the member `requester` answered with, in Apache's member
+    /// order (`before`: the requester as stored). `Ok(None)`: 4.1's null for an empty map.
+    fn endpoint_map(
+        &mut self,
+        requester: &str,
+        before: &Member,
+        metadata: &TopicMetadata,
+    ) -> Result<Option<Vec<EndpointPartitions>>, endpoints::MapError> {
+        let topics = self
+            .configuration
+            .as_ref()
+            .filter(|c| {
+                matches!(
+                    c.problem,
+                    None | Some(configure::TopicProblem::MissingInternalTopics { .. })
+                )
+            })
+            .map(|c| endpoints::subtopology_topics(&c.subtopologies));
+        let version = self.version;
+        let entry = |endpoint: &Endpoint, m: &Member| {
+            endpoints::member_partitions(version, endpoint, &m.assigned, topics.as_ref(), metadata)
+        };
+        let mut map = Vec::new();
+        if version.endpoint_map_of_stored_members() {
+            for id in self.member_order.iter() {
+                let stored = if id == requester {
+                    before.user_endpoint.as_ref()
+                } else {
+                    self.members.get(id).and_then(|m| m.user_endpoint.as_ref())
+                };
+                if let (Some(endpoint), Some(m)) = (stored, self.members.get(id)) {
+                    map.push(entry(endpoint, m)?);
+                }
+            }
+            return Ok((!map.is_empty()).then_some(map));
+        }
+        let order: Vec<String> = self
+            .member_order
+            .iter()
+            .filter(|id| *id != requester)
+            .chain(std::iter::once(requester))
+            .map(str::to_string)
+            .collect();
+        for id in order {
+            let Some(m) = self.members.get(&id) else {
+                continue;
+            };
+            let Some(endpoint) = &m.user_endpoint else {
+                continue;
+            };
+            if let Some(cached) = self.endpoint_cache.get(&id) {
+                map.push(cached.clone());
+                continue;
+            }
+            let e = entry(endpoint, m)?;
+            self.endpoint_cache.insert(id, e.clone());
+            map.push(e);
+        }
+        Ok(Some(map))
     }
 
     /// Write what the plan decided: the member record, the group epoch, the topology.
@@ -308,6 +418,7 @@ impl StreamsGroup {
         }
         if let Some(c) = topology.configuration {
             self.configuration = Some(c);
+            self.endpoint_cache.clear();
         }
         if let Some(seen) = topology.metadata_seen {
             self.metadata_seen = seen;
@@ -433,44 +544,70 @@ impl StreamsGroup {
         Ok(assignment_record_written)
     }
 
-    /// The endpoint information epoch, the late failure a release may still give, the
-    /// response, and the records' effect on Apache's member order.
+    /// The endpoint information epoch, the interactive-query map (and the late failure a
+    /// release gives when it cannot build it), the response, and the records' effect on
+    /// Apache's member order.
     fn respond(
         &mut self,
         req: &HeartbeatRequest,
         applied: Applied,
         assignment_record_written: bool,
         status: Vec<Status>,
+        metadata: &TopicMetadata,
     ) -> Result<HeartbeatOutcome, Rejection> {
         let before = &applied.before;
         let member = &self.members[&req.member_id];
         let tasks_changed = before.assigned != member.assigned;
         let send_tasks = req.member_epoch == 0 || tasks_changed;
         let endpoint_changed = before.user_endpoint != member.user_endpoint;
-        let endpoint_epoch_bump = if self.version >= KafkaVersion::V4_4 {
+        let v44 = self.version >= KafkaVersion::V4_4;
+        let endpoint_epoch_bump = if v44 {
             endpoint_changed || (tasks_changed && member.user_endpoint.is_some())
+        } else if self.version.endpoint_map_of_stored_members() {
+            send_tasks && (req.member_epoch != 0 || !member.assigned.is_empty())
         } else {
             send_tasks && member.user_endpoint.is_some()
         };
+        if send_tasks || (v44 && (endpoint_changed || applied.replaces_static.is_some())) {
+            self.endpoint_cache.remove(&req.member_id);
+            if let Some(old) = &applied.replaces_static {
+                self.endpoint_cache.remove(old);
+            }
+        }
         if endpoint_epoch_bump {
             self.endpoint_information_epoch += 1;
         }
-        if let Some(backup) = applied.backup {
-            if self.endpoint_information_epoch != req.endpoint_information_epoch {
-                let member = self.members[&req.member_id].clone();
-                self.fail_keeping_soft_state(*backup, &member);
-                return Err(server_error());
+        let map = if self.endpoint_information_epoch != req.endpoint_information_epoch {
+            match self.endpoint_map(&req.member_id, before, metadata) {
+                Ok(map) => Some(map),
+                // The KIP text has no such failure: the map is left out.
+                Err(_) if !self.version.is_release() => None,
+                Err(_) => {
+                    let member = self.members[&req.member_id].clone();
+                    match applied.backup {
+                        Some(backup) => self.fail_keeping_soft_state(*backup, &member),
+                        // The plan did not foresee this failure: answer as Apache does, but
+                        // the group keeps what this heartbeat wrote.
+                        None => debug_assert!(false, "endpoint map failed without a backup"),
+                    }
+                    return Err(server_error());
+                }
             }
-        }
-        let mut response = self.response_for(&self.members[&req.member_id], send_tasks, status);
-        // A group created by this heartbeat is not stored yet: Apache answers endpoint epoch 0,
-        // and works on a throwaway group object; the one its records then build has none of
-        // the soft state (the configured topology, the endpoint information epoch).
-        response.endpoint_information_epoch = if self.persisted {
-            self.endpoint_information_epoch
         } else {
-            0
+            None
         };
+        let mut response = self.response_for(&self.members[&req.member_id], send_tasks, status);
+        response.partitions_by_user_endpoint = map.flatten();
+        // A group created by this heartbeat is not stored yet: from 4.2 Apache answers endpoint
+        // epoch 0 (4.1 the throwaway group's), and works on a throwaway group object; the one
+        // its records then build has none of the soft state (the configured topology, the
+        // endpoint information epoch, the map cache).
+        response.endpoint_information_epoch =
+            if self.persisted || self.version.endpoint_map_of_stored_members() {
+                self.endpoint_information_epoch
+            } else {
+                0
+            };
         let topics_to_create = match self.configuration.as_ref().and_then(|c| c.problem.as_ref()) {
             Some(configure::TopicProblem::MissingInternalTopics { to_create, .. }) => {
                 to_create.clone()
@@ -480,7 +617,8 @@ impl StreamsGroup {
         if !self.persisted && self.version.is_release() {
             self.configuration = None;
             self.metadata_refresh = RefreshDeadline::EXPIRED;
-            self.endpoint_information_epoch = 0;
+            self.endpoint_information_epoch = self.version.initial_endpoint_information_epoch();
+            self.endpoint_cache.clear();
             self.refined = RefinedCache::default();
         }
         self.persisted = true;
@@ -494,6 +632,10 @@ impl StreamsGroup {
         }
         if assignment_record_written {
             self.member_order.put(&req.member_id);
+        }
+        // Replaying the member's records drops its cached map entry (`StreamsGroup.updateMember`).
+        if applied.member_record_written || assignment_record_written {
+            self.endpoint_cache.remove(&req.member_id);
         }
         Ok(HeartbeatOutcome {
             response,
@@ -510,6 +652,7 @@ impl StreamsGroup {
         let failed = std::mem::replace(self, backup);
         self.configuration = failed.configuration;
         self.endpoint_information_epoch = failed.endpoint_information_epoch;
+        self.endpoint_cache = failed.endpoint_cache;
         self.shutdown_requested_by = failed.shutdown_requested_by;
         self.initial_delay_deadline = failed.initial_delay_deadline;
         self.refined = failed.refined;

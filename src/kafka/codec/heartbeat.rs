@@ -8,7 +8,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::model::codes::{ErrorCode, StatusCode};
-use crate::model::heartbeat::{Endpoint, HeartbeatRequest, HeartbeatResponse, Status};
+use crate::model::heartbeat::{
+    Endpoint, EndpointPartitions, HeartbeatRequest, HeartbeatResponse, Status, TopicPartitions,
+};
 use crate::model::task::{TaskId, TaskIds, TaskSet};
 use crate::model::topology::{Subtopology, Topology};
 
@@ -667,12 +669,21 @@ impl WireHeartbeatResponse {
             warmup_tasks: m.warmup_tasks.as_ref().map(task_set_to_wire),
             topology_description_required: false,
             endpoint_information_epoch: m.endpoint_information_epoch,
-            partitions_by_user_endpoint: None,
+            partitions_by_user_endpoint: m.partitions_by_user_endpoint.as_ref().map(|v| {
+                v.iter()
+                    .map(|e| WireEndpointToPartitions {
+                        user_endpoint: e.endpoint.clone(),
+                        active_partitions: topic_partitions_to_wire(&e.active),
+                        standby_partitions: topic_partitions_to_wire(&e.standby),
+                    })
+                    .collect()
+            }),
         }
     }
 
-    /// Model form (PartitionsByUserEndpoint and TopologyDescriptionRequired are not part of the
-    /// model and are dropped).
+    /// Model form (TopologyDescriptionRequired is not part of the model and is dropped; the
+    /// topics of each PartitionsByUserEndpoint list are sorted by name, their partitions
+    /// ascending, as the model keeps them).
     pub fn to_model(&self, version: i16) -> HeartbeatResponse {
         HeartbeatResponse {
             throttle_time_ms: self.throttle_time_ms,
@@ -703,8 +714,43 @@ impl WireHeartbeatResponse {
             standby_tasks: self.standby_tasks.as_deref().map(task_set_from_wire),
             warmup_tasks: self.warmup_tasks.as_deref().map(task_set_from_wire),
             endpoint_information_epoch: self.endpoint_information_epoch,
+            partitions_by_user_endpoint: self.partitions_by_user_endpoint.as_ref().map(|v| {
+                v.iter()
+                    .map(|e| EndpointPartitions {
+                        endpoint: e.user_endpoint.clone(),
+                        active: topic_partitions_from_wire(&e.active_partitions),
+                        standby: topic_partitions_from_wire(&e.standby_partitions),
+                    })
+                    .collect()
+            }),
         }
     }
+}
+
+fn topic_partitions_to_wire(v: &[TopicPartitions]) -> Vec<WireTopicPartition> {
+    v.iter()
+        .map(|t| WireTopicPartition {
+            topic: t.topic.clone(),
+            partitions: t.partitions.clone(),
+        })
+        .collect()
+}
+
+/// Sorted by topic, partitions ascending: brokers list them in hash-set order.
+fn topic_partitions_from_wire(v: &[WireTopicPartition]) -> Vec<TopicPartitions> {
+    let mut out: Vec<TopicPartitions> = v
+        .iter()
+        .map(|t| {
+            let mut partitions = t.partitions.clone();
+            partitions.sort_unstable();
+            TopicPartitions {
+                topic: t.topic.clone(),
+                partitions,
+            }
+        })
+        .collect();
+    out.sort_by(|a, b| (&a.topic, &a.partitions).cmp(&(&b.topic, &b.partitions)));
+    out
 }
 
 /// Encode a model heartbeat request for `version`.
