@@ -33,7 +33,7 @@ final class OracleShims {
 
     /**
      * {@code new SnapshotRegistry(new LogContext())}: {@code LogContext} moved from
-     * {@code org.apache.kafka.common.utils} (4.2, 4.3) to {@code org.apache.kafka.common.utils.internals} (4.4).
+     * {@code org.apache.kafka.common.utils} (4.1-4.3) to {@code org.apache.kafka.common.utils.internals} (4.4).
      */
     static SnapshotRegistry newSnapshotRegistry() {
         try {
@@ -67,7 +67,7 @@ final class OracleShims {
      * The broker's {@code GroupConfigManager}:
      * 4.4 {@code new GroupConfigManager(GroupCoordinatorConfig, ShareGroupConfig)};
      * 4.3 {@code new GroupConfigManager(Map defaults, GroupCoordinatorConfig, ShareGroupConfig)};
-     * 4.2 {@code new GroupConfigManager(Map defaults)}; the defaults are
+     * 4.1 and 4.2 {@code new GroupConfigManager(Map defaults)}; the defaults are
      * {@code config.extractGroupConfigMap(shareConfig)} as {@code BrokerServer} passes them.
      */
     static GroupConfigManager newGroupConfigManager(GroupCoordinatorConfig config, ShareGroupConfig share) {
@@ -98,7 +98,7 @@ final class OracleShims {
      * The controller's validation of a group's complete new config
      * ({@code ControllerConfigurationValidator}, resource type GROUP):
      * 4.3 and 4.4 {@code GroupConfig.validate(Map, GroupCoordinatorConfig, ShareGroupConfig)};
-     * 4.2 {@code GroupConfigManager.validate(Properties, GroupCoordinatorConfig, ShareGroupConfig)}.
+     * 4.1 and 4.2 {@code GroupConfigManager.validate(Properties, GroupCoordinatorConfig, ShareGroupConfig)}.
      * Throws what Apache throws (typically {@code InvalidConfigurationException}).
      */
     static void validateGroupConfig(Map<String, String> props, GroupCoordinatorConfig config, ShareGroupConfig share)
@@ -124,7 +124,7 @@ final class OracleShims {
 
     /**
      * 4.4 (KIP-1357) builds the GMM with {@code withStreamsGroupAssignors(config.streamsGroupAssignors())}
-     * ({@code GroupCoordinatorShard.Builder}); 4.2 and 4.3 leave the Builder's default sticky assignor.
+     * ({@code GroupCoordinatorShard.Builder}); 4.1-4.3 leave the Builder's default sticky assignor.
      */
     static void maybeWithStreamsGroupAssignors(GroupMetadataManager.Builder builder, GroupCoordinatorConfig config) {
         Method getter;
@@ -236,7 +236,7 @@ final class OracleShims {
 
     /**
      * {@code GroupCoordinatorService}'s request checks, private static methods with the same names
-     * in 4.2, 4.3 and 4.4, in the order the service runs them: unsupported features, then
+     * in 4.1-4.4 (and the same checks), in the order the service runs them: unsupported features, then
      * validity. Throws what they throw.
      */
     static void serviceChecks(StreamsGroupHeartbeatRequestData request) throws Throwable {
