@@ -251,11 +251,20 @@ fn assert_rejected(out: &OracleOutcome, code: ErrorCode, message: &str, by: &str
 }
 
 fn script(version: &str) {
-    // 4.3 brought the assignment interval (KIP-1263) and TargetAssignmentMetadata.INITIAL
-    // (assignment epoch 1); 4.4 accepts static members.
-    let has_interval = version != "4.2.2";
+    // 4.1 (streams groups in early access) has no initial rebalance delay, starts the group
+    // epoch at 1, computes the target at once and runs the old sticky assignor (not
+    // range-style); it does not store the last assignment configs (a changed group config does
+    // not bump the group epoch) and zeroes the metadata hash in the epoch record when a member
+    // leaves. 4.2 brought the initial rebalance delay (KIP-1071 follow-ups, KAFKA-19829) and the
+    // first bump to epoch 2. 4.3 brought the assignment interval (KIP-1263) and
+    // TargetAssignmentMetadata.INITIAL (assignment epoch 1); 4.4 accepts static members.
+    let v41 = version == "4.1.2";
+    let has_interval = !matches!(version, "4.1.2" | "4.2.2");
     let initial_assignment_epoch = if version == "4.2.2" { 0 } else { 1 };
     let static_members = version == "4.4.0";
+    // Group epochs after the joins: one less on 4.1 (first bump to 1, and b's join is a single
+    // bump there as well).
+    let e = |n: i32| if v41 { n - 1 } else { n };
 
     let mut s = Script::new(version);
     assert_eq!(s.apache.heartbeat_version, i16::from(version == "4.4.0"));
@@ -264,19 +273,31 @@ fn script(version: &str) {
 
     // The first member creates the group. The initial rebalance delay (3000 ms) is armed, the
     // internal topics are missing and reported for creation; the first bump goes to epoch 2.
+    // 4.1: no delay, the first bump goes to 1 and the (empty) target is computed at once; the
+    // missing topics are listed as a Java Set ("[a, b, c]").
     let a = s.join("a", 0);
     assert_ok(&a, 1);
     assert_eq!(a.response.active_tasks, Some(TaskSet::new()));
-    assert_eq!(
-        statuses(&a),
-        vec![
-            (StatusCode::AssignmentDelayed, INITIAL_DELAY.to_string()),
-            (
+    if v41 {
+        assert_eq!(
+            statuses(&a),
+            vec![(
                 StatusCode::MissingInternalTopics,
-                "Internal topics are missing: app-counts-changelog, app-s0-changelog, app-repartition".to_string()
-            ),
-        ]
-    );
+                "Internal topics are missing: [app-counts-changelog, app-s0-changelog, app-repartition]".to_string()
+            )]
+        );
+    } else {
+        assert_eq!(
+            statuses(&a),
+            vec![
+                (StatusCode::AssignmentDelayed, INITIAL_DELAY.to_string()),
+                (
+                    StatusCode::MissingInternalTopics,
+                    "Internal topics are missing: app-counts-changelog, app-s0-changelog, app-repartition".to_string()
+                ),
+            ]
+        );
+    }
     let expected_topics: BTreeMap<String, (i32, i16)> = [
         "app-counts-changelog",
         "app-repartition",
@@ -289,11 +310,12 @@ fn script(version: &str) {
     let g = a.group.as_ref().expect("group created");
     assert_eq!(
         (g.state.as_str(), g.group_epoch, g.assignment_epoch),
-        ("NOT_READY", 2, initial_assignment_epoch)
+        ("NOT_READY", e(2), initial_assignment_epoch)
     );
     // The first heartbeat works on a new StreamsGroup that is not in the groups map; replaying
     // its records builds another one, so the configured topology it computed is gone (soft state).
     assert_eq!(g.configured, None);
+    assert_eq!(g.validated_topology_epoch, (!v41).then_some(-1));
     assert_eq!(g.member("a").state, "STABLE");
 
     let internal: BTreeMap<String, i32> = a
@@ -305,13 +327,8 @@ fn script(version: &str) {
 
     // The second member joins: one bump for the new member and the new metadata hash.
     let b = s.join("b", 100);
-    assert_ok(&b, 1);
-    assert_eq!(statuses(&b), delayed(INITIAL_DELAY));
+    assert_ok(&b, if v41 { 2 } else { 1 });
     let g = b.group.as_ref().unwrap();
-    assert_eq!(
-        (g.state.as_str(), g.group_epoch, g.validated_topology_epoch),
-        ("ASSIGNING", 3, 0)
-    );
     assert_eq!(
         g.configured.as_ref().map(|c| (c.ready, c.tasks.clone())),
         Some((
@@ -324,40 +341,84 @@ fn script(version: &str) {
         ["b", "a"],
         "TimelineHashMap iteration order"
     );
-
-    for t in [1000, 2000] {
-        for (m, dt) in [("a", 0), ("b", 100)] {
-            let out = s.beat(m, t + dt);
-            assert_ok(&out, 1);
-            assert_eq!(statuses(&out), delayed(INITIAL_DELAY));
-        }
-    }
-
-    // The initial delay ends: the timer computes the target for everyone.
-    let fired = s.apache.advance(3000);
-    assert_eq!(
-        fired
-            .timers
-            .iter()
-            .map(|t| (t.key.as_str(), t.at_ms, t.error.clone()))
-            .collect::<Vec<_>>(),
-        [("initial-rebalance-timeout-app", 3000, None)]
-    );
-    let g = &fired.groups[GROUP];
-    assert_eq!((g.group_epoch, g.assignment_epoch), (3, 3));
-    assert_eq!(g.assignment_timestamp_ms, has_interval.then_some(3000));
     let half = |ps: &[i32]| ts(&[("0", ps), ("1", ps)]);
-    assert_eq!(g.member("a").target.active, half(&[0, 2]));
-    assert_eq!(g.member("b").target.active, half(&[1, 3]));
+    if v41 {
+        // No delay: the target is computed at once; b owns its target already (a owns
+        // nothing), a must still pick its part up. No status at all (null, not []).
+        // 4.1's sticky assignor is the old task-pair one: balanced, not range-style, and its
+        // ties are broken in the iteration order of HashSets of objects without hashCode
+        // (identity hashes), so which 4 tasks each member gets changes from JVM to JVM.
+        assert_eq!(statuses(&b), vec![]);
+        assert_eq!(
+            b.response.status, None,
+            "4.1 leaves Status null when there is none"
+        );
+        assert_eq!(
+            (
+                g.state.as_str(),
+                g.group_epoch,
+                g.assignment_epoch,
+                g.validated_topology_epoch
+            ),
+            ("RECONCILING", 2, 2, None)
+        );
+        let a41 = g.member("a").target.active.clone();
+        let b41 = g.member("b").target.active.clone();
+        assert_eq!((a41.len(), b41.len()), (4, 4));
+        assert!(a41.is_disjoint(&b41));
+        assert_eq!(b.response.active_tasks, Some(b41.clone()));
+        assert_eq!(g.member("b").active_task_epochs, None);
+        let out = s.beat("a", 1000);
+        assert_ok(&out, 2);
+        assert_eq!(out.response.active_tasks, Some(a41.clone()));
+        let out = s.beat("b", 1100);
+        assert_ok(&out, 2);
+        assert_eq!(out.response.active_tasks, None, "unchanged: no task lists");
+        assert_eq!(out.group.as_ref().unwrap().state, "STABLE");
+        // No timer: the initial rebalance delay does not exist.
+        let fired = s.apache.advance(3000);
+        assert_eq!(fired.timers, vec![]);
+        assert_eq!(fired.groups[GROUP].assignment_timestamp_ms, None);
+    } else {
+        assert_eq!(statuses(&b), delayed(INITIAL_DELAY));
+        assert_eq!(
+            (g.state.as_str(), g.group_epoch, g.validated_topology_epoch),
+            ("ASSIGNING", 3, Some(0))
+        );
+        for t in [1000, 2000] {
+            for (m, dt) in [("a", 0), ("b", 100)] {
+                let out = s.beat(m, t + dt);
+                assert_ok(&out, 1);
+                assert_eq!(statuses(&out), delayed(INITIAL_DELAY));
+            }
+        }
 
-    let out = s.beat("a", 3500);
-    assert_ok(&out, 3);
-    assert_eq!(out.response.active_tasks, Some(half(&[0, 2])));
-    assert_eq!(statuses(&out), vec![]);
-    let out = s.beat("b", 3600);
-    assert_ok(&out, 3);
-    assert_eq!(out.response.active_tasks, Some(half(&[1, 3])));
-    assert_eq!(out.group.as_ref().unwrap().state, "STABLE");
+        // The initial delay ends: the timer computes the target for everyone.
+        let fired = s.apache.advance(3000);
+        assert_eq!(
+            fired
+                .timers
+                .iter()
+                .map(|t| (t.key.as_str(), t.at_ms, t.error.clone()))
+                .collect::<Vec<_>>(),
+            [("initial-rebalance-timeout-app", 3000, None)]
+        );
+        let g = &fired.groups[GROUP];
+        assert_eq!((g.group_epoch, g.assignment_epoch), (3, 3));
+        assert_eq!(g.assignment_timestamp_ms, has_interval.then_some(3000));
+        assert_eq!(g.member("a").target.active, half(&[0, 2]));
+        assert_eq!(g.member("b").target.active, half(&[1, 3]));
+
+        let out = s.beat("a", 3500);
+        assert_ok(&out, 3);
+        assert_eq!(out.response.active_tasks, Some(half(&[0, 2])));
+        assert_eq!(statuses(&out), vec![]);
+        assert_eq!(out.response.status, Some(vec![]), "4.2+ always sets Status");
+        let out = s.beat("b", 3600);
+        assert_ok(&out, 3);
+        assert_eq!(out.response.active_tasks, Some(half(&[1, 3])));
+        assert_eq!(out.group.as_ref().unwrap().state, "STABLE");
+    }
 
     // b leaves: +1, and a takes everything at its next heartbeat (nothing to revoke).
     let out = s.leave("b", 7200);
@@ -365,11 +426,13 @@ fn script(version: &str) {
     let g = out.group.as_ref().unwrap();
     assert_eq!(
         (g.state.as_str(), g.group_epoch, g.assignment_epoch),
-        ("ASSIGNING", 4, 3)
+        ("ASSIGNING", e(4), e(3))
     );
     assert_eq!(g.member_order, ["a"]);
+    // 4.1's fencing writes the epoch record with metadata hash 0 (4.2+ keeps the hash).
+    assert_eq!(g.metadata_hash == 0, v41);
     let out = s.beat("a", 7500);
-    assert_ok(&out, 4);
+    assert_ok(&out, e(4));
     assert_eq!(out.response.active_tasks, Some(half(&[0, 1, 2, 3])));
     assert_eq!(out.group.as_ref().unwrap().state, "STABLE");
 
@@ -383,15 +446,17 @@ fn script(version: &str) {
         let out = s.beat("a", 8200);
         assert_eq!(statuses(&out), delayed(INTERVAL_DELAY));
     } else {
-        assert_ok(&c, 5);
+        assert_ok(&c, e(5));
         assert_eq!(statuses(&c), vec![]);
         let g = c.group.as_ref().unwrap();
-        assert_eq!((g.group_epoch, g.assignment_epoch), (5, 5));
+        assert_eq!((g.group_epoch, g.assignment_epoch), (e(5), e(5)));
         assert_eq!(g.member("c").state, "UNRELEASED_TASKS");
         let out = s.beat("a", 8200);
-        // a must first revoke 2 and 3 (UNREVOKED_TASKS, still epoch 4).
-        assert_ok(&out, 4);
-        assert_eq!(out.response.active_tasks, Some(half(&[0, 1])));
+        // a must first revoke half of its tasks (UNREVOKED_TASKS, still the old epoch).
+        assert_ok(&out, e(4));
+        if !v41 {
+            assert_eq!(out.response.active_tasks, Some(half(&[0, 1])));
+        }
     }
     let mut t = 8200;
     s.beat("c", t + 50);
@@ -403,17 +468,27 @@ fn script(version: &str) {
     let g = s.group();
     assert_eq!(
         (g.state.as_str(), g.group_epoch, g.assignment_epoch),
-        ("STABLE", 5, 5)
+        ("STABLE", e(5), e(5))
     );
-    assert_eq!(g.member("a").assigned.active, half(&[0, 1]));
-    assert_eq!(g.member("c").assigned.active, half(&[2, 3]));
+    let (a_tasks, c_tasks) = (
+        &g.member("a").assigned.active,
+        &g.member("c").assigned.active,
+    );
+    if v41 {
+        // Balanced (4 tasks each), all 8 tasks once; which ones is the old assignor's business.
+        assert_eq!((a_tasks.len(), c_tasks.len()), (4, 4));
+        assert!(a_tasks.is_disjoint(c_tasks));
+    } else {
+        assert_eq!(*a_tasks, half(&[0, 1]));
+        assert_eq!(*c_tasks, half(&[2, 3]));
+    }
     assert_eq!(g.assignment_timestamp_ms, has_interval.then_some(8700));
 
     // c crashes: only a keeps heartbeating (every 5 s) until c's session (45 s) times out.
     let last_c = t + 50;
     while t + 5000 < last_c + 45_000 {
         t += 5000;
-        assert_ok(&s.beat("a", t), 5);
+        assert_ok(&s.beat("a", t), e(5));
     }
     let adv = s.apache.advance(last_c + 45_000);
     assert_eq!(
@@ -426,12 +501,12 @@ fn script(version: &str) {
     let g = &adv.groups[GROUP];
     assert_eq!(
         (g.state.as_str(), g.group_epoch, g.assignment_epoch),
-        ("ASSIGNING", 6, 5)
+        ("ASSIGNING", e(6), e(5))
     );
     assert_eq!(g.member_order, ["a"]);
     t = last_c + 45_000;
     let out = s.beat("a", t + 100);
-    assert_ok(&out, 6);
+    assert_ok(&out, e(6));
     assert_eq!(out.response.active_tasks, Some(half(&[0, 1, 2, 3])));
 
     // Rejected joins leave the group as it was (the snapshot registry is reverted).
@@ -451,7 +526,7 @@ fn script(version: &str) {
     let g = out.group.as_ref().unwrap();
     assert_eq!(
         (g.group_epoch, g.member_order.clone()),
-        (6, vec!["a".to_string()])
+        (e(6), vec!["a".to_string()])
     );
 
     let mut internal_topic = topology();
@@ -505,24 +580,36 @@ fn script(version: &str) {
     assert_eq!(standby1, Ok(()));
     // The changed assignment config bumps the group epoch at the next heartbeat; the target
     // follows at once (4.2) or after the assignment interval (4.3+, last target at t+100).
+    // 4.1 does not bump: the new config only applies to the next target computed for another
+    // reason.
     let out = s.beat("a", t + 300);
     let g = out.group.as_ref().unwrap();
-    assert_eq!(g.group_epoch, 7);
-    assert_eq!(
-        g.last_assignment_configs
-            .get("num.standby.replicas")
-            .map(String::as_str),
-        Some("1")
-    );
-    if has_interval {
-        assert_ok(&out, 6);
-        assert_eq!(statuses(&out), delayed(INTERVAL_DELAY));
-    } else {
-        assert_ok(&out, 7);
+    if v41 {
+        assert_ok(&out, 5);
         assert_eq!(statuses(&out), vec![]);
+        assert_eq!(
+            (g.group_epoch, g.last_assignment_configs.as_ref()),
+            (5, None)
+        );
+    } else {
+        assert_eq!(g.group_epoch, 7);
+        assert_eq!(
+            g.last_assignment_configs
+                .as_ref()
+                .and_then(|c| c.get("num.standby.replicas"))
+                .map(String::as_str),
+            Some("1")
+        );
+        if has_interval {
+            assert_ok(&out, 6);
+            assert_eq!(statuses(&out), delayed(INTERVAL_DELAY));
+        } else {
+            assert_ok(&out, 7);
+            assert_eq!(statuses(&out), vec![]);
+        }
     }
 
-    // A static member: rejected by 4.2 and 4.3 at the service level, accepted by 4.4.
+    // A static member: rejected by 4.1-4.3 at the service level, accepted by 4.4.
     s.add_client("e", "process-e");
     let mut req = s.request("e", Some(topology()));
     req.instance_id = Some("instance-e".into());
@@ -540,6 +627,12 @@ fn script(version: &str) {
             "service",
         );
     }
+}
+
+#[test]
+fn apache_4_1_2() {
+    GmmOracle::require();
+    script("4.1.2");
 }
 
 #[test]
@@ -640,10 +733,15 @@ fn malformed_requests_fail_loudly() {
 fn partition_growth_changes_the_metadata_hash() {
     GmmOracle::require();
     for version in support::gmm_oracle::ORACLE_VERSIONS {
-        let mut apache = GmmOracle::start(
-            version,
-            &[("group.streams.initial.rebalance.delay.ms", "0")],
-        );
+        // 4.1 has no initial rebalance delay (nor its config) and starts the group epoch at 1.
+        let v41 = version == "4.1.2";
+        let no_delay: &[(&str, &str)] = if v41 {
+            &[]
+        } else {
+            &[("group.streams.initial.rebalance.delay.ms", "0")]
+        };
+        let first = if v41 { 1 } else { 2 };
+        let mut apache = GmmOracle::start(version, no_delay);
         apache.set_topics(&BTreeMap::from([("words".to_string(), 2)]));
         let stateless = Topology {
             epoch: 0,
@@ -674,7 +772,15 @@ fn partition_growth_changes_the_metadata_hash() {
             "{version}"
         );
         let before = out.group.unwrap();
-        assert_eq!((before.state.as_str(), before.group_epoch), ("STABLE", 2));
+        // 4.1's NOT_READY rule looks at the configured topology, which the group built by
+        // replaying the first heartbeat's records does not have yet (soft state): NOT_READY
+        // although its only member is STABLE with all tasks. 4.2+ look at the persisted
+        // validated topology epoch.
+        assert_eq!(
+            (before.state.as_str(), before.group_epoch),
+            (if v41 { "NOT_READY" } else { "STABLE" }, first),
+            "{version}"
+        );
 
         apache.set_topics(&BTreeMap::from([("words".to_string(), 4)]));
         let beat = HeartbeatRequest {
@@ -690,12 +796,12 @@ fn partition_growth_changes_the_metadata_hash() {
         assert_eq!(out.response.error, None, "{version}");
         let after = out.group.as_ref().unwrap();
         assert_ne!(after.metadata_hash, before.metadata_hash, "{version}");
-        assert_eq!(after.group_epoch, 3, "{version}");
+        assert_eq!(after.group_epoch, first + 1, "{version}");
         assert_eq!(
             after.configured.as_ref().map(|c| c.tasks.clone()),
             Some(BTreeMap::from([("0".to_string(), 4)]))
         );
-        assert_eq!(out.response.member_epoch, 3, "{version}");
+        assert_eq!(out.response.member_epoch, first + 1, "{version}");
         assert_eq!(
             out.response.active_tasks,
             Some(ts(&[("0", &[0, 1, 2, 3])])),

@@ -17,7 +17,7 @@
 //! ```
 //!
 //! Requests are encoded with our own (byte-for-byte verified) codec at the highest
-//! StreamsGroupHeartbeat version the Kafka version knows (v0 for 4.2/4.3, v1 for 4.4), and the
+//! StreamsGroupHeartbeat version the Kafka version knows (v0 for 4.1-4.3, v1 for 4.4), and the
 //! response is decoded with it, so no field is mapped by hand on either side. One JVM serves a
 //! whole run (thousands of heartbeats); dropping the `GmmOracle` kills it. Every reply is
 //! awaited for at most `STREAMS_GROUP_ORACLE_TIMEOUT_S` seconds (default 120).
@@ -42,7 +42,7 @@ use streams_group::model::heartbeat::Endpoint;
 use streams_group::model::{Assignment, HeartbeatRequest, HeartbeatResponse};
 
 /// The Kafka versions the oracle is built and tested for.
-pub const ORACLE_VERSIONS: [&str; 4] = ["4.2.2", "4.3.1", "4.3.2", "4.4.0"];
+pub const ORACLE_VERSIONS: [&str; 5] = ["4.1.2", "4.2.2", "4.3.1", "4.3.2", "4.4.0"];
 
 const MAIN_CLASS: &str = "org.apache.kafka.coordinator.group.StreamsCoordinatorOracle";
 const STDERR_TAIL_LINES: usize = 60;
@@ -106,17 +106,21 @@ pub struct OracleGroup {
     pub state: String,
     pub group_epoch: i32,
     pub assignment_epoch: i32,
-    /// When the current target was computed (4.3+, drives the assignment interval); None on 4.2.
+    /// When the current target was computed (4.3+, drives the assignment interval); None on
+    /// 4.1 and 4.2.
     pub assignment_timestamp_ms: Option<i64>,
     /// The group's topology epoch; None before the first topology.
     pub topology_epoch: Option<i32>,
-    pub validated_topology_epoch: i32,
+    /// The topology epoch the configured topology was last validated for (-1: none); None on
+    /// 4.1, which has no such field (its NOT_READY rule looks at the configured topology).
+    pub validated_topology_epoch: Option<i32>,
     pub metadata_hash: i64,
     pub configured: Option<OracleConfiguredTopology>,
     pub shutdown_requested_by: Option<String>,
     pub endpoint_information_epoch: i32,
-    /// The assignment configs of the last group epoch bump (e.g. num.standby.replicas).
-    pub last_assignment_configs: BTreeMap<String, String>,
+    /// The assignment configs of the last group epoch bump (e.g. num.standby.replicas); None
+    /// on 4.1, which does not store them (a changed config does not bump the group epoch).
+    pub last_assignment_configs: Option<BTreeMap<String, String>>,
     /// Member ids in the iteration order of the group's `TimelineHashMap` of members, the
     /// order in which `TargetAssignmentBuilder` copies them (see docs/oracle.md).
     pub member_order: Vec<String>,
@@ -141,8 +145,9 @@ pub struct OracleMember {
     pub user_endpoint: Option<Endpoint>,
     /// Tasks the member owns now.
     pub assigned: Assignment,
-    /// The assignment epoch of each active task: subtopology -> partition -> epoch.
-    pub active_task_epochs: BTreeMap<String, BTreeMap<i32, i32>>,
+    /// The assignment epoch of each active task: subtopology -> partition -> epoch; None on 4.1
+    /// (no per-task assignment epochs).
+    pub active_task_epochs: Option<BTreeMap<String, BTreeMap<i32, i32>>>,
     pub pending_revocation: Assignment,
     pub target: Assignment,
 }

@@ -4,7 +4,7 @@ import org.apache.kafka.coordinator.common.runtime.CoordinatorExecutor;
 import org.apache.kafka.coordinator.common.runtime.CoordinatorRecord;
 
 /**
- * The oracle's {@link CoordinatorExecutor}. The streams paths of 4.2-4.4 never use it (only
+ * The oracle's {@link CoordinatorExecutor}. The streams paths of 4.1-4.4 never use it (only
  * consumer-group regex resolution does), so any use means the oracle left the modelled ground:
  * it stops the driver loudly instead of silently doing nothing.
  */

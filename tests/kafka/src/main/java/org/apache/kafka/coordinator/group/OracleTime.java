@@ -7,8 +7,8 @@ import org.apache.kafka.common.utils.Time;
 /**
  * The oracle's fake clock: it only moves when the driver moves it, never backwards.
  *
- * <p>{@code waitObject} has no {@code @Override}: Kafka 4.2 and 4.3 declare it in {@link Time},
- * 4.4 removed it, and this way the class compiles against all three.
+ * <p>{@code waitObject} has no {@code @Override}: Kafka 4.1-4.3 declare it in {@link Time},
+ * 4.4 removed it, and this way the class compiles against all of them.
  */
 final class OracleTime implements Time {
     private long nowMs;

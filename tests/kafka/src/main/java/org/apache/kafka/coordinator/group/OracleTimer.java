@@ -16,7 +16,7 @@ import org.apache.kafka.coordinator.common.runtime.CoordinatorTimer;
  * driven by the oracle's fake clock.
  *
  * <p>It is a dynamic proxy because the interface's type parameters changed between releases
- * ({@code CoordinatorTimer<T, U>} with {@code TimeoutOperation<T, U>} in 4.2,
+ * ({@code CoordinatorTimer<T, U>} with {@code TimeoutOperation<T, U>} in 4.1 and 4.2,
  * {@code CoordinatorTimer<U>} from 4.3); the erased method signatures are the same, so one
  * handler serves every version.
  *

@@ -49,7 +49,6 @@ import org.apache.kafka.coordinator.group.streams.StreamsGroup;
 import org.apache.kafka.coordinator.group.streams.StreamsGroupHeartbeatResult;
 import org.apache.kafka.coordinator.group.streams.StreamsGroupMember;
 import org.apache.kafka.coordinator.group.streams.TasksTuple;
-import org.apache.kafka.coordinator.group.streams.TasksTupleWithEpochs;
 import org.apache.kafka.coordinator.group.streams.topics.ConfiguredSubtopology;
 import org.apache.kafka.coordinator.group.streams.topics.ConfiguredTopology;
 import org.apache.kafka.timeline.SnapshotRegistry;
@@ -60,8 +59,8 @@ import org.slf4j.LoggerFactory;
  * An in-process oracle of Apache Kafka's streams group coordinator (KIP-1071): Apache's own
  * {@link GroupMetadataManager} driven with a fake clock, plus the request checks that the broker
  * runs around it, behind a JSON-lines protocol on stdin/stdout. Used by streams-group's Rust
- * tests (tests/support/gmm_oracle.rs) to compare the local coordinator with Kafka 4.2, 4.3 and
- * 4.4 step by step. It lives in Apache's package because the GMM Builder is package-private.
+ * tests (tests/support/gmm_oracle.rs) to compare the local coordinator with Kafka 4.1, 4.2, 4.3
+ * and 4.4 step by step. It lives in Apache's package because the GMM Builder is package-private.
  *
  * <h2>Protocol</h2>
  * One JSON object per line in, exactly one JSON object per line out, in order. Any op may carry
@@ -95,7 +94,8 @@ import org.slf4j.LoggerFactory;
  *
  * {"op":"topics","set":{"name":partitions,...},"delete":["name",...]}
  *     creates or grows topics (shrinking is an error), deletes topics, then calls
- *     GroupMetadataManager.onMetadataUpdate(delta, image) as the KRaft metadata publisher does.
+ *     GroupMetadataManager.onMetadataUpdate(delta, image) as the KRaft metadata publisher does
+ *     (4.1 and 4.2: onNewMetadataImage(image, delta); 4.1 with KRaft's own MetadataImage).
  *   -> {"now_ms":N,"timers":[...],"ok":true,"topics":{"name":partitions,...}}
  *
  * {"op":"group_config","group":"g","props":{"streams.num.standby.replicas":"1"},"delete":["k"]}
@@ -112,13 +112,13 @@ import org.slf4j.LoggerFactory;
  * sorted; task sets as [{"subtopology":"0","partitions":[0,1]}]):
  * {"group_id":"g","state":"EMPTY|NOT_READY|ASSIGNING|RECONCILING|STABLE|DEAD","group_epoch":N,
  *  "assignment_epoch":N,"assignment_timestamp_ms":N|null (null before 4.3),"topology_epoch":N|null,
- *  "validated_topology_epoch":N,"metadata_hash":N,"configured":null|{"ready":B,"tasks":{"0":4}},
- *  "shutdown_requested_by":"m"|null,"endpoint_information_epoch":N,"last_assignment_configs":{...},
+ *  "validated_topology_epoch":N|null (null in 4.1),"metadata_hash":N,"configured":null|{"ready":B,"tasks":{"0":4}},
+ *  "shutdown_requested_by":"m"|null,"endpoint_information_epoch":N,"last_assignment_configs":{...}|null (null in 4.1),
  *  "member_order":["m2","m1"]   (iteration order of the group's TimelineHashMap of members),
  *  "members":{"m1":{"member_epoch":N,"previous_member_epoch":N,"state":"STABLE|UNREVOKED_TASKS|UNRELEASED_TASKS|UNKNOWN",
  *     "topology_epoch":N,"process_id":"p","instance_id":null,"rack_id":null,"client_id":"c",
  *     "client_host":"/127.0.0.1","rebalance_timeout_ms":N,"client_tags":{},"user_endpoint":null|{"host","port"},
- *     "assigned":{"active":[..],"standby":[..],"warmup":[..]},"active_task_epochs":{"0":{"1":3}},
+ *     "assigned":{"active":[..],"standby":[..],"warmup":[..]},"active_task_epochs":{"0":{"1":3}}|null (null in 4.1),
  *     "pending_revocation":{...},"target":{...}}}}
  * </pre>
  *
@@ -295,14 +295,14 @@ public final class StreamsCoordinatorOracle {
             .withExecutor(new OracleExecutor())
             .withConfig(config)
             .withGroupConfigManager(groupConfigManager)
-            .withMetadataImage(image)
             .withGroupCoordinatorMetricsShard(new GroupCoordinatorMetricsShard(
                 snapshots, Map.of(), new TopicPartition(Topic.GROUP_METADATA_TOPIC_NAME, 0)))
             .withShareGroupAssignor(config.shareGroupAssignors().get(0));
+        image.installIn(builder);
         OracleShims.maybeWithStreamsGroupAssignors(builder, config);
         gmm = builder.build();
         // GroupCoordinatorShard.onLoaded
-        OracleShims.onMetadataUpdate(gmm, image.emptyDelta(), image);
+        image.loadedInto(gmm);
         gmm.onLoaded();
     }
 
@@ -513,14 +513,11 @@ public final class StreamsCoordinatorOracle {
             });
         }
         List<String> delete = stringList(req, "delete");
-        OracleMetadata.Update update;
         try {
-            update = image.apply(set, delete);
-        } catch (RuntimeException e) {
+            image = image.update(gmm, set, delete);
+        } catch (IllegalArgumentException | org.apache.kafka.common.errors.InvalidTopicException e) {
             throw new ProtocolError("topics: " + e.getMessage());
         }
-        image = update.image;
-        OracleShims.onMetadataUpdate(gmm, update.delta, image);
         reply.put("ok", true);
         ObjectNode topics = reply.putObject("topics");
         image.partitionCounts().forEach(topics::put);
@@ -582,7 +579,9 @@ public final class StreamsCoordinatorOracle {
         else g.put("assignment_timestamp_ms", ts);
         if (group.topology().isPresent()) g.put("topology_epoch", group.topology().get().topologyEpoch());
         else g.putNull("topology_epoch");
-        g.put("validated_topology_epoch", group.validatedTopologyEpoch());
+        Integer validated = OracleShims.validatedTopologyEpoch(group);
+        if (validated == null) g.putNull("validated_topology_epoch");
+        else g.put("validated_topology_epoch", validated);
         g.put("metadata_hash", group.metadataHash());
         if (group.configuredTopology().isPresent()) {
             ConfiguredTopology ct = group.configuredTopology().get();
@@ -599,8 +598,13 @@ public final class StreamsCoordinatorOracle {
         if (group.getShutdownRequestMemberId().isPresent()) g.put("shutdown_requested_by", group.getShutdownRequestMemberId().get());
         else g.putNull("shutdown_requested_by");
         g.put("endpoint_information_epoch", group.endpointInformationEpoch());
-        ObjectNode configs = g.putObject("last_assignment_configs");
-        new TreeMap<>(group.lastAssignmentConfigs()).forEach(configs::put);
+        Map<String, String> lastConfigs = OracleShims.lastAssignmentConfigs(group);
+        if (lastConfigs == null) {
+            g.putNull("last_assignment_configs");
+        } else {
+            ObjectNode configs = g.putObject("last_assignment_configs");
+            new TreeMap<>(lastConfigs).forEach(configs::put);
+        }
         ArrayNode order = g.putArray("member_order");
         Map<String, TasksTuple> targets = group.targetAssignment();
         TreeMap<String, StreamsGroupMember> sorted = new TreeMap<>();
@@ -634,17 +638,14 @@ public final class StreamsCoordinatorOracle {
         } else {
             n.putNull("user_endpoint");
         }
-        n.set("assigned", tasks(m.assignedTasks()));
-        n.set("active_task_epochs", taskEpochs(m.assignedTasks().activeTasksWithEpochs()));
-        n.set("pending_revocation", tasks(m.tasksPendingRevocation()));
+        OracleShims.Tasks assigned = OracleShims.tasks(m.assignedTasks());
+        n.set("assigned", tasks(assigned.active, assigned.standby, assigned.warmup));
+        if (assigned.activeEpochs == null) n.putNull("active_task_epochs");
+        else n.set("active_task_epochs", taskEpochs(assigned.activeEpochs));
+        OracleShims.Tasks pending = OracleShims.tasks(m.tasksPendingRevocation());
+        n.set("pending_revocation", tasks(pending.active, pending.standby, pending.warmup));
         n.set("target", tasks(target.activeTasks(), target.standbyTasks(), target.warmupTasks()));
         return n;
-    }
-
-    private ObjectNode tasks(TasksTupleWithEpochs t) {
-        Map<String, Set<Integer>> active = new HashMap<>();
-        t.activeTasksWithEpochs().forEach((s, p) -> active.put(s, p.keySet()));
-        return tasks(active, t.standbyTasks(), t.warmupTasks());
     }
 
     private ObjectNode tasks(Map<String, Set<Integer>> active, Map<String, Set<Integer>> standby, Map<String, Set<Integer>> warmup) {
