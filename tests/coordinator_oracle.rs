@@ -1315,6 +1315,7 @@ fn check_target_validity(g: &StreamsGroup) -> Option<String> {
 
 fn version_of(name: &str) -> KafkaVersion {
     match name {
+        "4.1.2" => KafkaVersion::V4_1,
         "4.2.2" => KafkaVersion::V4_2,
         "4.3.1" => KafkaVersion::V4_3_1,
         "4.3.2" => KafkaVersion::V4_3,
@@ -2771,6 +2772,11 @@ fn lockstep(version_name: &'static str) {
             scenarios.len()
         );
     }
+}
+
+#[test]
+fn lockstep_apache_4_1_2() {
+    lockstep("4.1.2");
 }
 
 #[test]

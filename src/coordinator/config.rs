@@ -130,7 +130,7 @@ impl GroupConfig {
 
     /// This config with one group config set as `kafka-configs.sh --alter --entity-type groups
     /// --add-config KEY=VALUE` sets it: the key must exist in that release (4.2 has no
-    /// `streams.assignment.interval.ms`), the value must be a whole number, and the result
+    /// `streams.assignment.interval.ms`, 4.1 no `streams.initial.rebalance.delay.ms` either), the value must be a whole number, and the result
     /// must be within a default broker's bounds.
     pub fn with_group_config(
         &self,
@@ -147,7 +147,9 @@ impl GroupConfig {
         match key {
             "streams.session.timeout.ms" => c.session_timeout_ms = n,
             "streams.heartbeat.interval.ms" => c.heartbeat_interval_ms = n,
-            "streams.initial.rebalance.delay.ms" => c.initial_rebalance_delay_ms = n,
+            "streams.initial.rebalance.delay.ms" if version.has_initial_rebalance_delay() => {
+                c.initial_rebalance_delay_ms = n
+            }
             "streams.assignment.interval.ms" if version.has_assignment_interval() => {
                 c.assignment_interval_ms = n
             }

@@ -207,11 +207,7 @@ impl StreamsGroup {
     ) -> StreamsGroup {
         // From 4.3 a new group starts at group and assignment epoch 1 (`groupEpoch.set(1)`,
         // `TargetAssignmentMetadata.INITIAL`); 4.2 starts at 0 and jumps to 2 on the first bump.
-        let initial_epoch = if version.first_bump_skips_epoch_one() {
-            0
-        } else {
-            1
-        };
+        let initial_epoch = version.initial_group_epoch();
         StreamsGroup {
             group_id: group_id.to_string(),
             version,
@@ -375,7 +371,7 @@ impl StreamsGroup {
     pub fn state(&self) -> GroupState {
         if self.members.is_empty() {
             GroupState::Empty
-        } else if self.topology.as_ref().map(|t| t.epoch) != Some(self.validated_topology_epoch) {
+        } else if self.not_ready() {
             GroupState::NotReady
         } else if self.group_epoch > self.target_assignment_epoch {
             GroupState::Assigning
@@ -383,6 +379,17 @@ impl StreamsGroup {
             GroupState::Reconciling
         } else {
             GroupState::Stable
+        }
+    }
+
+    /// 4.2 and later: the topology epoch has not been validated against the topics (a stored
+    /// fact). 4.1: the topology is not configured and ready, which is soft state: a new group,
+    /// or one whose coordinator just loaded it, is NOT_READY until a heartbeat configures it.
+    fn not_ready(&self) -> bool {
+        if self.version == KafkaVersion::V4_1 {
+            self.topology.is_none() || !self.configuration.as_ref().is_some_and(|c| c.is_ready())
+        } else {
+            self.topology.as_ref().map(|t| t.epoch) != Some(self.validated_topology_epoch)
         }
     }
 
@@ -448,6 +455,14 @@ impl StreamsGroup {
             self.unreconciled = self.unreconciled.saturating_sub(1);
         }
         self.group_epoch += 1;
+        if self.version == KafkaVersion::V4_1 {
+            // 4.1's epoch record for a fenced member carries metadata hash 0, the hash of "no
+            // required topic exists": the next hash computed differs from it (the group epoch
+            // goes up again) unless every required topic is gone by then.
+            for seen in self.metadata_seen.values_mut() {
+                *seen = None;
+            }
+        }
         if self.members.is_empty() {
             // 4.4 writes a target at the new epoch with timestamp 0, as for a new group, so the
             // interval does not hold back the next computation.
@@ -722,7 +737,8 @@ impl StreamsGroup {
         let left = HeartbeatResponse {
             member_id: req.member_id.clone(),
             member_epoch: req.member_epoch,
-            status: Some(Vec::new()),
+            // 4.1 sets no status list at all (null); later releases an empty one.
+            status: (self.version > KafkaVersion::V4_1).then(Vec::new),
             // Fields a leave does not set keep the schema default (-1 for the recovery lag).
             acceptable_recovery_lag: if self.version.sends_recovery_settings() {
                 -1

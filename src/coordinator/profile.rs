@@ -45,6 +45,19 @@ impl KafkaVersion {
         self == KafkaVersion::V4_4
     }
 
+    /// `group.streams.initial.rebalance.delay.ms` (and its ASSIGNMENT_DELAYED) exists from 4.2
+    /// on: 4.1 computes the first target at the first group epoch bump.
+    pub fn has_initial_rebalance_delay(self) -> bool {
+        self >= KafkaVersion::V4_2
+    }
+
+    /// From 4.2 a newly validated topology epoch and changed assignment configs (standby
+    /// replicas) bump the group epoch; 4.1 bumps only for member and metadata changes, so a new
+    /// standby count waits for the next target computed for another reason.
+    pub fn bumps_on_validation(self) -> bool {
+        self >= KafkaVersion::V4_2
+    }
+
     /// `group.streams.assignment.interval.ms` (KIP-1263) exists from 4.3 on.
     pub fn has_assignment_interval(self) -> bool {
         self >= KafkaVersion::V4_3_1
@@ -77,9 +90,18 @@ impl KafkaVersion {
         self >= KafkaVersion::V4_4
     }
 
-    /// 4.1 and 4.2 jump from group epoch 0 straight to 2 on the first bump.
+    /// 4.2 jumps from group epoch 0 straight to 2 on the first bump.
     pub fn first_bump_skips_epoch_one(self) -> bool {
-        self <= KafkaVersion::V4_2
+        self == KafkaVersion::V4_2
+    }
+
+    /// A new group's epochs: 0 in 4.1 and 4.2, 1 from 4.3 (`TargetAssignmentMetadata.INITIAL`).
+    pub fn initial_group_epoch(self) -> i32 {
+        if self <= KafkaVersion::V4_2 {
+            0
+        } else {
+            1
+        }
     }
 
     /// During the initial rebalance delay, 4.1 and 4.2 answer with target epoch max(1, assignment

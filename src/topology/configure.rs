@@ -71,6 +71,11 @@ pub enum TopicProblem {
     MissingInternalTopics {
         detail: String,
         to_create: Vec<CreatableTopic>,
+        /// The missing topics in the order Kafka 4.1 names them (one `HashMap` of every
+        /// internal topic); not part of the JSON.
+        #[serde(skip)]
+        #[schemars(skip)]
+        all_in_hash_order: Vec<String>,
     },
 }
 
@@ -89,6 +94,23 @@ impl TopicProblem {
             TopicProblem::MissingSourceTopics { detail, .. }
             | TopicProblem::IncorrectlyPartitioned { detail }
             | TopicProblem::MissingInternalTopics { detail, .. } => detail,
+        }
+    }
+
+    /// The status detail as Kafka 4.1 words it: every missing topic, source topics sorted,
+    /// internal topics as a Java set prints them ("[a, b]").
+    pub fn detail_as_in_4_1(&self) -> String {
+        match self {
+            TopicProblem::MissingSourceTopics { topics, .. } => {
+                format!("Source topics {} are missing.", topics.join(", "))
+            }
+            TopicProblem::MissingInternalTopics {
+                all_in_hash_order, ..
+            } => format!(
+                "Internal topics are missing: [{}]",
+                all_in_hash_order.join(", ")
+            ),
+            TopicProblem::IncorrectlyPartitioned { detail } => detail.clone(),
         }
     }
 }
@@ -386,9 +408,15 @@ fn missing_internal(
         n if n > 3 => format!(" and {} additional topics", n - 3),
         _ => String::new(),
     };
+    // 4.1 puts every subtopology's internal topics into one map and names those left.
+    let all_in_hash_order = java_hash_order(per_subtopology.iter().map(String::as_str))
+        .into_iter()
+        .filter(|n| to_create.iter().any(|t| t.name == *n))
+        .collect();
     Some(TopicProblem::MissingInternalTopics {
         detail: format!("Internal topics are missing: {}{more}", names.join(", ")),
         to_create,
+        all_in_hash_order,
     })
 }
 
@@ -816,7 +844,10 @@ mod tests {
     fn wordcount_missing_internal_then_ready() {
         let t = wordcount();
         let c = configure(&t, &md(&[("input", 6)])).unwrap();
-        let Some(TopicProblem::MissingInternalTopics { to_create, detail }) = &c.problem else {
+        let Some(TopicProblem::MissingInternalTopics {
+            to_create, detail, ..
+        }) = &c.problem
+        else {
             panic!("{c:?}");
         };
         assert_eq!(

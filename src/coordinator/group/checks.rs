@@ -102,7 +102,8 @@ impl StreamsGroup {
         epoch: i32,
         owned: Option<&Assignment>,
     ) -> Result<(), Rejection> {
-        validate_member_epoch(m, epoch, owned).map_err(|mut r| {
+        let rejoin_allowed = self.version >= KafkaVersion::V4_2;
+        validate_member_epoch(m, epoch, owned, rejoin_allowed).map_err(|mut r| {
             r.fence = self.version.fencing_removes_member();
             r
         })
@@ -236,11 +237,14 @@ pub(super) fn owned_tasks(req: &HeartbeatRequest) -> Option<Assignment> {
 }
 
 /// KIP-1071 member epoch check, with the KIP-848 handling of a lost response: a member one
-/// epoch behind that owns nothing beyond its assignment is let through.
+/// epoch behind that owns nothing beyond its assignment is let through. From 4.2 a rejoin
+/// (epoch 0) always passes (KAFKA-19233); 4.1 treats it as any smaller epoch, so only a
+/// member whose previous epoch is 0 may rejoin under its id.
 fn validate_member_epoch(
     m: &Member,
     epoch: i32,
     owned: Option<&Assignment>,
+    rejoin_allowed: bool,
 ) -> Result<(), Rejection> {
     let fenced = |relation: &str| {
         Rejection {
@@ -252,7 +256,7 @@ fn validate_member_epoch(
         fence: true,
     }
     };
-    if epoch == 0 {
+    if epoch == 0 && rejoin_allowed {
         return Ok(());
     }
     if epoch > m.member_epoch {

@@ -131,8 +131,10 @@ impl StreamsGroup {
                 || before.epoch_relevant_metadata() != updated.epoch_relevant_metadata());
         let topology = self.plan_topology(req, ctx, metadata, &updated, &before, owned)?;
         let assignment_configs = self.assignment_configs();
-        let bump =
-            metadata_bump || topology.bump || assignment_configs != self.last_assignment_configs;
+        let bump = metadata_bump
+            || topology.bump
+            || (assignment_configs != self.last_assignment_configs
+                && self.version.bumps_on_validation());
         let backup = self
             .endpoint_map_may_fail(
                 &topology,
@@ -254,9 +256,10 @@ impl StreamsGroup {
         } else {
             -1
         };
-        // A new validated topology, or the KIP's topology update, asks for a new target.
+        // A new validated topology (4.2+), or the KIP's topology update, asks for a new target.
         let bump = metadata_seen.is_some()
-            || validated_topology_epoch != self.validated_topology_epoch
+            || (validated_topology_epoch != self.validated_topology_epoch
+                && self.version.bumps_on_validation())
             || (new_topology.is_some() && had_topology);
         Ok(TopologyPlan {
             new_topology,
@@ -426,6 +429,7 @@ impl StreamsGroup {
         self.validated_topology_epoch = topology.validated_topology_epoch;
         self.put_updated_member(plan.updated, &plan.before, req);
         if was_empty
+            && self.version.has_initial_rebalance_delay()
             && self.config.initial_rebalance_delay_ms > 0
             && self.initial_delay_deadline.is_none()
         {
@@ -695,7 +699,11 @@ impl StreamsGroup {
         if let Some(p) = self.configuration.as_ref().and_then(|c| c.problem.as_ref()) {
             status.push(Status {
                 code: p.status_code(),
-                detail: p.detail().to_string(),
+                detail: if self.version == KafkaVersion::V4_1 {
+                    p.detail_as_in_4_1()
+                } else {
+                    p.detail().to_string()
+                },
             });
         }
         if let Some(by) = &self.shutdown_requested_by {
@@ -736,7 +744,8 @@ impl StreamsGroup {
             heartbeat_interval_ms: clamp_i32(self.config.heartbeat_interval_ms),
             acceptable_recovery_lag: lag,
             task_offset_interval_ms: offset_interval,
-            status: Some(status),
+            // 4.1 leaves an empty status list out (null); later releases always send it.
+            status: (!status.is_empty() || self.version > KafkaVersion::V4_1).then_some(status),
             active_tasks: send_tasks.then(|| member.assigned.active.clone()),
             standby_tasks: send_tasks.then(|| member.assigned.standby.clone()),
             warmup_tasks: send_tasks.then(|| member.assigned.warmup.clone()),
