@@ -242,6 +242,7 @@ pub(crate) mod tests {
             assignment: assignment.clone(),
             target_assignment: assignment,
             is_classic: false,
+            endpoint_partitions: None,
         }
     }
 

@@ -908,6 +908,7 @@ impl StreamsGroup {
                     assignment: m.assigned.clone(),
                     target_assignment: self.target.get(&m.member_id).cloned().unwrap_or_default(),
                     is_classic: false,
+                    endpoint_partitions: None,
                 })
                 .collect(),
             offsets: Vec::new(),

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::version::KafkaVersion;
 
-use super::heartbeat::Endpoint;
+use super::heartbeat::{Endpoint, TopicPartitions};
 use super::task::{Assignment, TaskId};
 use super::topology::Subtopology;
 
@@ -99,6 +99,20 @@ pub struct MemberDescription {
     pub target_assignment: Assignment,
     #[serde(default)]
     pub is_classic: bool,
+    /// The topic partitions `user_endpoint` serves (interactive queries): what the group
+    /// coordinator tells every member with the endpoint map, computed from the assignment, the
+    /// topology and the topics' partition counts. Absent without an endpoint or a topology.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub endpoint_partitions: Option<ServedPartitions>,
+}
+
+/// The partitions whose records an interactive-query endpoint serves.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct ServedPartitions {
+    /// Source and repartition-source partitions of the member's active tasks.
+    pub active: Vec<TopicPartitions>,
+    /// The same for its standby tasks (and, on Kafka 4.4, warm-up tasks).
+    pub standby: Vec<TopicPartitions>,
 }
 
 impl MemberDescription {

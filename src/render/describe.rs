@@ -119,6 +119,15 @@ pub fn members_table(s: &Snapshot, verbose: bool) -> String {
             "TASK-LAG",
         ]);
     }
+    // Interactive queries: only when some member has an endpoint (`application.server`).
+    let endpoints = s
+        .groups
+        .iter()
+        .flat_map(|g| &g.members)
+        .any(|m| m.user_endpoint.is_some());
+    if endpoints {
+        header.extend(["ENDPOINT", "SERVES-ACTIVE", "SERVES-STANDBY"]);
+    }
     header.push("STATUS");
     let mut t = table::new(&header);
     let mut empty = Vec::new();
@@ -138,7 +147,11 @@ pub fn members_table(s: &Snapshot, verbose: bool) -> String {
             )
         });
         for m in members {
-            t.add_row(member_row(g, m, verbose));
+            let mut row = member_row(g, m, verbose);
+            if endpoints {
+                row.splice(row.len() - 1..row.len() - 1, endpoint_cells(m));
+            }
+            t.add_row(row);
         }
     }
     // Groups without members are named below the rows, and no header stands alone.
@@ -186,6 +199,32 @@ fn member_row(g: &GroupDescription, m: &MemberDescription, verbose: bool) -> Vec
     };
     row.push(cell);
     row
+}
+
+/// ENDPOINT, SERVES-ACTIVE, SERVES-STANDBY: the member's interactive-query endpoint and the
+/// topic partitions it serves ("topic:[0,1] other:[2]").
+fn endpoint_cells(m: &MemberDescription) -> [String; 3] {
+    let served = |v: &[crate::model::heartbeat::TopicPartitions]| {
+        if v.is_empty() {
+            return "-".to_string();
+        }
+        v.iter()
+            .map(|t| {
+                let ps: Vec<String> = t.partitions.iter().map(i32::to_string).collect();
+                format!("{}:[{}]", t.topic, ps.join(","))
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    match (&m.user_endpoint, &m.endpoint_partitions) {
+        (None, _) => ["-".into(), "-".into(), "-".into()],
+        (Some(e), None) => [format!("{}:{}", e.host, e.port), "-".into(), "-".into()],
+        (Some(e), Some(p)) => [
+            format!("{}:{}", e.host, e.port),
+            served(&p.active),
+            served(&p.standby),
+        ],
+    }
 }
 
 /// `--offsets` (default): GROUP TOPIC PARTITION CURRENT-OFFSET LOG-END-OFFSET LAG, with a
@@ -357,6 +396,7 @@ mod tests {
                 ..Assignment::default()
             },
             is_classic: false,
+            endpoint_partitions: None,
         };
         let off = |t: &str, p: i32, c: Option<i64>, e: i64, l: i64| PartitionOffsets {
             topic: t.into(),
@@ -414,6 +454,27 @@ mod tests {
                 },
             ],
         }
+    }
+
+    #[test]
+    fn members_with_endpoints_show_what_they_serve() {
+        colored::control::set_override(false);
+        let mut s = snapshot();
+        let plain = rows(&members_table(&s, false));
+        assert!(!plain[0].contains(&"ENDPOINT".to_string()));
+        s.groups[0].members[1].user_endpoint = Some(crate::model::heartbeat::Endpoint {
+            host: "app-1".into(),
+            port: 7070,
+        });
+        crate::snapshot::fill_endpoint_partitions(&mut s);
+        let m = rows(&members_table(&s, false));
+        let col = |name: &str| m[0].iter().position(|h| h == name).unwrap();
+        // Rows in natural process order: p1 (m1, with the endpoint), then p2.
+        assert_eq!(m[1][col("ENDPOINT")], "app-1:7070");
+        assert_eq!(m[1][col("SERVES-ACTIVE")], "in:[0]");
+        assert_eq!(m[1][col("SERVES-STANDBY")], "-");
+        assert_eq!(m[2][col("ENDPOINT")], "-");
+        assert_eq!(m[1].last().unwrap(), "reconciling");
     }
 
     fn rows(out: &str) -> Vec<Vec<String>> {

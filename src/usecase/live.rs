@@ -100,5 +100,8 @@ pub fn describe(
             cluster.describe(&ids).await.map(Some)
         })
     })?;
-    Ok(result)
+    Ok(result.map(|mut r: DescribeResult| {
+        crate::snapshot::fill_endpoint_partitions(&mut r.snapshot);
+        r
+    }))
 }

@@ -556,6 +556,7 @@ mod tests {
                 ..Assignment::default()
             },
             is_classic: false,
+            endpoint_partitions: None,
         }
     }
 

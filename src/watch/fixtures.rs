@@ -36,6 +36,7 @@ pub fn member(id: &str, epoch: i32, owned: &[i32], target: &[i32]) -> MemberDesc
         assignment: active(owned),
         target_assignment: active(target),
         is_classic: false,
+        endpoint_partitions: None,
     }
 }
 

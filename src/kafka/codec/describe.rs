@@ -662,6 +662,7 @@ impl WireMember {
             assignment: assignment(&self.assignment),
             target_assignment: assignment(&self.target_assignment),
             is_classic: self.is_classic,
+            endpoint_partitions: None,
         }
     }
 

@@ -18,6 +18,7 @@ fn group(epoch: i32, members: &[&str]) -> GroupDescription {
         assignment: Default::default(),
         target_assignment: Default::default(),
         is_classic: false,
+        endpoint_partitions: None,
     };
     GroupDescription {
         group_id: "app".into(),
