@@ -46,6 +46,7 @@ fn config(members: u32, subtopologies: usize, partitions: i32) -> SimConfig {
         max_time_ms: 600_000,
         trace: false,
         racks: 0,
+        endpoints: false,
         initial: None,
     }
 }

@@ -81,6 +81,7 @@ json\t''"
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l endpoints -d 'Give every simulated process an interactive-query endpoint (`application.server` PROCESS:8080): the report shows which partitions each endpoint serves'
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l static -d 'Give members instance ids (static membership)'
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l trace -d 'Print the heartbeat-by-heartbeat transcript'
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -s v -l verbose -d 'More detail'

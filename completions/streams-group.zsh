@@ -69,6 +69,7 @@ _arguments "${_arguments_options[@]}" : \
 '-o+[Output format]:OUTPUT:(table json)' \
 '--output=[Output format]:OUTPUT:(table json)' \
 '--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
+'--endpoints[Give every simulated process an interactive-query endpoint (\`application.server\` PROCESS\:8080)\: the report shows which partitions each endpoint serves]' \
 '--static[Give members instance ids (static membership)]' \
 '--trace[Print the heartbeat-by-heartbeat transcript]' \
 '-v[More detail]' \

@@ -61,6 +61,7 @@ fn config(
         max_time_ms: 900_000,
         trace: true,
         racks: 0,
+        endpoints: false,
         initial: None,
     }
 }

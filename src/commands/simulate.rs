@@ -98,6 +98,11 @@ pub struct Args {
     #[arg(long, default_value_t = 0, value_name = "R")]
     pub racks: u32,
 
+    /// Give every simulated process an interactive-query endpoint (`application.server`
+    /// PROCESS:8080): the report shows which partitions each endpoint serves
+    #[arg(long)]
+    pub endpoints: bool,
+
     /// Give members instance ids (static membership)
     #[arg(long = "static")]
     pub static_members: bool,
@@ -234,6 +239,7 @@ fn plan(args: &Args, kafka_version: KafkaVersion) -> Plan {
             max_time_ms: args.max_time,
             trace: args.trace,
             racks: args.racks,
+            endpoints: args.endpoints,
         },
     }
 }

@@ -382,6 +382,32 @@ impl StreamsGroup {
         }
     }
 
+    /// The interactive-query map as a member receives it now: every member with an endpoint, in
+    /// Apache's member order, computed afresh (no cache); members whose entry Apache could not
+    /// build are left out.
+    pub fn current_endpoint_map(&self, metadata: &TopicMetadata) -> Vec<EndpointPartitions> {
+        let topics = self
+            .configuration
+            .as_ref()
+            .filter(|c| !c.subtopologies.is_empty())
+            .map(|c| super::endpoints::subtopology_topics(&c.subtopologies));
+        self.member_order
+            .iter()
+            .filter_map(|id| self.members.get(id))
+            .filter_map(|m| {
+                let e = m.user_endpoint.as_ref()?;
+                super::endpoints::member_partitions(
+                    self.version,
+                    e,
+                    &m.assigned,
+                    topics.as_ref(),
+                    metadata,
+                )
+                .ok()
+            })
+            .collect()
+    }
+
     /// 4.2 and later: the topology epoch has not been validated against the topics (a stored
     /// fact). 4.1: the topology is not configured and ready, which is soft state: a new group,
     /// or one whose coordinator just loaded it, is NOT_READY until a heartbeat configures it.

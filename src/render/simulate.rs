@@ -2,7 +2,7 @@
 
 use colored::Colorize;
 
-use crate::model::{GroupStateName, StatusCode, TaskSet};
+use crate::model::{natural, GroupStateName, StatusCode, TaskSet};
 use crate::sim::report::{Report, StopReason};
 
 fn state_colored(state: GroupStateName) -> String {
@@ -47,7 +47,56 @@ pub fn table(r: &Report, trace: bool, verbose: bool) -> String {
     }
     out.push('\n');
     out.push_str(&members(r));
+    if !r.partitions_by_user_endpoint.is_empty() {
+        out.push_str("\nInteractive queries (the coordinator's endpoint map at the end):\n");
+        out.push_str(&endpoints(r));
+    }
     out
+}
+
+/// ENDPOINT ACTIVE STANDBY: what each endpoint serves, its members' entries merged as Kafka
+/// Streams merges them.
+fn endpoints(r: &Report) -> String {
+    use std::collections::{BTreeMap, BTreeSet};
+    type Served = BTreeMap<String, BTreeSet<i32>>;
+    let mut by_endpoint: BTreeMap<(String, u16), (Served, Served)> = BTreeMap::new();
+    for e in &r.partitions_by_user_endpoint {
+        let entry = by_endpoint
+            .entry((e.endpoint.host.clone(), e.endpoint.port))
+            .or_default();
+        for (into, from) in [(&mut entry.0, &e.active), (&mut entry.1, &e.standby)] {
+            for t in from {
+                into.entry(t.topic.clone())
+                    .or_default()
+                    .extend(t.partitions.iter().copied());
+            }
+        }
+    }
+    let cell = |s: &Served| {
+        if s.is_empty() {
+            return "-".to_string();
+        }
+        s.iter()
+            .map(|(t, ps)| {
+                let ps: Vec<String> = ps.iter().map(i32::to_string).collect();
+                format!("{t}:[{}]", ps.join(","))
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut t = super::table::new(&["ENDPOINT", "ACTIVE", "STANDBY"]);
+    let mut rows: Vec<_> = by_endpoint.into_iter().collect();
+    rows.sort_by(|a, b| {
+        (natural::Natural(&a.0 .0), a.0 .1).cmp(&(natural::Natural(&b.0 .0), b.0 .1))
+    });
+    for ((host, port), (active, standby)) in rows {
+        t.add_row(vec![
+            format!("{host}:{port}"),
+            cell(&active),
+            cell(&standby),
+        ]);
+    }
+    super::table::render(&t)
 }
 
 /// The heartbeat-by-heartbeat transcript.

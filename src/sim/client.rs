@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::model::heartbeat::{
-    HeartbeatRequest, HeartbeatResponse, LEAVE_EPOCH, STATIC_LEAVE_EPOCH,
+    Endpoint, HeartbeatRequest, HeartbeatResponse, LEAVE_EPOCH, STATIC_LEAVE_EPOCH,
 };
 use crate::model::{Assignment, ErrorCode, TaskRole, Topology};
 
@@ -59,6 +59,11 @@ pub struct Client {
     pub rack_id: Option<String>,
     /// Client tags (`client.tag.*`), used by rack-aware standby placement.
     pub client_tags: BTreeMap<String, String>,
+    /// The interactive-query endpoint (`application.server`), sent when joining.
+    pub user_endpoint: Option<Endpoint>,
+    /// The endpoint information epoch of the last response (Kafka Streams starts at -1, so
+    /// its first heartbeat gets the endpoint map).
+    pub endpoint_information_epoch: i32,
     /// Shared: every client of a run starts with the same topology.
     pub topology: Arc<Topology>,
     pub liveness: Liveness,
@@ -88,6 +93,8 @@ impl Client {
             instance_id: None,
             rack_id: None,
             client_tags: BTreeMap::new(),
+            user_endpoint: None,
+            endpoint_information_epoch: -1,
             topology,
             liveness: Liveness::Running,
             epoch: 0,
@@ -127,6 +134,12 @@ impl Client {
             warmup_tasks: Some(owned.warmup),
             process_id: Some(self.process_id.clone()),
             client_tags: (!self.client_tags.is_empty()).then(|| self.client_tags.clone()),
+            user_endpoint: if joining {
+                self.user_endpoint.clone()
+            } else {
+                None
+            },
+            endpoint_information_epoch: self.endpoint_information_epoch,
             ..HeartbeatRequest::default()
         }
     }
@@ -175,6 +188,7 @@ impl Client {
             };
         }
         self.epoch = resp.member_epoch;
+        self.endpoint_information_epoch = resp.endpoint_information_epoch;
         if resp.heartbeat_interval_ms > 0 {
             self.heartbeat_interval_ms = i64::from(resp.heartbeat_interval_ms);
         }

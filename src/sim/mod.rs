@@ -23,6 +23,7 @@ use crate::coordinator::{
     Coordinator, GroupConfig, GroupState, KafkaVersion, Removal, RequestContext,
 };
 use crate::model::group::GroupDescription;
+use crate::model::heartbeat::Endpoint;
 use crate::model::natural;
 use crate::model::{
     Assignment, ErrorCode, GroupStateName, HeartbeatRequest, HeartbeatResponse, StatusCode,
@@ -62,10 +63,15 @@ pub struct SimConfig {
     /// Spread processes over this many racks (`r1`, `r2`, ...): each member gets the rack id and
     /// the client tag `rack`. 0: no racks.
     pub racks: u32,
+    /// Simulated processes serve interactive queries at `PROCESS:8080` (`application.server`).
+    pub endpoints: bool,
     /// Start from this group (a `describe` snapshot) instead of an empty one: its members are
     /// the initial clients, with their epochs and assignments, and `members` is ignored.
     pub initial: Option<GroupDescription>,
 }
+
+/// The port of a simulated process's interactive-query endpoint.
+pub const SIMULATED_ENDPOINT_PORT: u16 = 8080;
 
 /// A problem with the scenario that is only known once the run has its members.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -187,6 +193,12 @@ impl<'a> Engine<'a> {
             );
         }
         c.heartbeat_interval_ms = self.cfg.group.heartbeat_interval_ms;
+        if self.cfg.endpoints {
+            c.user_endpoint = Some(Endpoint {
+                host: c.process_id.clone(),
+                port: SIMULATED_ENDPOINT_PORT,
+            });
+        }
         if self.cfg.racks > 0 {
             // Processes are numbered p1, p2, ...: neighbours land on different racks.
             let n: u32 = c.process_id.trim_start_matches('p').parse().unwrap_or(1);
@@ -696,6 +708,7 @@ impl<'a> Engine<'a> {
             c.client_host = m.client_host.clone();
             c.rack_id = m.rack_id.clone();
             c.client_tags = m.client_tags.clone();
+            c.user_endpoint = m.user_endpoint.clone();
             let owned = c.owned();
             let (member, process) = (c.member_id.clone(), c.process_id.clone());
             self.invariants
@@ -925,6 +938,8 @@ fn build_report(
         advice: advice(cfg, scenario, &e.failures),
         steps,
         members,
+        partitions_by_user_endpoint: group
+            .map_or_else(Vec::new, |g| g.current_endpoint_map(&e.metadata)),
         trace: e.trace.clone(),
     }
 }

@@ -6,6 +6,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::assignment_diff::{OwnerDiff, TaskMove};
+use crate::model::heartbeat::EndpointPartitions;
 use crate::model::{Assignment, ErrorCode, GroupStateName, StatusCode, TaskSet};
 
 #[derive(Clone, Debug, Serialize, JsonSchema)]
@@ -50,6 +51,11 @@ pub struct Report {
     pub advice: Option<String>,
     pub steps: Vec<StepReport>,
     pub members: Vec<MemberReport>,
+    /// The interactive-query map at the end, as the coordinator sends it to members (one entry
+    /// per member with an endpoint, in the coordinator's member order); absent when no member
+    /// has an endpoint (`--endpoints`, or a starting group whose members have one).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub partitions_by_user_endpoint: Vec<EndpointPartitions>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub trace: Vec<TraceEntry>,
 }

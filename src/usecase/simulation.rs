@@ -112,6 +112,8 @@ pub struct RunSettings {
     pub trace: bool,
     /// Spread processes over this many racks (rack-aware standbys); 0 for none.
     pub racks: u32,
+    /// Simulated processes serve interactive queries (an endpoint each).
+    pub endpoints: bool,
 }
 
 impl Default for RunSettings {
@@ -124,6 +126,7 @@ impl Default for RunSettings {
             max_time_ms: 600_000,
             trace: false,
             racks: 0,
+            endpoints: false,
         }
     }
 }
@@ -403,6 +406,7 @@ fn finish(plan: &Plan, c: Cast) -> Result<SimConfig, Error> {
         max_time_ms: run.max_time_ms,
         trace: run.trace,
         racks: run.racks,
+        endpoints: run.endpoints,
         initial: c.initial,
     })
 }
