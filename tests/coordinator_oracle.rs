@@ -1,5 +1,5 @@
 //! Lock-step differential test of the local coordinator against Apache Kafka's own
-//! `GroupMetadataManager` (4.2.2, 4.3.1, 4.4.0), run in process by the oracle of
+//! `GroupMetadataManager` (every release in `ORACLE_VERSIONS`: 4.1.2, 4.2.2, 4.3.1, 4.3.2, 4.4.0), run in process by the oracle of
 //! `tests/support/gmm_oracle.rs` (see docs/oracle.md).
 //!
 //! For each version, one oracle JVM first replays the minimal reproducer of every difference ever

@@ -127,3 +127,37 @@ fn closed_and_full_stdout_never_panic() {
         assert!(err.contains("cannot write the output"), "{err}");
     }
 }
+
+/// README, `--help` and the error for an unknown version name the same modelled releases.
+#[test]
+fn every_modelled_version_is_documented_and_accepted() {
+    use streams_group::model::KafkaVersion;
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let (_, bad, err) = run(&["simulate", "--kafka-version", "9.9"], &[]);
+    assert_eq!(bad, "");
+    for v in KafkaVersion::ALL {
+        let row = if v.name() == v.release() {
+            format!("| `{}` |", v.name())
+        } else {
+            format!("| `{}` (`{}`) |", v.name(), v.release())
+        };
+        assert!(readme.contains(&row), "README's version table lacks {row}");
+        assert!(err.contains(v.name()), "{err}");
+        for sub in ["simulate", "check-epoch"] {
+            let (_, help, _) = run(&[sub, "--help"], &[]);
+            assert!(
+                help.contains(v.name()),
+                "{sub} --help lacks {}",
+                v.name()
+            );
+        }
+        for name in [v.name(), v.release()] {
+            let (code, _, err) = run(
+                &["simulate", "--members", "2", "--kafka-version", name],
+                &[],
+            );
+            assert_eq!(code, 0, "{name}: {err}");
+        }
+    }
+}
