@@ -5,10 +5,14 @@
 //! offsets and against what the Kafka Streams client itself logs for each standby batch
 //! (StandbyUpdateListener).
 //!
+//! Also: interactive-query endpoints, where `describe --members` must show per endpoint exactly
+//! the partitions Kafka Streams routes queries to.
+//!
 //! Never skips: without Java 17+ and Maven the harness fails loudly.
 
 mod support;
 
+use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -218,4 +222,127 @@ fn a_paused_standby_falls_behind_and_catches_up() {
     let row = rows.iter().find(|r| r.0 == p).unwrap();
     assert_eq!((row.2, row.3), (batch_end + 1, current_end));
     eprintln!("total {:?}", t0.elapsed());
+}
+
+/// Each instance's `STREAMS-METADATA` line (`KafkaStreams#metadataForAllStreamsClients()`):
+/// endpoint -> (active, standby) topic partitions, as "topic-partition" strings.
+type Served = std::collections::BTreeMap<String, (BTreeSet<String>, BTreeSet<String>)>;
+
+fn streams_metadata(log: &str) -> Option<Served> {
+    let line = log
+        .lines()
+        .rev()
+        .find(|l| l.starts_with("STREAMS-METADATA "))?;
+    let set = |s: Option<&str>| -> BTreeSet<String> {
+        s.unwrap_or("")
+            .split(',')
+            .filter(|p| !p.is_empty())
+            .map(String::from)
+            .collect()
+    };
+    Some(
+        line["STREAMS-METADATA ".len()..]
+            .split(" | ")
+            .filter(|c| !c.is_empty())
+            .map(|c| {
+                let mut fields = c.split(' ');
+                let endpoint = fields.next().unwrap_or("").to_string();
+                let (mut active, mut standby) = (None, None);
+                for f in fields {
+                    if let Some(v) = f.strip_prefix("active=") {
+                        active = Some(v);
+                    } else if let Some(v) = f.strip_prefix("standby=") {
+                        standby = Some(v);
+                    }
+                }
+                (endpoint, (set(active), set(standby)))
+            })
+            .collect(),
+    )
+}
+
+/// What `describe --members -o json` says each endpoint serves (its members' entries merged).
+fn described(broker: &Broker, group: &str) -> Served {
+    let out = support::streams_group(&[
+        "describe",
+        "--bootstrap-server",
+        &broker.bootstrap,
+        "--group",
+        group,
+        "--members",
+        "--output",
+        "json",
+    ]);
+    let v: Value = serde_json::from_str(&support::stdout_of(&out)).unwrap_or_else(|e| {
+        panic!(
+            "describe printed no JSON ({e}): {}",
+            support::stderr_of(&out)
+        )
+    });
+    let mut served = Served::new();
+    for m in v["groups"][0]["members"].as_array().unwrap() {
+        let e = &m["user_endpoint"];
+        assert!(!e.is_null(), "every instance has an endpoint: {m}");
+        let endpoint = format!("{}:{}", e["host"].as_str().unwrap(), e["port"]);
+        let p = &m["endpoint_partitions"];
+        assert!(
+            !p.is_null(),
+            "a member with an endpoint has endpoint_partitions: {m}"
+        );
+        let entry = served.entry(endpoint).or_default();
+        for (role, into) in [("active", &mut entry.0), ("standby", &mut entry.1)] {
+            for t in p[role].as_array().unwrap() {
+                for part in t["partitions"].as_array().unwrap() {
+                    into.insert(format!("{}-{}", t["topic"].as_str().unwrap(), part));
+                }
+            }
+        }
+    }
+    served
+}
+
+/// `describe --members` shows, per interactive-query endpoint, exactly the partitions that Kafka
+/// Streams itself routes queries to (`metadataForAllStreamsClients()`, which the group
+/// coordinator's endpoint map feeds), actives and standbys, on a 4.4.0 broker.
+#[test]
+fn described_endpoints_serve_what_kafka_streams_routes_to() {
+    const IQ: &str = "iq-live";
+    let broker = Broker::start_version("4.4.0");
+    let app = broker.app_opts(
+        IQ,
+        &AppOptions {
+            instances: 3,
+            threads: 2,
+            partitions: 6,
+            records: 200,
+            group_configs: vec!["streams.num.standby.replicas=1".into()],
+            app_configs: vec!["application.server=auto".into()],
+            ..AppOptions::default()
+        },
+    );
+    assert!(broker.wait_stable(IQ, 6), "the group did not settle");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let ours = described(&broker, IQ);
+        let theirs: Vec<Option<Served>> = (0..3).map(|k| streams_metadata(&app.log(k))).collect();
+        let agree = ours.len() == 3
+            && ours.values().all(|(a, _)| !a.is_empty())
+            && theirs.iter().all(|t| t.as_ref() == Some(&ours));
+        if agree {
+            let active: usize = ours.values().map(|(a, _)| a.len()).sum();
+            let standby: usize = ours.values().map(|(_, s)| s.len()).sum();
+            eprintln!(
+                "3 endpoints agree with every instance's metadataForAllStreamsClients(): {active} active, {standby} standby topic partitions"
+            );
+            // 6 input and 6 repartition partitions active; standbys only of the stateful
+            // subtopology (the repartition topic's 6).
+            assert_eq!((active, standby), (12, 6), "{ours:?}");
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "describe and Kafka Streams disagree for 60 s:\ndescribe: {ours:?}\nKafka Streams: {theirs:?}"
+        );
+        std::thread::sleep(Duration::from_millis(500));
+    }
 }

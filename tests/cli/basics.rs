@@ -146,11 +146,7 @@ fn every_modelled_version_is_documented_and_accepted() {
         assert!(err.contains(v.name()), "{err}");
         for sub in ["simulate", "check-epoch"] {
             let (_, help, _) = run(&[sub, "--help"], &[]);
-            assert!(
-                help.contains(v.name()),
-                "{sub} --help lacks {}",
-                v.name()
-            );
+            assert!(help.contains(v.name()), "{sub} --help lacks {}", v.name());
         }
         for name in [v.name(), v.release()] {
             let (code, _, err) = run(

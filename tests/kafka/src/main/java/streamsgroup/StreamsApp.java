@@ -117,7 +117,13 @@ public final class StreamsApp {
         for (String kv : configs) {
             int eq = kv.indexOf('=');
             if (eq <= 0) die("StreamsApp: --config wants KEY=VALUE, not " + kv);
-            p.put(kv.substring(0, eq), kv.substring(eq + 1));
+            String value = kv.substring(eq + 1);
+            // application.server=auto: an interactive-query endpoint of this instance's own
+            // (nothing listens on it; the group coordinator only passes it around).
+            if (kv.substring(0, eq).equals(StreamsConfig.APPLICATION_SERVER_CONFIG) && value.equals("auto")) {
+                value = "127.0.0.1:" + (18080 + Integer.parseInt(instance));
+            }
+            p.put(kv.substring(0, eq), value);
         }
 
         KafkaStreams ks = new KafkaStreams(topology, p);
@@ -165,8 +171,17 @@ public final class StreamsApp {
         }, "streams-app-shutdown"));
         ks.start();
         // Exit by itself if the client dies (e.g. fatal error); otherwise wait for SIGTERM.
+        String lastMetadata = "";
         while (closed.getCount() > 0 && !stopping.get()) {
             KafkaStreams.State s = ks.state();
+            if (s == KafkaStreams.State.RUNNING && p.containsKey(StreamsConfig.APPLICATION_SERVER_CONFIG)) {
+                String m = streamsMetadata(ks);
+                if (!m.equals(lastMetadata)) {
+                    System.out.println("STREAMS-METADATA " + m);
+                    System.out.flush();
+                    lastMetadata = m;
+                }
+            }
             if (!stopping.get() && (s == KafkaStreams.State.ERROR || s == KafkaStreams.State.NOT_RUNNING)) {
                 System.err.println("StreamsApp: client stopped in state " + s);
                 ks.close(Duration.ofSeconds(5));
@@ -174,6 +189,32 @@ public final class StreamsApp {
             }
             Thread.sleep(500);
         }
+    }
+
+    /**
+     * What this client knows of every instance's interactive-query endpoint
+     * ({@code KafkaStreams#metadataForAllStreamsClients()}, fed by the group coordinator's
+     * endpoint map): "host:port active=t-0,t-1 standby=t-2" per client, clients and partitions
+     * sorted, separated by " | ".
+     */
+    static String streamsMetadata(KafkaStreams ks) {
+        java.util.List<String> clients = new java.util.ArrayList<>();
+        for (org.apache.kafka.streams.StreamsMetadata m : ks.metadataForAllStreamsClients()) {
+            clients.add(m.host() + ":" + m.port()
+                + " active=" + partitions(m.topicPartitions())
+                + " standby=" + partitions(m.standbyTopicPartitions()));
+        }
+        java.util.Collections.sort(clients);
+        return String.join(" | ", clients);
+    }
+
+    static String partitions(java.util.Set<org.apache.kafka.common.TopicPartition> tps) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        for (org.apache.kafka.common.TopicPartition tp : tps) {
+            out.add(tp.topic() + "-" + tp.partition());
+        }
+        java.util.Collections.sort(out);
+        return String.join(",", out);
     }
 
     static String need(String[] args, int i, String flag) {
