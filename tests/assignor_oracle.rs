@@ -2,8 +2,10 @@
 //! own `StickyTaskAssignor` of every modelled release (`ShippedVersion::ALL`), on random specs.
 //!
 //! One JVM per version reads the specs as JSON lines and answers one line each
-//! (`streamsgroup.AssignorOracle` for 4.2/4.3, `streamsgroup.AssignorOracle44` for 4.4, built
+//! (`streamsgroup.AssignorOracle` for 4.1-4.3, `streamsgroup.AssignorOracle44` for 4.4, built
 //! by `tests/kafka/harness classpath --version V`). Assignments and warnings must be identical.
+//! 4.1 breaks ties by identity hash codes: `AssignorOracle` reports the identity hashes its
+//! thread drew just before each assignment, and ours continues that thread's sequence.
 //! `ASSIGNOR_SPECS=N` sets the number of specs per version (default 1000), `ASSIGNOR_SEED=S` the
 //! seed. Without Java or Maven the test fails with one line (never skipped).
 //! A quality table compares Apache's sticky with our `balanced-sticky` on the same specs.
@@ -21,6 +23,7 @@ use streams_group::coordinator::assignor::{
     evaluate, AssignmentConfigs, BalancedStickyAssignor, GroupAssignment, GroupSpec, MemberSpec,
     ShippedVersion, StickyAssignor, SubtopologySpec, TaskAssignor,
 };
+use streams_group::java::IdentityHashes;
 use streams_group::model::{Assignment, TaskId, TaskSet};
 
 /// The harness classpath of Kafka `version`. Without Java or Maven the test fails with one
@@ -55,6 +58,10 @@ struct Reply {
     warnings: Vec<String>,
     #[serde(default)]
     error: Option<String>,
+    /// Identity hashes the oracle's thread drew right before the assignment (4.1's ties
+    /// depend on that thread's generator), when the oracle samples them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    identity_hashes: Option<Vec<i32>>,
 }
 
 /// One JVM running Apache's assignor of one version, answering spec by spec.
@@ -126,17 +133,27 @@ impl Drop for Oracle {
     }
 }
 
-fn ours(version: ShippedVersion, spec: &GroupSpec) -> Reply {
-    match StickyAssignor::new(version).assign_with_warnings(spec) {
+/// Our assignor of `version`, drawing 4.1's identity hashes where the oracle's thread stood
+/// (`theirs`' samples); without samples, from the fixed default.
+fn ours(version: ShippedVersion, spec: &GroupSpec, theirs: &Reply) -> Reply {
+    let mut assignor = StickyAssignor::new(version);
+    if let Some(samples) = &theirs.identity_hashes {
+        let hashes = IdentityHashes::from_samples(samples)
+            .unwrap_or_else(|| panic!("no identity-hash state fits the samples {samples:?}"));
+        assignor = assignor.with_identity_hashes(hashes);
+    }
+    match assignor.assign_with_warnings(spec) {
         Ok(o) => Reply {
             assignment: Some(o.assignment),
             warnings: o.warnings,
             error: None,
+            identity_hashes: None,
         },
         Err(e) => Reply {
             assignment: None,
             warnings: Vec::new(),
             error: Some(e.message),
+            identity_hashes: None,
         },
     }
 }
@@ -398,7 +415,8 @@ fn shrink(oracle: &mut Oracle, version: ShippedVersion, spec: GroupSpec) -> Grou
     'outer: while budget > 0 {
         for cand in shrink_candidates(&best) {
             budget -= 1;
-            if !same(&oracle.assign(&cand), &ours(version, &cand)) {
+            let theirs = oracle.assign(&cand);
+            if !same(&theirs, &ours(version, &cand, &theirs)) {
                 best = cand;
                 continue 'outer;
             }
@@ -480,11 +498,11 @@ fn check_version(version: ShippedVersion, specs: u64, seed: u64) -> Option<Versi
         let t0 = Instant::now();
         let theirs = oracle.assign(&spec);
         let t1 = Instant::now();
-        let mine = ours(version, &spec);
+        let mine = ours(version, &spec, &theirs);
         jvm += t1 - t0;
         rust += t1.elapsed();
         for other in ShippedVersion::ALL {
-            if other != version && !same(&theirs, &ours(other, &spec)) {
+            if other != version && !same(&theirs, &ours(other, &spec, &theirs)) {
                 *other_wrong.entry(other).or_default() += 1;
             }
         }
@@ -494,11 +512,12 @@ fn check_version(version: ShippedVersion, specs: u64, seed: u64) -> Option<Versi
             differ += 1;
             if failures.len() < 3 {
                 let small = shrink(&mut oracle, version, spec.clone());
+                let apache = oracle.assign(&small);
                 failures.push(format!(
                     "{version} spec #{i} (shrunk) differs:\nspec: {}\napache: {}\nours:   {}",
                     serde_json::to_string(&small).expect("json"),
-                    serde_json::to_string(&oracle.assign(&small)).expect("json"),
-                    serde_json::to_string(&ours(version, &small)).expect("json"),
+                    serde_json::to_string(&apache).expect("json"),
+                    serde_json::to_string(&ours(version, &small, &apache)).expect("json"),
                 ));
             }
         }

@@ -1,6 +1,7 @@
 //! The Java-order helpers (`streams_group::java`) against a real JVM, on many random
 //! keys: `String.hashCode`/`compareTo`, `HashMap` iteration order (both constructors, `put`,
-//! `computeIfAbsent`, `remove`, resizes, tree bins), and `PriorityQueue` pop order on ties.
+//! `computeIfAbsent`, `remove`, resizes, tree bins), `PriorityQueue` pop order on ties, and
+//! HotSpot's identity hash codes with the tree-bin tie break that draws them.
 //!
 //! The ground truth is `tests/java/JavaOrders.java`, run with the JDK's source launcher. Without
 //! `java` the tests fail with one line (never skipped).
@@ -13,7 +14,9 @@ use base64::Engine;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use streams_group::java::hash_map::spread;
-use streams_group::java::{java_string_cmp, java_string_hash, JavaHashMap, JavaPriorityQueue};
+use streams_group::java::{
+    java_string_cmp, java_string_hash, IdentityHashes, JavaHash, JavaHashMap, JavaPriorityQueue,
+};
 
 struct Jvm {
     child: Child,
@@ -293,4 +296,106 @@ fn priority_queue_order_matches_the_jvm() {
         let ours: Vec<String> = polled.iter().map(i64::to_string).collect();
         assert_eq!(jvm.ask(&case), ours.join(" "));
     }
+}
+
+/// A key of the `idset` case: a given hash code, identity equality, no natural order; its
+/// identity hash is drawn the first time a tree bin's tie break asks for it.
+struct Keyed {
+    hash: i32,
+    index: usize,
+    identity: std::cell::Cell<i32>,
+}
+
+impl PartialEq for Keyed {
+    fn eq(&self, other: &Self) -> bool {
+        self.index == other.index
+    }
+}
+
+impl JavaHash for Keyed {
+    fn java_hash_code(&self) -> i32 {
+        self.hash
+    }
+    fn java_compare(&self, _: &Self) -> Option<std::cmp::Ordering> {
+        None
+    }
+}
+
+/// Objects without a `hashCode` of their own, many with equal hash codes, in a `HashSet`: tree
+/// bins order equal hashes by identity hash codes (`tieBreakOrder`), drawn from the thread's
+/// generator as they are first compared. The set's order and the number of draws must match.
+#[test]
+fn identity_hash_tie_breaks_match_the_jvm() {
+    let Some(mut jvm) = Jvm::start() else { return };
+    let mut rng = ChaCha8Rng::seed_from_u64(19);
+    let mut drew = 0;
+    for round in 0..200 {
+        let distinct: Vec<i32> = (0..rng.gen_range(1..6)).map(|_| rng.gen()).collect();
+        let n = rng.gen_range(1..200);
+        let hashes: Vec<i32> = (0..n)
+            .map(|_| {
+                if rng.gen_bool(0.7) {
+                    distinct[rng.gen_range(0..distinct.len())]
+                } else {
+                    rng.gen()
+                }
+            })
+            .collect();
+        let cap = [0, 16, 64, 256][round % 4];
+        let case = format!(
+            "idset {cap} {}",
+            hashes
+                .iter()
+                .map(i32::to_string)
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
+        let answer = jvm.ask(&case);
+        let parts: Vec<Vec<i64>> = answer
+            .split(';')
+            .map(|p| {
+                p.split_whitespace()
+                    .map(|x| x.parse().expect("number"))
+                    .collect()
+            })
+            .collect();
+        let drawn: Vec<i32> = parts[0].iter().map(|&x| x as i32).collect();
+        let mut gen = IdentityHashes::from_samples(&drawn).expect("one state fits");
+        let mut set: JavaHashMap<Keyed> = JavaHashMap::with_capacity(cap);
+        let mut draws = 0;
+        for (index, &hash) in hashes.iter().enumerate() {
+            let key = Keyed {
+                hash,
+                index,
+                identity: std::cell::Cell::new(0),
+            };
+            let mut tie = |a: &Keyed, b: &Keyed| {
+                for k in [a, b] {
+                    if k.identity.get() == 0 {
+                        k.identity.set(gen.next_hash());
+                        draws += 1;
+                    }
+                }
+                if a.identity.get() <= b.identity.get() {
+                    std::cmp::Ordering::Less
+                } else {
+                    std::cmp::Ordering::Greater
+                }
+            };
+            set.put_with_tie_break(key, &mut tie);
+        }
+        drew += draws;
+        let order: Vec<i64> = set.iter().map(|k| k.index as i64).collect();
+        assert_eq!(parts[1], order, "set order, case {case}");
+        // The next draws continue where ours stopped.
+        let next: Vec<i64> = (0..8).map(|_| i64::from(gen.next_hash())).collect();
+        assert_eq!(
+            parts[2], next,
+            "draws after the adds ({draws} by the set), case {case}"
+        );
+    }
+    assert!(
+        drew > 1000,
+        "only {drew} identity hashes drawn: too few tree bins"
+    );
 }

@@ -12,7 +12,11 @@
 //! (`MIN_TREEIFY_CAPACITY`) becomes a red-black tree of `TreeNode`s; a smaller table is resized
 //! instead. Tree bins iterate along their `next` links too, but inserts link a node right after
 //! its tree parent and every rebalance moves the tree's root to the front, see [`tree`].
-//! This emulation keeps those trees, so the order is exact in that case as well.
+//! This emulation keeps those trees, so the order is exact in that case as well. A tree orders
+//! its nodes by hash, then by `compareTo`; keys that are not `Comparable` (or compare equal) go
+//! by `tieBreakOrder`, their identity hash codes, which [`JavaHashMap::put_with_tie_break`]
+//! takes from the caller (plain [`JavaHashMap::put`] sends them left, as equal identity hashes
+//! do).
 //!
 //! Constructors (the capacity rules of JDK 17, `java/util/HashMap.java`):
 //! - [`JavaHashMap::new`]: `new HashMap<>()` / `new HashSet<>()` / `Collectors.toSet()`:
@@ -38,6 +42,15 @@ const UNTREEIFY_THRESHOLD: usize = 6;
 const MIN_TREEIFY_CAPACITY: usize = 64;
 const MAXIMUM_CAPACITY: usize = 1 << 30;
 pub(crate) const NIL: u32 = u32::MAX;
+
+/// `HashMap.tieBreakOrder(new key, node key)` as a callback: see
+/// [`JavaHashMap::put_with_tie_break`].
+pub type TieBreak<'t, K> = &'t mut dyn FnMut(&K, &K) -> std::cmp::Ordering;
+
+/// The tie break of keys whose identity hash codes are equal (or unknowable): -1, "left".
+fn default_tie_break<K>(_: &K, _: &K) -> std::cmp::Ordering {
+    std::cmp::Ordering::Less
+}
 
 /// A key's `hashCode()` as Java computes it.
 pub trait JavaHash {
@@ -242,28 +255,54 @@ impl<K: JavaHash> JavaHashMap<K> {
     where
         K: PartialEq,
     {
+        self.put_with_tie_break(key, &mut default_tie_break)
+    }
+
+    /// [`put`](Self::put) for keys that tree bins cannot order by hash and `compareTo` alone:
+    /// `tie(new, node)` is `HashMap.tieBreakOrder(new, node)` (by identity hash codes, which the
+    /// caller may have to draw; ≤ 0 goes left). Called exactly where Java calls it: on the way
+    /// down a tree for a new key, and when a bin is treeified (also by a resize's split).
+    pub fn put_with_tie_break(&mut self, key: K, tie: TieBreak<'_, K>) -> usize
+    where
+        K: PartialEq,
+    {
         let h = spread(key.java_hash_code());
         if self.table.is_empty() {
-            self.resize();
+            self.resize(tie);
         }
         if let Some(e) = self.find(h, &key) {
             return e;
         }
+        self.insert_absent(key, h, tie)
+    }
+
+    /// [`put_with_tie_break`](Self::put_with_tie_break) of a key the caller knows to be absent
+    /// (from an index of its own): the same effect, without walking the key's bin to look for
+    /// it. Returns the key's entry.
+    pub fn put_absent_with_tie_break(&mut self, key: K, tie: TieBreak<'_, K>) -> usize {
+        let h = spread(key.java_hash_code());
+        if self.table.is_empty() {
+            self.resize(tie);
+        }
+        self.insert_absent(key, h, tie)
+    }
+
+    fn insert_absent(&mut self, key: K, h: i32, tie: TieBreak<'_, K>) -> usize {
         let bin = self.bin_of(h);
         let e = self.new_entry(key, h);
         if self.trees.is_tree(bin) {
-            self.tree_insert(bin, e);
+            self.tree_insert(bin, e, tie);
         } else {
             let existing = self.bin_len(bin);
             self.link_tail(bin, e);
             // putVal: binCount reaches TREEIFY_THRESHOLD - 1 when the bin already had 8 nodes.
             if existing >= TREEIFY_THRESHOLD {
-                self.treeify_bin(bin);
+                self.treeify_bin(bin, tie);
             }
         }
         self.size += 1;
         if self.size > self.threshold {
-            self.resize();
+            self.resize(tie);
         }
         e as usize
     }
@@ -275,8 +314,9 @@ impl<K: JavaHash> JavaHashMap<K> {
         K: PartialEq,
     {
         let h = spread(key.java_hash_code());
+        let tie = &mut default_tie_break;
         if self.size > self.threshold || self.table.is_empty() {
-            self.resize();
+            self.resize(tie);
         }
         if let Some(e) = self.find(h, &key) {
             return e;
@@ -284,14 +324,14 @@ impl<K: JavaHash> JavaHashMap<K> {
         let bin = self.bin_of(h);
         let e = self.new_entry(key, h);
         if self.trees.is_tree(bin) {
-            self.tree_insert(bin, e);
+            self.tree_insert(bin, e, tie);
         } else {
             let existing = self.bin_len(bin);
             self.next[e as usize] = self.table[bin];
             self.table[bin] = e;
             // computeIfAbsent: binCount counts the nodes already there.
             if existing >= TREEIFY_THRESHOLD - 1 {
-                self.treeify_bin(bin);
+                self.treeify_bin(bin, tie);
             }
         }
         self.size += 1;
@@ -345,12 +385,12 @@ impl<K: JavaHash> JavaHashMap<K> {
     }
 
     /// `treeifyBin`: a small table grows instead of building a tree.
-    fn treeify_bin(&mut self, bin: usize) {
+    fn treeify_bin(&mut self, bin: usize, tie: TieBreak<'_, K>) {
         if self.table.len() < MIN_TREEIFY_CAPACITY {
-            self.resize();
+            self.resize(tie);
         } else {
             let nodes = self.bin_nodes(bin);
-            self.treeify(bin, &nodes);
+            self.treeify(bin, &nodes, tie);
         }
     }
 
@@ -366,7 +406,7 @@ impl<K: JavaHash> JavaHashMap<K> {
 
     /// `resize()`: allocate or double the table, splitting each bin in order-preserving
     /// lo and hi lists.
-    fn resize(&mut self) {
+    fn resize(&mut self, tie: TieBreak<'_, K>) {
         let old_cap = self.table.len();
         let old_thr = self.threshold;
         let (new_cap, mut new_thr);
@@ -423,8 +463,8 @@ impl<K: JavaHash> JavaHashMap<K> {
             if old_trees.contains(&j) {
                 // TreeNode.split: each half becomes a list when small, else a new tree
                 // (a half that got every node keeps the old tree, which has the same order).
-                self.split_half(j, &lo, hi.is_empty(), &old_trees, j);
-                self.split_half(j + old_cap, &hi, lo.is_empty(), &old_trees, j);
+                self.split_half(j, &lo, hi.is_empty(), &old_trees, j, tie);
+                self.split_half(j + old_cap, &hi, lo.is_empty(), &old_trees, j, tie);
             } else {
                 self.set_list(j, &lo);
                 self.set_list(j + old_cap, &hi);
@@ -449,6 +489,7 @@ impl<K: JavaHash> JavaHashMap<K> {
         whole: bool,
         old_trees: &tree::TreeSet,
         old_bin: usize,
+        tie: TieBreak<'_, K>,
     ) {
         if nodes.is_empty() {
             return;
@@ -460,7 +501,7 @@ impl<K: JavaHash> JavaHashMap<K> {
             self.trees.adopt(old_trees, old_bin, bin);
         } else {
             self.set_list(bin, nodes);
-            self.treeify(bin, nodes);
+            self.treeify(bin, nodes, tie);
         }
     }
 

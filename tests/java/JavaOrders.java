@@ -22,6 +22,10 @@ import java.util.PriorityQueue;
  *                              the key order now); prints every O's order, ';'-separated
  * pq OP V OP V ...          -> a PriorityQueue of (id, value) by value: A V adds the next id
  *                              with value V, P polls; prints the polled ids
+ * idset CAP H1 H2 ...       -> draws 8 identity hashes, then adds objects with hash codes H1,
+ *                              H2, ... (no equals, not Comparable) to new HashSet<>(CAP);
+ *                              prints the 8 draws, ';', the objects' indices in iteration
+ *                              order, ';', their identity hashes (0: never drawn)
  * </pre>
  */
 public class JavaOrders {
@@ -70,10 +74,57 @@ public class JavaOrders {
                         }
                     }
                 }
+                case "idset" -> {
+                    int cap = Integer.parseInt(w[1]);
+                    List<Keyed> keys = new ArrayList<>();
+                    for (int i = 2; i < w.length; i++) {
+                        keys.add(new Keyed(Integer.parseInt(w[i]), i - 2));
+                    }
+                    java.util.Set<Keyed> set = new java.util.HashSet<>(cap);
+                    // Nothing may hash an object between the draws and the adds.
+                    int[] drawn = new int[8];
+                    for (int i = 0; i < drawn.length; i++) {
+                        drawn[i] = System.identityHashCode(new Object());
+                    }
+                    for (Keyed k : keys) {
+                        set.add(k);
+                    }
+                    int[] after = new int[8];
+                    for (int i = 0; i < after.length; i++) {
+                        after[i] = System.identityHashCode(new Object());
+                    }
+                    for (int d : drawn) {
+                        sb.append(d).append(' ');
+                    }
+                    sb.append(';');
+                    for (Keyed k : set) {
+                        sb.append(k.index).append(' ');
+                    }
+                    sb.append(';');
+                    for (int d : after) {
+                        sb.append(d).append(' ');
+                    }
+                }
                 default -> throw new IllegalArgumentException(w[0]);
             }
             out.println(sb.toString().trim());
             out.flush();
+        }
+    }
+
+    /** A key with a given hash code, identity equality, and no natural order. */
+    private static final class Keyed {
+        final int hash;
+        final int index;
+
+        Keyed(int hash, int index) {
+            this.hash = hash;
+            this.index = index;
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
         }
     }
 

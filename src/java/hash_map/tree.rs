@@ -9,12 +9,13 @@
 //!   stays as it was).
 //!
 //! So the emulation keeps the red-black tree itself (parent/left/right/red per node), ordered
-//! like Java's: by hash (signed), then by `compareTo` for comparable keys.
+//! like Java's: by hash (signed), then by `compareTo` for comparable keys, then by the caller's
+//! `tieBreakOrder` (identity hash codes).
 
 use std::cmp::Ordering;
 use std::collections::HashSet;
 
-use super::{JavaHash, JavaHashMap, NIL};
+use super::{JavaHash, JavaHashMap, TieBreak, NIL};
 
 pub(crate) type TreeSet = HashSet<usize>;
 
@@ -181,21 +182,25 @@ impl Trees {
 
 impl<K: JavaHash> JavaHashMap<K> {
     /// Java's tree order between a new key (entry `x`) and a node `p`: -1 goes left.
-    fn tree_dir(&self, x: u32, p: u32) -> Ordering {
+    fn tree_dir(&self, x: u32, p: u32, tie: TieBreak<'_, K>) -> Ordering {
         let (h, ph) = (self.hash[x as usize], self.hash[p as usize]);
         match ph.cmp(&h) {
             Ordering::Greater => Ordering::Less,
             Ordering::Less => Ordering::Greater,
-            // Equal hashes: compareTo (distinct comparable keys never compare equal; the
-            // identity-hash tie break of non-comparable keys is unknowable, take "left").
-            Ordering::Equal => self.keys[x as usize]
-                .java_compare(&self.keys[p as usize])
-                .unwrap_or(Ordering::Less),
+            // Equal hashes: compareTo (distinct comparable keys never compare equal), else
+            // tieBreakOrder by identity hash codes (by default unknowable: "left").
+            Ordering::Equal => {
+                let (k, pk) = (&self.keys[x as usize], &self.keys[p as usize]);
+                match k.java_compare(pk) {
+                    Some(o) if o != Ordering::Equal => o,
+                    _ => tie(k, pk),
+                }
+            }
         }
     }
 
     /// `TreeNode.treeify` over the bin's nodes in list order, then `moveRootToFront`.
-    pub(super) fn treeify(&mut self, bin: usize, nodes: &[u32]) {
+    pub(super) fn treeify(&mut self, bin: usize, nodes: &[u32], tie: TieBreak<'_, K>) {
         self.trees.grow(self.keys.len());
         self.trees.ever = true;
         self.trees.bins.insert(bin);
@@ -212,7 +217,7 @@ impl<K: JavaHash> JavaHashMap<K> {
             }
             let mut p = root;
             loop {
-                let left = self.tree_dir(x, p) != Ordering::Greater;
+                let left = self.tree_dir(x, p, tie) != Ordering::Greater;
                 let t = &mut self.trees;
                 let child = if left {
                     t.left[p as usize]
@@ -245,12 +250,12 @@ impl<K: JavaHash> JavaHashMap<K> {
 
     /// `putTreeVal` for a key known to be absent: attach under its tree parent, link it right
     /// after that parent in the list, rebalance, move the root to the front.
-    pub(super) fn tree_insert(&mut self, bin: usize, x: u32) {
+    pub(super) fn tree_insert(&mut self, bin: usize, x: u32, tie: TieBreak<'_, K>) {
         self.trees.grow(self.keys.len());
         let root = self.tree_root(bin);
         let mut p = root;
         loop {
-            let left = self.tree_dir(x, p) != Ordering::Greater;
+            let left = self.tree_dir(x, p, tie) != Ordering::Greater;
             let child = if left {
                 self.trees.left[p as usize]
             } else {

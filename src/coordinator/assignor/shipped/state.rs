@@ -185,10 +185,14 @@ impl<'a> State<'a> {
 
     /// `processIdToState = new HashMap<>(members)`, filled in member order: 4.2/4.3 with
     /// `putIfAbsent` (tail insertion, eager resize), 4.4 with `computeIfAbsent` (head insertion,
-    /// lazy resize). Each process's `memberToTaskCounts` is a `new HashMap<>()`.
+    /// lazy resize); 4.1 with `putIfAbsent` into a `new HashMap<>()` (default capacity). Each
+    /// process's `memberToTaskCounts` is a `new HashMap<>()`.
     fn build_processes(&mut self) {
         let n = self.members.len();
-        let mut procs: JavaHashMap<&str> = JavaHashMap::with_capacity(n);
+        let mut procs: JavaHashMap<&str> = match self.version {
+            ShippedVersion::V4_1 => JavaHashMap::new(),
+            _ => JavaHashMap::with_capacity(n),
+        };
         let mut member_entry = Vec::with_capacity(n);
         for m in &self.members {
             let e = match self.version {

@@ -35,9 +35,9 @@ import java.util.function.Function;
  * 4.1-4.3, {@link AssignorOracle44} for 4.4): reads GroupSpecs as JSON lines (the serde shape of
  * streams-group's {@code coordinator::assignor::GroupSpec}) on stdin, and for each writes one
  * line on stdout: {@code {"assignment": {member: {"active": [...], "standby": [...]}},
- * "warnings": [...]}} or {@code {"error": "..."}}. With {@code --repeat N} every spec is
- * assigned N times and the first, best and median in-process times go to stderr (the first
- * runs warm up the JIT).
+ * "warnings": [...]}} or {@code {"error": "..."}}, plus {@code "identity_hashes": [...]} when
+ * the oracle sampled them. With {@code --repeat N} every spec is assigned N times and the
+ * first, best and median in-process times go to stderr (the first runs warm up the JIT).
  *
  * <p>The spec is built as the broker builds it: the member map is a {@code new HashMap<>()}
  * filled with {@code put} in the order of the JSON list (TargetAssignmentBuilder), and the
@@ -47,6 +47,8 @@ final class OracleIo {
     static final ObjectMapper MAPPER = new ObjectMapper();
     static final String ASSIGNOR_LOGGER = "org.apache.kafka.coordinator.group.streams.assignor.StickyTaskAssignor";
     static final List<String> WARNINGS = new ArrayList<>();
+    /** Identity hashes drawn by {@link #sampleIdentityHashes}, or null. */
+    static int[] identityHashes;
 
     private OracleIo() { }
 
@@ -56,8 +58,11 @@ final class OracleIo {
     /** The result of one assignment, in version-independent types. */
     record Result(Map<String, Map<String, Set<Integer>>> active, Map<String, Map<String, Set<Integer>>> standby) { }
 
-    /** Runs {@code assign} on every spec of stdin. */
-    static void run(String[] args, Function<JsonNode, Result> assign) throws Exception {
+    /**
+     * Runs {@code assign} on every spec of stdin, after running it once on each
+     * {@code warmUp} spec (answers dropped): see {@link AssignorOracle#WARM_UP}.
+     */
+    static void run(String[] args, Function<JsonNode, Result> assign, String... warmUp) throws Exception {
         int repeat = 1;
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--repeat") && i + 1 < args.length) {
@@ -65,6 +70,15 @@ final class OracleIo {
             }
         }
         captureWarnings();
+        for (String spec : warmUp) {
+            try {
+                assign.apply(MAPPER.readTree(spec));
+            } catch (RuntimeException e) {
+                // Expected for specs that exercise the error path.
+            }
+        }
+        WARNINGS.clear();
+        identityHashes = null;
         PrintStream out = new PrintStream(System.out, false, StandardCharsets.UTF_8);
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         String line;
@@ -89,6 +103,13 @@ final class OracleIo {
             } catch (RuntimeException e) {
                 reply.put("error", e.getClass().getSimpleName() + ": " + e.getMessage());
             }
+            if (identityHashes != null) {
+                ArrayNode h = reply.putArray("identity_hashes");
+                for (int x : identityHashes) {
+                    h.add(x);
+                }
+                identityHashes = null;
+            }
             if (repeat > 1) {
                 long[] sorted = nanos.clone();
                 Arrays.sort(sorted);
@@ -98,6 +119,22 @@ final class OracleIo {
             out.println(MAPPER.writeValueAsString(reply));
             out.flush();
         }
+    }
+
+    /**
+     * Draws eight identity hashes on this thread ({@code System.identityHashCode} of new
+     * objects, nothing else in between) and keeps them for the reply. HotSpot draws identity
+     * hashes from a per-thread xor-shift generator; eight consecutive draws pin its state, so
+     * a caller can continue the sequence the next objects hashed on this thread will get
+     * (Kafka 4.1's StickyTaskAssignor orders its {@code Member} objects, which have no
+     * hashCode of their own, by them).
+     */
+    static void sampleIdentityHashes() {
+        int[] h = new int[8];
+        for (int i = 0; i < h.length; i++) {
+            h[i] = System.identityHashCode(new Object());
+        }
+        identityHashes = h;
     }
 
     /** Collects the assignor's WARN messages (it logs "not enough available capacity"). */
