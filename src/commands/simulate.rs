@@ -152,6 +152,15 @@ pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
     if let Some(n) = &choice.note {
         out::note(n);
     }
+    if choice.version == KafkaVersion::V4_1
+        && args.assignor.as_deref().unwrap_or("sticky") == "sticky"
+    {
+        out::note(
+            "note: Kafka 4.1's assignor breaks ties between equally loaded processes by JVM \
+             identity hash codes, which depend on the broker's history: the assignment shown is \
+             one a 4.1 broker may compute; epochs, states and timings are exact",
+        );
+    }
     let custom_topology = args.topology.is_some() || start.is_some();
     let start = match start {
         Some(g) => Start::Restore(g.group),
