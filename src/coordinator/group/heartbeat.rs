@@ -560,27 +560,7 @@ impl StreamsGroup {
         metadata: &TopicMetadata,
     ) -> Result<HeartbeatOutcome, Rejection> {
         let before = &applied.before;
-        let member = &self.members[&req.member_id];
-        let tasks_changed = before.assigned != member.assigned;
-        let send_tasks = req.member_epoch == 0 || tasks_changed;
-        let endpoint_changed = before.user_endpoint != member.user_endpoint;
-        let v44 = self.version >= KafkaVersion::V4_4;
-        let endpoint_epoch_bump = if v44 {
-            endpoint_changed || (tasks_changed && member.user_endpoint.is_some())
-        } else if self.version.endpoint_map_of_stored_members() {
-            send_tasks && (req.member_epoch != 0 || !member.assigned.is_empty())
-        } else {
-            send_tasks && member.user_endpoint.is_some()
-        };
-        if send_tasks || (v44 && (endpoint_changed || applied.replaces_static.is_some())) {
-            self.endpoint_cache.remove(&req.member_id);
-            if let Some(old) = &applied.replaces_static {
-                self.endpoint_cache.remove(old);
-            }
-        }
-        if endpoint_epoch_bump {
-            self.endpoint_information_epoch += 1;
-        }
+        let send_tasks = self.note_endpoint_change(req, before, applied.replaces_static.as_deref());
         let map = if self.endpoint_information_epoch != req.endpoint_information_epoch {
             match self.endpoint_map(&req.member_id, before, metadata) {
                 Ok(map) => Some(map),
@@ -645,6 +625,38 @@ impl StreamsGroup {
             response,
             topics_to_create,
         })
+    }
+
+    /// The endpoint information epoch and map cache after this member's heartbeat; returns
+    /// whether the response carries the member's tasks (a join, or a change).
+    fn note_endpoint_change(
+        &mut self,
+        req: &HeartbeatRequest,
+        before: &Member,
+        replaces_static: Option<&str>,
+    ) -> bool {
+        let member = &self.members[&req.member_id];
+        let tasks_changed = before.assigned != member.assigned;
+        let send_tasks = req.member_epoch == 0 || tasks_changed;
+        let endpoint_changed = before.user_endpoint != member.user_endpoint;
+        let v44 = self.version >= KafkaVersion::V4_4;
+        let bump = if v44 {
+            endpoint_changed || (tasks_changed && member.user_endpoint.is_some())
+        } else if self.version.endpoint_map_of_stored_members() {
+            send_tasks && (req.member_epoch != 0 || !member.assigned.is_empty())
+        } else {
+            send_tasks && member.user_endpoint.is_some()
+        };
+        if send_tasks || (v44 && (endpoint_changed || replaces_static.is_some())) {
+            self.endpoint_cache.remove(&req.member_id);
+            if let Some(old) = replaces_static {
+                self.endpoint_cache.remove(old);
+            }
+        }
+        if bump {
+            self.endpoint_information_epoch += 1;
+        }
+        send_tasks
     }
 
     /// A heartbeat that throws after it changed the group: Apache's runtime replays none of its
