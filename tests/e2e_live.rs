@@ -327,8 +327,9 @@ fn commands_against_a_live_group(b: &str, group: &str) {
         "{}",
         stdout_of(&out)
     );
-    // ER = EG + 1: the broker's own coordinator (detected: 4.3 for the harness's 4.3.1)
-    // refuses; the KIP would update.
+    // ER = EG + 1: the broker's own coordinator refuses; the KIP would update. A v0 broker
+    // (4.1-4.3 look alike on the wire) is modelled as the newest, 4.3.2, even though the
+    // harness runs 4.3.1: stderr says so and how to pin the patch.
     let out = check(&live, "1", &[]);
     assert_eq!(code(&out), 1, "{}{}", stdout_of(&out), stderr_of(&out));
     assert!(
@@ -337,9 +338,14 @@ fn commands_against_a_live_group(b: &str, group: &str) {
         stdout_of(&out)
     );
     assert!(
-        stdout_of(&out).contains("decided by: the Kafka 4.3 coordinator"),
+        stdout_of(&out).contains("decided by: the Kafka 4.3.2 coordinator"),
         "{}",
         stdout_of(&out)
+    );
+    assert!(
+        stderr_of(&out).contains("--kafka-version 4.3.1"),
+        "the detection note names the earlier patch: {}",
+        stderr_of(&out)
     );
     let out = check(&live, "1", &["--rules", "kip"]);
     assert_eq!(code(&out), 0, "{}{}", stdout_of(&out), stderr_of(&out));
@@ -435,8 +441,8 @@ fn commands_against_a_live_group(b: &str, group: &str) {
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(v["final_state"], "Stable", "{v}");
     assert_eq!(v["stop_reason"], "completed", "{v}");
-    // The profile is the broker's, detected live (describe v0: 4.2/4.3, taken as 4.3).
-    assert_eq!(v["kafka_version"], "4.3", "{v}");
+    // The profile is the broker's, detected live (describe v0: 4.1-4.3, taken as 4.3.2).
+    assert_eq!(v["kafka_version"], "4.3.2", "{v}");
     assert_eq!(
         snap.kafka_version,
         Some(streams_group::model::KafkaVersion::V4_3),
