@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 use criterion::{criterion_group, criterion_main, Criterion};
 use streams_group::coordinator::GroupConfig;
 use streams_group::model::{Subtopology, TopicInfo, Topology};
-use streams_group::sim::scenario::{Action, Scenario, Step};
-use streams_group::sim::{self, SimConfig};
+use streams_group::simulate::scenario::{Action, Scenario, Step};
+use streams_group::simulate::{self, SimConfig};
 
 fn config(members: u32, subtopologies: usize, partitions: i32) -> SimConfig {
     let topology = Topology {
@@ -64,11 +64,11 @@ fn bench(c: &mut Criterion) {
     for (members, subs, parts) in [(100, 10, 100), (1_000, 10, 1_000)] {
         let cfg = config(members, subs, parts);
         g.bench_function(format!("start/{members}m/{}t", subs as i32 * parts), |b| {
-            b.iter(|| sim::run(&cfg, &Scenario::default(), &mut |_, _| {}).unwrap())
+            b.iter(|| simulate::run(&cfg, &Scenario::default(), &mut |_, _| {}).unwrap())
         });
         g.bench_function(
             format!("scale-out/{members}m/{}t", subs as i32 * parts),
-            |b| b.iter(|| sim::run(&cfg, &scale_out, &mut |_, _| {}).unwrap()),
+            |b| b.iter(|| simulate::run(&cfg, &scale_out, &mut |_, _| {}).unwrap()),
         );
     }
     g.finish();

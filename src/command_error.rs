@@ -4,11 +4,11 @@
 
 use std::fmt;
 
+use streams_group::error;
 use streams_group::kafka::config::ConfigError;
 use streams_group::kafka::error::{KafkaError, SaslFix};
 use streams_group::model::ErrorCode;
 use streams_group::render::out::WriteError;
-use streams_group::usecase;
 
 use crate::exit::Code;
 
@@ -190,21 +190,21 @@ fn broker_hint(code: ErrorCode) -> Option<&'static str> {
     }
 }
 
-impl From<usecase::Error> for CommandError {
-    fn from(e: usecase::Error) -> Self {
+impl From<error::Error> for CommandError {
+    fn from(e: error::Error) -> Self {
         match e {
-            usecase::Error::Input(m) => CommandError::usage(m),
-            usecase::Error::InputWithFix(m, fix) => CommandError::usage(m).with_hint(match fix {
-                usecase::Fix::PickGroup => HINT_PICK_GROUP,
-                usecase::Fix::GiveApplicationId => HINT_APPLICATION_ID,
-                usecase::Fix::NameInputTopics => HINT_NAME_INPUT_TOPICS,
+            error::Error::Input(m) => CommandError::usage(m),
+            error::Error::InputWithFix(m, fix) => CommandError::usage(m).with_hint(match fix {
+                error::Fix::PickGroup => HINT_PICK_GROUP,
+                error::Fix::GiveApplicationId => HINT_APPLICATION_ID,
+                error::Fix::NameInputTopics => HINT_NAME_INPUT_TOPICS,
             }),
-            usecase::Error::GroupActive(g) => {
+            error::Error::GroupActive(g) => {
                 CommandError::new(Kind::Broker, format!("refused, nothing was written: {g}"))
                     .with_hint(HINT_STOP_APPLICATION)
             }
-            usecase::Error::Kafka(k) => k.into(),
-            usecase::Error::Internal(m) => CommandError::new(Kind::Internal, m).with_hint(HINT_BUG),
+            error::Error::Kafka(k) => k.into(),
+            error::Error::Internal(m) => CommandError::new(Kind::Internal, m).with_hint(HINT_BUG),
         }
     }
 }
@@ -286,7 +286,7 @@ mod tests {
 
     #[test]
     fn internal_errors_ask_for_a_bug_report_and_a_closed_pipe_is_quiet() {
-        let e: CommandError = usecase::Error::Internal("two rules disagree".into()).into();
+        let e: CommandError = error::Error::Internal("two rules disagree".into()).into();
         assert_eq!(e.exit_code(), Code::Internal);
         assert_eq!(e.exit_code().value(), 70);
         let line = e.line().unwrap();
@@ -299,7 +299,7 @@ mod tests {
         assert_eq!((e.exit_code(), e.line()), (Code::Success, None));
         let e: CommandError = WriteError::Io(std::io::Error::other("no space")).into();
         assert_eq!(e.exit_code(), Code::Output);
-        let e: CommandError = usecase::Error::Input("bad\nfile".into()).into();
+        let e: CommandError = error::Error::Input("bad\nfile".into()).into();
         assert_eq!(e.line().unwrap(), "error: bad file");
     }
 }

@@ -6,7 +6,6 @@
 //! * [`topology_of`]: the described topology as the members sent it;
 //! * [`topic_metadata`]: the topic partition counts a described group implies.
 
-use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
 
@@ -14,7 +13,7 @@ use crate::coordinator::endpoints;
 use crate::model::group::{GroupDescription, ServedPartitions, Snapshot, SNAPSHOT_SCHEMA_VERSION};
 use crate::model::topology::Topology;
 use crate::model::KafkaVersion;
-use crate::topology::configure::TopicMetadata;
+use crate::topology::topic_counts::topic_metadata;
 
 /// Why a snapshot cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -203,66 +202,6 @@ pub fn align_decided_counts(described: &mut Topology, sent: &Topology) {
             }
         }
     }
-}
-
-/// The topics a described group implies, with partition counts: internal topics with the counts
-/// describe shows; source topics from the group's committed offsets, else from the largest
-/// internal-topic count of their subtopology, else from the tasks assigned, else
-/// `default_partitions`.
-pub fn topic_metadata(g: &GroupDescription, default_partitions: i32) -> TopicMetadata {
-    let mut out = TopicMetadata::new();
-    let Some(subs) = g.topology.subtopologies.as_ref() else {
-        return out;
-    };
-    // Partitions seen in committed offsets.
-    let mut from_offsets: BTreeMap<&str, i32> = BTreeMap::new();
-    for o in &g.offsets {
-        let e = from_offsets.entry(o.topic.as_str()).or_insert(0);
-        *e = (*e).max(o.partition.saturating_add(1));
-    }
-    // Tasks per subtopology seen in assignments.
-    let mut from_tasks: BTreeMap<&str, i32> = BTreeMap::new();
-    for m in &g.members {
-        for a in [&m.assignment, &m.target_assignment] {
-            for set in [&a.active, &a.standby, &a.warmup] {
-                for (s, p) in set.iter() {
-                    let e = from_tasks.entry(s).or_insert(0);
-                    *e = (*e).max(p.saturating_add(1));
-                }
-            }
-        }
-    }
-    for s in subs {
-        for t in s
-            .repartition_source_topics
-            .iter()
-            .chain(s.state_changelog_topics.iter())
-        {
-            if t.partitions > 0 && !s.source_topics.contains(&t.name) {
-                out.insert(t.name.clone(), t.partitions);
-            }
-        }
-    }
-    for s in subs {
-        let internal_max = s
-            .repartition_source_topics
-            .iter()
-            .chain(s.state_changelog_topics.iter())
-            .map(|t| t.partitions)
-            .max()
-            .filter(|n| *n > 0);
-        for t in &s.source_topics {
-            let n = from_offsets
-                .get(t.as_str())
-                .copied()
-                .or(internal_max)
-                .or_else(|| from_tasks.get(s.id.as_str()).copied())
-                .unwrap_or(default_partitions);
-            let e = out.entry(t.clone()).or_insert(n);
-            *e = (*e).max(n);
-        }
-    }
-    out
 }
 
 /// Fill in what each member's interactive-query endpoint serves, as the group coordinator of

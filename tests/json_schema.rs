@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::{json, Value};
+use streams_group::check_epoch::BrokerReport;
+use streams_group::describe::live::{ListReport, ListRow};
 use streams_group::model::group::{Snapshot, SNAPSHOT_SCHEMA_VERSION};
-use streams_group::usecase::check_epoch::BrokerReport;
-use streams_group::usecase::live::{ListReport, ListRow};
 
 mod support;
 

@@ -6,9 +6,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use proptest::prelude::*;
 use streams_group::coordinator::{GroupConfig, KafkaVersion};
 use streams_group::model::{Subtopology, TopicInfo, Topology};
-use streams_group::sim::report::{Report, StopReason};
-use streams_group::sim::scenario::{self, BuiltInContext};
-use streams_group::sim::{self, SimConfig};
+use streams_group::simulate::report::{Report, StopReason};
+use streams_group::simulate::scenario::{self, BuiltInContext};
+use streams_group::simulate::{self, SimConfig};
 
 fn topology(subtopologies: usize, stateful_mask: u8) -> Topology {
     Topology {
@@ -67,7 +67,7 @@ fn config(
 }
 
 fn run(cfg: &SimConfig, name: &str) -> Report {
-    let ids = sim::initial_member_ids(cfg);
+    let ids = simulate::initial_member_ids(cfg);
     let mut next = cfg.topology.clone();
     next.epoch += 1;
     next.subtopologies.push(Subtopology {
@@ -85,7 +85,7 @@ fn run(cfg: &SimConfig, name: &str) -> Report {
         deploy_topology: Some(next),
     };
     let s = scenario::built_in(name, &ctx).expect("built-in scenario");
-    sim::run(cfg, &s, &mut |_, _| {}).expect("simulation runs")
+    simulate::run(cfg, &s, &mut |_, _| {}).expect("simulation runs")
 }
 
 /// The checks every run must pass.
@@ -175,14 +175,14 @@ fn check(r: &Report, cfg: &SimConfig) {
 
 #[test]
 fn default_example_reaches_stable_with_every_task_placed() {
-    let t = sim::example::topology();
-    let metadata = sim::example::source_topic_metadata(&t, 8);
+    let t = simulate::example::topology();
+    let metadata = streams_group::topology::topic_counts::source_topic_metadata(&t, 8);
     let cfg = SimConfig {
         topology: t,
         metadata,
         ..config(6, 1, topology(1, 0), 8, 0, 1)
     };
-    let r = sim::run(&cfg, &Default::default(), &mut |_, _| {}).unwrap();
+    let r = simulate::run(&cfg, &Default::default(), &mut |_, _| {}).unwrap();
     check(&r, &cfg);
     assert_eq!(r.total_tasks, 16);
 }

@@ -3,10 +3,11 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+use streams_group::diff::topology::{diff, HazardKind};
 use streams_group::model::topology::{TopicInfo, Topology};
 use streams_group::topology::{
-    configure, diff, load_topology_file, parse_describe_with_notes, parse_topology, HazardKind,
-    ParseError, TopicMetadata,
+    configure, load_topology_file, parse_describe_with_notes, parse_topology, ParseError,
+    TopicMetadata,
 };
 
 fn fixture(name: &str) -> PathBuf {

@@ -4,6 +4,7 @@
 //! written by `usecase::admin`; nothing here does I/O.
 
 pub mod internal_topics;
+pub mod live;
 pub mod parse;
 pub mod plan;
 pub mod report;

@@ -5,8 +5,9 @@ use std::path::PathBuf;
 
 use streams_group::model::version::UnknownVersion;
 use streams_group::model::KafkaVersion;
-use streams_group::usecase::simulation::{TopicCounts, MAX_MEMBERS, MAX_PARTITIONS};
-use streams_group::usecase::source::{GroupSource, TopologySource};
+use streams_group::simulate::setup::{MAX_MEMBERS, MAX_PARTITIONS};
+use streams_group::source::{GroupSource, TopologySource};
+use streams_group::topology::topic_counts::TopicCounts;
 
 use super::GlobalArgs;
 use crate::command_error::CommandError;

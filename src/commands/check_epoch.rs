@@ -1,11 +1,11 @@
 //! `check-epoch`: would the coordinator accept a member joining with this topology and topology
-//! epoch? (The check is `streams_group::usecase::check_epoch`.)
+//! epoch? (The check is `streams_group::check_epoch`.)
 
+use streams_group::check_epoch::{check, CheckInput, CheckReport, Verdict};
 use streams_group::model::KafkaVersion;
 use streams_group::render::{check_epoch as view, out};
-use streams_group::usecase::check_epoch::{check, CheckInput, CheckReport, Verdict};
-use streams_group::usecase::profile;
-use streams_group::usecase::source::{load_group_if_exists, resolve_topology, Origin};
+use streams_group::source::choice;
+use streams_group::source::{load_group_if_exists, resolve_topology, Origin};
 
 use super::args::{kafka_version, source_arg, GroupArgs, SourceArg, TopicCountArgs};
 use super::GlobalArgs;
@@ -117,7 +117,7 @@ fn chosen_version(args: &Args, origin: &Origin) -> KafkaVersion {
         (None, Some(Rules::Kip)) => Some(KafkaVersion::Kip),
         _ => None,
     };
-    let choice = profile::choose(flag, Some(origin));
+    let choice = choice::choose(flag, Some(origin));
     if let Some(n) = &choice.note {
         out::note(n);
     }

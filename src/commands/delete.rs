@@ -1,8 +1,8 @@
 //! `delete`: delete Empty streams groups (and, if asked, their internal topics), as
 //! `kafka-streams-groups.sh --delete` does, with a dry run first.
 
+use streams_group::admin;
 use streams_group::render::{admin as view, out};
-use streams_group::usecase::admin;
 
 use super::admin_args::{check_groups, dry_run_note, Mode};
 use super::GlobalArgs;
@@ -46,7 +46,7 @@ pub struct Args {
 pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
     check_groups(&args.groups)?;
     let client = super::live::client_config(global)?;
-    let report = admin::delete(
+    let report = admin::live::delete(
         &client,
         args.groups.clone(),
         args.delete_internal_topics,

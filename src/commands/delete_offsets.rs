@@ -1,8 +1,8 @@
 //! `delete-offsets`: delete committed offsets of an Empty streams group, as
 //! `kafka-streams-groups.sh --delete-offsets` does, with a dry run first.
 
+use streams_group::admin;
 use streams_group::render::{admin as view, out};
-use streams_group::usecase::admin;
 
 use super::admin_args::{check_groups, dry_run_note, Mode, Scope};
 use super::GlobalArgs;
@@ -42,7 +42,8 @@ pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
     check_groups(std::slice::from_ref(&args.group))?;
     let scopes = args.scope.required("delete-offsets")?;
     let client = super::live::client_config(global)?;
-    let report = admin::delete_offsets(&client, args.group.clone(), scopes, args.mode.execute)?;
+    let report =
+        admin::live::delete_offsets(&client, args.group.clone(), scopes, args.mode.execute)?;
     if report.state.is_none() {
         out::note(&format!(
             "note: the broker knows no streams group `{}`",

@@ -1,13 +1,13 @@
 //! `diff topology OLD NEW` and `diff assignment ...`: compare two topologies or two assignments
-//! (the policy is `streams_group::usecase::diff`).
+//! (the policy is `streams_group::diff`).
 
 use clap::Subcommand;
+use streams_group::diff;
 use streams_group::model::KafkaVersion;
 use streams_group::render::{diff as view, out};
-use streams_group::usecase::diff;
-use streams_group::usecase::profile;
-use streams_group::usecase::simulation::{Members, Plan};
-use streams_group::usecase::source::{load_group, resolve_topology, SourcedGroup};
+use streams_group::simulate::setup::{Members, Plan};
+use streams_group::source::choice;
+use streams_group::source::{load_group, resolve_topology, SourcedGroup};
 
 use super::args::{kafka_version, members, source_arg, SourceArg, TopicCountArgs};
 use super::GlobalArgs;
@@ -138,7 +138,7 @@ fn run_assignment(global: &GlobalArgs, args: &AssignmentArgs) -> Outcome {
         ([one], false) => diff::current_vs_target(&group(global, one, args)?),
         ([one], true) => {
             let g = group(global, one, args)?;
-            let choice = profile::choose(args.kafka_version, Some(&g.origin));
+            let choice = choice::choose(args.kafka_version, Some(&g.origin));
             if let Some(n) = &choice.note {
                 out::note(n);
             }

@@ -1,9 +1,9 @@
 //! `lag`: warm-up and restoration lag per task, against `acceptable.recovery.lag`.
 
 use streams_group::lag;
+use streams_group::lag::live::{changelog_ends, report};
 use streams_group::render::{lag as view, out};
-use streams_group::usecase::lag::{changelog_ends, report};
-use streams_group::usecase::source::load_group;
+use streams_group::source::load_group;
 
 use super::args::GroupArgs;
 use super::GlobalArgs;

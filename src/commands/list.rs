@@ -1,8 +1,8 @@
 //! `list`: the streams groups of a cluster, with their state.
 
+use streams_group::describe::live;
 use streams_group::model::GroupStateName;
 use streams_group::render::{list as view, out};
-use streams_group::usecase::live;
 
 use super::GlobalArgs;
 use super::Outcome;

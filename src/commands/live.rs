@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use streams_group::kafka::{self, config::ClientConfig};
 use streams_group::render::out;
-use streams_group::usecase::source::GroupSource;
+use streams_group::source::GroupSource;
 
 use super::GlobalArgs;
 use crate::command_error::CommandError;

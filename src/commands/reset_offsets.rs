@@ -4,11 +4,12 @@
 use std::path::PathBuf;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use streams_group::admin;
+use streams_group::admin::live::{Groups, ResetRequest, ResetTo};
 use streams_group::admin::parse;
 use streams_group::admin::plan::Scenario;
 use streams_group::admin::report::ResetReport;
 use streams_group::render::{admin as view, out};
-use streams_group::usecase::admin::{self, Groups, ResetRequest, ResetTo};
 
 use super::admin_args::{check_groups, dry_run_note, Mode, Scope};
 use super::GlobalArgs;
@@ -169,7 +170,7 @@ pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
         true => Groups::All,
         false => Groups::Named(args.groups.clone()),
     };
-    let report = admin::reset(
+    let report = admin::live::reset(
         &client,
         ResetRequest {
             groups,

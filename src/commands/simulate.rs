@@ -5,11 +5,11 @@ use std::path::PathBuf;
 
 use streams_group::model::{GroupStateName, KafkaVersion};
 use streams_group::render::{out, simulate as view};
-use streams_group::usecase::profile;
-use streams_group::usecase::simulation::{
+use streams_group::simulate::setup::{
     self, GroupSettings, Members, Plan, RunSettings, Start, StepSize, MAX_MEMBERS,
 };
-use streams_group::usecase::source::{load_group, resolve_topology, GroupSource, SourcedGroup};
+use streams_group::source::choice;
+use streams_group::source::{load_group, resolve_topology, GroupSource, SourcedGroup};
 
 use super::args::{kafka_version, members, source_arg, GroupConfigArgs, SourceArg, TopicCountArgs};
 use super::GlobalArgs;
@@ -148,7 +148,7 @@ pub struct Args {
 
 pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
     let start = starting_group(global, args)?;
-    let choice = profile::choose(args.kafka_version, start.as_ref().map(|g| &g.origin));
+    let choice = choice::choose(args.kafka_version, start.as_ref().map(|g| &g.origin));
     if let Some(n) = &choice.note {
         out::note(n);
     }
@@ -176,12 +176,12 @@ pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
             application_id: args.application_id.clone(),
         },
     };
-    let mut cfg = simulation::config(&plan(args, choice.version), start)?;
+    let mut cfg = setup::config(&plan(args, choice.version), start)?;
     let size = match args.instances {
         Some(n) => StepSize::Instances(n),
         None => StepSize::Members(args.count),
     };
-    let scenario = simulation::scenario(&args.scenario, size, custom_topology, &mut cfg)?;
+    let scenario = setup::scenario(&args.scenario, size, custom_topology, &mut cfg)?;
     let bar = progress_bar(cfg.members, cfg.max_time_ms);
     let mut last = 0;
     let mut progress = |now: i64, _limit: i64| {
@@ -193,7 +193,7 @@ pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
             }
         }
     };
-    let report = simulation::run(&cfg, &scenario, &mut progress)?;
+    let report = setup::run(&cfg, &scenario, &mut progress)?;
     if let Some(b) = bar {
         b.finish_and_clear();
     }

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use streams_group::render::{out, timeline as view};
-use streams_group::usecase::watch::timeline;
+use streams_group::watch::live::timeline;
 
 use super::{GlobalArgs, Outcome};
 use crate::exit::Code;

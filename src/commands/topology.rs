@@ -2,8 +2,9 @@
 //! internal topics the coordinator would create, for assumed source topic partition counts.
 
 use streams_group::render::{out, topology as view};
-use streams_group::usecase::source::resolve_topology;
-use streams_group::usecase::topology::{assumed_metadata, report};
+use streams_group::source::resolve_topology;
+use streams_group::topology::report::report;
+use streams_group::topology::topic_counts::assumed_metadata;
 
 use super::args::{source_arg, SourceArg, TopicCountArgs};
 use super::GlobalArgs;

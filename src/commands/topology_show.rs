@@ -3,9 +3,9 @@
 use streams_group::render::out;
 use streams_group::render::out::Format;
 use streams_group::render::picture::{dot, mermaid, text};
-use streams_group::usecase::picture::{picture, GivenCounts};
-use streams_group::usecase::simulation::MAX_PARTITIONS;
-use streams_group::usecase::source::resolve_topology_with_processors;
+use streams_group::simulate::setup::MAX_PARTITIONS;
+use streams_group::source::resolve_topology_with_processors;
+use streams_group::topology::show::{picture, GivenCounts};
 
 use super::args::{source_arg, topic_count, SourceArg};
 use super::{GlobalArgs, Outcome};

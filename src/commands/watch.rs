@@ -10,11 +10,12 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use streams_group::describe::live::Selection;
+use streams_group::error;
 use streams_group::kafka::config::ClientConfig;
 use streams_group::model::group::Snapshot;
 use streams_group::render::watch::MarkBy;
-use streams_group::usecase::live::Selection;
-use streams_group::usecase::{self, watch as sampling};
+use streams_group::watch::live as sampling;
 use streams_group::watch::sample::Sample;
 
 use super::{GlobalArgs, Outcome};
@@ -56,7 +57,7 @@ pub struct View<'a> {
 
 enum Event {
     Sample(Sample),
-    Failed(usecase::Error),
+    Failed(error::Error),
     Stop,
 }
 

@@ -9,7 +9,6 @@
 
 pub mod assignor;
 pub mod config;
-pub mod dry_run;
 pub mod endpoints;
 pub mod group;
 pub mod member;

@@ -4,9 +4,9 @@
 pub mod codes;
 pub mod group;
 pub mod heartbeat;
+pub mod movement;
 pub mod natural;
 pub mod processor_graph;
-mod schema;
 pub mod state;
 pub mod task;
 pub mod task_set;

@@ -4,9 +4,9 @@ use std::fmt::Write;
 
 use colored::Colorize;
 
+use crate::check_epoch::{BrokerReport, CheckReport, Rules, Verdict};
 use crate::coordinator::topology_epoch::{BrokerVerdict, TopologyVerdict};
 use crate::model::Topology;
-use crate::usecase::check_epoch::{BrokerReport, CheckReport, Rules, Verdict};
 
 fn verdict_line(r: &CheckReport) -> String {
     let rejected = |code: &str, msg: &str| {

@@ -2,8 +2,8 @@
 
 use colored::Colorize;
 
+use crate::lag::live::LagReport;
 use crate::lag::LagStatus;
-use crate::usecase::lag::LagReport;
 
 /// One row per task, then a summary line.
 /// CHANGELOG-END is shown when it is known for some task (a live group).

@@ -3,7 +3,7 @@
 use colored::Colorize;
 
 use crate::model::{natural, GroupStateName, StatusCode, TaskSet};
-use crate::sim::report::{Report, StopReason};
+use crate::simulate::report::{Report, StopReason};
 
 fn state_colored(state: GroupStateName) -> String {
     let name = state.name();

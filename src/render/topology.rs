@@ -1,6 +1,6 @@
 //! `topology` output: the subtopologies, the internal topics to create, and the verdict.
 
-use crate::usecase::topology::{ConfigurationReport, Report};
+use crate::topology::report::{ConfigurationReport, Report};
 
 fn cell(items: &[String]) -> String {
     if items.is_empty() {

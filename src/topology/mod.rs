@@ -8,14 +8,17 @@
 
 pub mod configure;
 pub mod describe_text;
-pub mod diff;
 pub mod json;
 pub mod picture;
+pub mod report;
+pub mod show;
+pub mod topic_counts;
 pub mod topic_name;
 
 use std::fmt;
 use std::path::Path;
 
+use crate::model::group::GroupDescription;
 use crate::model::processor_graph::ProcessorGraph;
 use crate::model::topology::Topology;
 
@@ -24,7 +27,6 @@ pub use configure::{
     TopicMetadata, TopicProblem,
 };
 pub use describe_text::{parse_describe, parse_describe_graph, parse_describe_with_notes};
-pub use diff::{diff, diff_with_metadata, Hazard, HazardKind, TopologyDiff};
 pub use json::parse_json;
 
 /// A topology file that cannot be read or parsed.
@@ -186,6 +188,23 @@ pub(crate) fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let line_start = before.rfind('\n').map(|i| i + 1).unwrap_or(0);
     let column = before[line_start..].chars().count() + 1;
     (line, column)
+}
+
+/// A topology, with what it came from.
+#[derive(Clone, Debug)]
+pub struct ResolvedTopology {
+    pub topology: Topology,
+    /// What the user gave: the file, or `group:ID`.
+    pub label: String,
+    /// The group, when the topology came from a snapshot or a live group.
+    pub group: Option<GroupDescription>,
+    /// The internal topics' partition counts are a coordinator's decisions (a described
+    /// topology), not what members send.
+    pub described: bool,
+    /// What the parser noted (e.g. global stores skipped).
+    pub notes: Vec<String>,
+    /// The processors, when the input has them (describe text).
+    pub graph: Option<ProcessorGraph>,
 }
 
 #[cfg(test)]

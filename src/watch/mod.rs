@@ -10,6 +10,7 @@
 
 pub mod change;
 pub mod clock;
+pub mod live;
 pub mod recording;
 pub mod sample;
 pub mod timeline;

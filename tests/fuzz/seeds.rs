@@ -291,7 +291,7 @@ pub(crate) fn snapshot_seeds() -> Vec<Vec<u8>> {
 }
 
 pub(crate) fn scenario_seeds() -> Vec<Vec<u8>> {
-    use streams_group::sim::scenario::*;
+    use streams_group::simulate::scenario::*;
     let mut out = files("tests/data/scenarios", "json");
     let ids: Vec<String> = (0..4).map(|i| format!("p{i}-t1")).collect();
     let missing = BTreeMap::from([("app-store-changelog".to_string(), 4)]);

@@ -257,6 +257,7 @@ pub(crate) fn topology_json(input: &[u8]) -> Outcome {
 
 pub(crate) fn snapshot(input: &[u8]) -> Outcome {
     use streams_group::snapshot::*;
+    use streams_group::topology::topic_counts::topic_metadata;
     let t = text(input);
     let s = match parse_snapshot(&t, "s.json") {
         Err(e) => {
@@ -286,7 +287,7 @@ pub(crate) fn snapshot(input: &[u8]) -> Outcome {
 
 pub(crate) fn scenario(input: &[u8]) -> Outcome {
     let t = text(input);
-    match serde_json::from_str::<streams_group::sim::scenario::Scenario>(&t) {
+    match serde_json::from_str::<streams_group::simulate::scenario::Scenario>(&t) {
         Err(e) => {
             one_line(&e)?;
             Ok(sig(e))

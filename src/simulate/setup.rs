@@ -5,69 +5,24 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use super::profile;
-use super::source::ResolvedTopology;
-use super::Error;
 use crate::coordinator::config::BrokerBounds;
 use crate::coordinator::GroupConfig;
+use crate::error::Error;
 use crate::model::group::GroupDescription;
 use crate::model::{KafkaVersion, Topology};
-use crate::sim::report::Report;
-use crate::sim::scenario::{self, BuiltInContext, Scenario};
-use crate::sim::{self, example, SimConfig};
+use crate::simulate::report::Report;
+use crate::simulate::scenario::{self, BuiltInContext, Scenario};
+use crate::simulate::{self, example, SimConfig};
 use crate::snapshot;
+use crate::source::choice;
 use crate::topology::configure::TopicMetadata;
+use crate::topology::topic_counts::TopicCounts;
+use crate::topology::ResolvedTopology;
 
 /// The most members a run may start with; beyond it a typo is more likely than intent.
 pub const MAX_MEMBERS: u32 = scenario::MAX_MEMBERS as u32;
 /// The most partitions a topic may have in a run.
 pub const MAX_PARTITIONS: i32 = scenario::MAX_PARTITIONS;
-
-/// Assumed partition counts: every source topic has `partitions` unless `overrides` gives its
-/// count (0: the topic is missing).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct TopicCounts {
-    pub partitions: i32,
-    pub overrides: Vec<(String, i32)>,
-}
-
-impl TopicCounts {
-    /// Every source topic of `t` at `partitions`, then the overrides.
-    pub fn for_topology(&self, t: &Topology) -> TopicMetadata {
-        let mut m = example::source_topic_metadata(t, self.partitions);
-        self.apply(&mut m);
-        m
-    }
-
-    /// The topics a described group implies (see [`group_metadata`]), then the overrides.
-    pub fn for_group(&self, g: &GroupDescription) -> TopicMetadata {
-        let mut m = group_metadata(g, self.partitions);
-        self.apply(&mut m);
-        m
-    }
-
-    /// The overrides, over `m`.
-    pub fn apply(&self, m: &mut TopicMetadata) {
-        for (t, n) in &self.overrides {
-            m.insert(t.clone(), *n);
-        }
-    }
-}
-
-/// The topics a described group implies: [`snapshot::topic_metadata`], and every internal topic
-/// of its topology with the partition count describe shows.
-pub fn group_metadata(g: &GroupDescription, default_partitions: i32) -> TopicMetadata {
-    let mut metadata = snapshot::topic_metadata(g, default_partitions);
-    let described = g.topology.subtopologies.iter().flatten().flat_map(|d| {
-        d.repartition_source_topics
-            .iter()
-            .chain(&d.state_changelog_topics)
-    });
-    for t in described.filter(|t| t.partitions > 0) {
-        metadata.entry(t.name.clone()).or_insert(t.partitions);
-    }
-    metadata
-}
 
 /// What a described group shows of how its application runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -386,7 +341,7 @@ fn finish(plan: &Plan, c: Cast) -> Result<SimConfig, Error> {
         ));
     }
     let assignor =
-        profile::choose_assignor(plan.assignor.as_deref(), c.recorded_assignor.as_deref())?;
+        choice::choose_assignor(plan.assignor.as_deref(), c.recorded_assignor.as_deref())?;
     let mut metadata = c.metadata;
     // A count of 0 is a missing topic.
     metadata.retain(|_, n| *n > 0);
@@ -473,8 +428,8 @@ fn built_in(
     custom_topology: bool,
     cfg: &mut SimConfig,
 ) -> Result<Scenario, Error> {
-    let member_ids = sim::initial_member_ids(cfg);
-    let processes = sim::initial_processes(cfg);
+    let member_ids = simulate::initial_member_ids(cfg);
+    let processes = simulate::initial_processes(cfg);
     let (count, instances) = match size {
         StepSize::Members(n) => (n, None),
         StepSize::Instances(n) => {
@@ -531,7 +486,7 @@ pub fn run(
     scenario: &Scenario,
     progress: &mut dyn FnMut(i64, i64),
 ) -> Result<Report, Error> {
-    sim::run(cfg, scenario, progress).map_err(|e| Error::Input(e.0))
+    simulate::run(cfg, scenario, progress).map_err(|e| Error::Input(e.0))
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ pub mod example;
 pub mod invariants;
 pub mod report;
 pub mod scenario;
+pub mod setup;
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
@@ -799,7 +800,7 @@ impl<'a> Engine<'a> {
             }
         }
         let after = self.current_assignments();
-        let d = crate::assignment_diff::diff_owners(&before, &after);
+        let d = crate::model::movement::diff_owners(&before, &after);
         let report = StepReport {
             step: step.label,
             short_label: step.short_label,

@@ -3,7 +3,7 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::Error;
+use crate::error::Error;
 use crate::kafka::{self, client::DescribeResult, config::ClientConfig};
 
 /// The `list` report. JSON: `{"groups": [{"group_id": ..., "state": ...}]}`; with `verbose`

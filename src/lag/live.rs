@@ -3,12 +3,12 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::source::{GroupSource, Origin};
-use super::Error;
+use crate::error::Error;
 use crate::kafka;
 use crate::lag::{all_changelog_topics, group_task_lags, LagStatus, LogEnds, TaskLag};
 use crate::model::group::GroupDescription;
 use crate::model::KafkaVersion;
+use crate::source::{GroupSource, Origin};
 
 /// How often a Kafka Streams 4.4 member reports its task offsets, by default
 /// (`streams.task.offset.interval.ms`).

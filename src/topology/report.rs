@@ -8,18 +8,8 @@ use serde::Serialize;
 
 use crate::model::{ErrorCode, StatusCode, Subtopology, Topology};
 
-use super::simulation::TopicCounts;
-use super::source::ResolvedTopology;
 use crate::topology::configure::{configure, CreatableTopic, TopicMetadata, TopicProblem};
-
-/// The assumed topic partition counts: a group's topics as it shows them (a snapshot or a live
-/// group), else every source topic at `counts.partitions`; then the overrides.
-pub fn assumed_metadata(t: &ResolvedTopology, counts: &TopicCounts) -> TopicMetadata {
-    match &t.group {
-        Some(g) => counts.for_group(g),
-        None => counts.for_topology(&t.topology),
-    }
-}
+use crate::topology::ResolvedTopology;
 
 /// One subtopology in the report.
 #[derive(Debug, Serialize, JsonSchema)]

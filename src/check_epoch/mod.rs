@@ -2,22 +2,23 @@
 //! topology epoch? Decided by the local coordinator of the group's Kafka version, with the
 //! KIP-1071 verdict always computed as information (and cross-checked with `kip_verdict`).
 
+pub mod dry_run;
+
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::simulation::TopicCounts;
-use super::source::ResolvedTopology;
-use super::Error;
-use crate::coordinator::dry_run;
 use crate::coordinator::topology_epoch::{
     broker_verdict, kip_verdict, BrokerVerdict, TopologyVerdict,
 };
 use crate::coordinator::KafkaVersion;
+use crate::diff::topology::{diff_with_metadata, Hazard, TopologyDiff};
+use crate::error::Error;
 use crate::model::group::{DescribedTopology, GroupDescription};
 use crate::model::{ErrorCode, StatusCode, Topology};
 use crate::snapshot;
 use crate::topology::configure::{topics_to_create, CreatableTopic, TopicMetadata, TopicProblem};
-use crate::topology::diff::{diff_with_metadata, Hazard, TopologyDiff};
+use crate::topology::topic_counts::TopicCounts;
+use crate::topology::ResolvedTopology;
 
 /// Which rules decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
@@ -113,7 +114,8 @@ pub fn check(input: CheckInput) -> Result<CheckReport, Error> {
     let mut new = input.topology.topology.normalized();
     new.epoch = input.topology_epoch;
     let group_topology = current_topology(&group, &new)?.map(|t| t.normalized());
-    let mut metadata = snapshot::topic_metadata(&group, input.topics.partitions);
+    let mut metadata =
+        crate::topology::topic_counts::topic_metadata(&group, input.topics.partitions);
     for t in new
         .subtopologies
         .iter()

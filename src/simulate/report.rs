@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::assignment_diff::{OwnerDiff, TaskMove};
 use crate::model::heartbeat::EndpointPartitions;
+use crate::model::movement::{OwnerDiff, TaskMove};
 use crate::model::{Assignment, ErrorCode, GroupStateName, StatusCode, TaskSet};
 
 #[derive(Clone, Debug, Serialize, JsonSchema)]

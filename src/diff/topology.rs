@@ -17,7 +17,7 @@ use serde::Serialize;
 
 use crate::model::topology::{Subtopology, TopicInfo, Topology};
 
-use super::configure::TopicMetadata;
+use crate::topology::configure::TopicMetadata;
 
 /// Names added and removed.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, JsonSchema)]

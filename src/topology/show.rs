@@ -3,10 +3,10 @@
 
 use std::collections::BTreeMap;
 
-use super::simulation::group_metadata;
-use super::source::ResolvedTopology;
-use super::topology::report;
 use crate::topology::picture::{picture as draw, Picture};
+use crate::topology::report::report;
+use crate::topology::topic_counts::group_metadata;
+use crate::topology::ResolvedTopology;
 use crate::topology::TopicMetadata;
 
 /// Partition counts the user gives: every source topic (`all`), then single topics.

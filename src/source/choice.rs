@@ -2,9 +2,9 @@
 //! runs (recorded in a snapshot, or detected live), else the newest release; and which task
 //! assignor.
 
-use super::source::Origin;
-use super::Error;
+use super::Origin;
 use crate::coordinator::assignor::ASSIGNOR_NAMES;
+use crate::error::Error;
 use crate::model::KafkaVersion;
 
 /// The profile chosen, with a note for the user when the choice was a fallback.

@@ -6,18 +6,20 @@
 //! The schemas describe what is written (serde's serialize side): a field is required unless
 //! it is skipped when empty, and an object takes no field its type does not have.
 
+mod hand_written;
+
 use schemars::generate::SchemaSettings;
 use schemars::JsonSchema;
 use serde_json::Value;
 
 use crate::admin::report::{DeleteOffsetsReport, DeleteReport, ResetReport};
+use crate::check_epoch::CheckReport;
+use crate::describe::live::ListReport;
+use crate::diff::{AssignmentDiffReport, TopologyDiffReport};
+use crate::lag::live::LagReport;
 use crate::model::group::Snapshot;
-use crate::sim::report::Report as SimulationReport;
-use crate::usecase::check_epoch::CheckReport;
-use crate::usecase::diff::{AssignmentDiffReport, TopologyDiffReport};
-use crate::usecase::lag::LagReport;
-use crate::usecase::live::ListReport;
-use crate::usecase::topology::Report as TopologyReport;
+use crate::simulate::report::Report as SimulationReport;
+use crate::topology::report::Report as TopologyReport;
 use crate::watch::timeline::TimelineReport;
 use crate::watch::WatchLine;
 

@@ -3,8 +3,8 @@
 
 use std::path::Path;
 
-use super::live::{self, Selection};
-use super::Error;
+use crate::describe::live::{self, Selection};
+use crate::error::Error;
 use crate::kafka::config::ClientConfig;
 use crate::model::group::{Snapshot, SNAPSHOT_SCHEMA_VERSION};
 use crate::watch::recording;

@@ -2,14 +2,17 @@
 //! from (a topology file, a snapshot, or a live group): the one place the offline-first
 //! commands read groups and topologies.
 
+pub mod choice;
+
 use std::path::{Path, PathBuf};
 
-use super::{Error, Fix};
+use crate::error::{Error, Fix};
 use crate::kafka::{self, config::ClientConfig, error::KafkaError};
 use crate::model::group::GroupDescription;
 use crate::model::processor_graph::StoredDescription;
-use crate::model::{ErrorCode, KafkaVersion, ProcessorGraph, Topology};
+use crate::model::{ErrorCode, KafkaVersion};
 use crate::snapshot;
+use crate::topology::ResolvedTopology;
 
 /// Where the group a command works on comes from.
 #[derive(Clone, Debug)]
@@ -223,23 +226,6 @@ pub enum TopologySource {
         group_id: String,
         client: Box<ClientConfig>,
     },
-}
-
-/// A topology, with what it came from.
-#[derive(Clone, Debug)]
-pub struct ResolvedTopology {
-    pub topology: Topology,
-    /// What the user gave: the file, or `group:ID`.
-    pub label: String,
-    /// The group, when the topology came from a snapshot or a live group.
-    pub group: Option<GroupDescription>,
-    /// The internal topics' partition counts are a coordinator's decisions (a described
-    /// topology), not what members send.
-    pub described: bool,
-    /// What the parser noted (e.g. global stores skipped).
-    pub notes: Vec<String>,
-    /// The processors, when the input has them (describe text).
-    pub graph: Option<ProcessorGraph>,
 }
 
 /// Read a topology. `application_id` names the internal topics of describe text; `group` picks

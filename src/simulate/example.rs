@@ -4,7 +4,7 @@
 //! them by customer and writes a repartition topic; subtopology 1 joins that repartition topic
 //! with the `customers` table (copartitioned) and keeps per-customer totals in a state store.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use crate::model::{Subtopology, TopicInfo, Topology};
 
@@ -54,13 +54,4 @@ pub fn next_topology(epoch: i32) -> Topology {
         ..Subtopology::default()
     });
     t
-}
-
-/// Source topics of a topology, each with `partitions` partitions.
-pub fn source_topic_metadata(t: &Topology, partitions: i32) -> BTreeMap<String, i32> {
-    t.subtopologies
-        .iter()
-        .flat_map(|s| s.source_topics.iter())
-        .map(|name| (name.clone(), partitions))
-        .collect()
 }

@@ -19,6 +19,8 @@
 //! old as its last report, and a paused or stuck member's report does not move while its
 //! changelog grows; its offset does not move either, because it restores nothing.
 
+pub mod live;
+
 use schemars::JsonSchema;
 use serde::Serialize;
 

@@ -6,20 +6,23 @@
 //! * Assignments are compared per member when both sides have the same member ids, else per
 //!   process (snapshots across restarts, or a snapshot against a simulation).
 
+pub mod topology;
+
 use std::collections::{BTreeMap, BTreeSet};
 
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::simulation::{self, Plan, Start};
-use super::source::{ResolvedTopology, SourcedGroup};
-use super::Error;
-pub use crate::assignment_diff::{diff_owners, AssignmentDiff, OwnerDiff, TaskMove};
+use crate::diff::topology::{diff_with_metadata, TopologyDiff};
+use crate::error::Error;
 use crate::model::group::GroupDescription;
+pub use crate::model::movement::{diff_owners, AssignmentDiff, OwnerDiff, TaskMove};
 use crate::model::{Assignment, TaskRole, Topology};
-use crate::sim::scenario::Scenario;
+use crate::simulate::scenario::Scenario;
+use crate::simulate::setup::{self, Plan, Start};
+use crate::source::SourcedGroup;
 use crate::topology::configure::TopicMetadata;
-use crate::topology::diff::{diff_with_metadata, TopologyDiff};
+use crate::topology::ResolvedTopology;
 
 /// Whether two things compared are the same.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
@@ -62,7 +65,7 @@ pub fn topologies(mut old: ResolvedTopology, mut new: ResolvedTopology) -> Topol
     let mut metadata = TopicMetadata::new();
     for g in [&old.group, &new.group].into_iter().flatten() {
         metadata.extend(
-            crate::snapshot::topic_metadata(g, 0)
+            crate::topology::topic_counts::topic_metadata(g, 0)
                 .into_iter()
                 .filter(|(_, n)| *n > 0),
         );
@@ -247,12 +250,12 @@ pub fn vs_simulation(g: &SourcedGroup, plan: &Plan) -> Result<AssignmentDiffRepo
         group: g.group.clone(),
         label: label.clone(),
     };
-    let cfg = simulation::config(plan, start)?;
+    let cfg = setup::config(plan, start)?;
     let scenario = Scenario {
         name: "start".into(),
         steps: Vec::new(),
     };
-    let run = simulation::run(&cfg, &scenario, &mut |_, _| {})
+    let run = setup::run(&cfg, &scenario, &mut |_, _| {})
         .map_err(|e| Error::input(format!("simulation failed: {e}")))?;
     let current = current_by_process(&g.group);
     let simulated = by_process(run.members.iter().map(|m| (&m.process_id, &m.assignment)));

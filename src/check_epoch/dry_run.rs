@@ -5,8 +5,8 @@
 use crate::model::{ErrorCode, HeartbeatRequest, TaskSet, Topology};
 use crate::topology::configure::TopicMetadata;
 
-use super::topology_epoch::TopologyVerdict;
-use super::{Coordinator, GroupConfig, KafkaVersion, RequestContext};
+use crate::coordinator::topology_epoch::TopologyVerdict;
+use crate::coordinator::{Coordinator, GroupConfig, KafkaVersion, RequestContext};
 
 /// The group's own topology was refused by the coordinator, so nothing can be checked.
 #[derive(Clone, Debug, PartialEq, Eq)]

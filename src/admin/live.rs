@@ -9,7 +9,6 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::{ActiveGroup, Error, Fix};
 use crate::admin::internal_topics;
 use crate::admin::parse::{FilePlan, TopicScope, Tp};
 use crate::admin::plan::{self, Adjustment, LogOffsets, PlanError, Planned, Scenario, ScopeError};
@@ -17,6 +16,7 @@ use crate::admin::report::{
     DeleteOffsetsReport, DeleteReport, GroupDeletion, GroupReset, OffsetRow, ResetReport, ResetRow,
     Status, TopicDeletion,
 };
+use crate::error::{ActiveGroup, Error, Fix};
 use crate::kafka::client::{AdminGroup, Cluster};
 use crate::kafka::config::ClientConfig;
 use crate::kafka::error::KafkaResult;

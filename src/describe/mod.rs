@@ -1,0 +1,3 @@
+//! `list` and `describe`: the streams groups of a cluster, and what each is doing.
+
+pub mod live;
