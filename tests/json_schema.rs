@@ -10,7 +10,7 @@ use std::process::Command;
 
 use serde_json::{json, Value};
 use streams_group::check_epoch::BrokerReport;
-use streams_group::describe::live::{ListReport, ListRow};
+use streams_group::describe::{ListReport, ListRow};
 use streams_group::model::group::{Snapshot, SNAPSHOT_SCHEMA_VERSION};
 
 mod support;

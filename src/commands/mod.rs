@@ -1,5 +1,5 @@
 //! One module per subcommand: its arguments and the glue from typed arguments to a use case
-//! (`streams_group::usecase`) and a report rendered by `streams_group::render`. Shared argument
+//! (a feature module of the library) and a report rendered by `streams_group::render`. Shared argument
 //! groups are in `args`; reaching the cluster from the global options is in `live`.
 
 pub mod admin_args;

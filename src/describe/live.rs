@@ -1,29 +1,8 @@
-//! The live reports: `list` (the streams groups of a cluster) and `describe` (their snapshot).
+//! `list` and `describe` against the cluster.
 
-use schemars::JsonSchema;
-use serde::Serialize;
-
+use super::{ListReport, ListRow};
 use crate::error::Error;
 use crate::kafka::{self, client::DescribeResult, config::ClientConfig};
-
-/// The `list` report. JSON: `{"groups": [{"group_id": ..., "state": ...}]}`; with `verbose`
-/// also the epochs and member count.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, JsonSchema)]
-pub struct ListReport {
-    pub groups: Vec<ListRow>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
-pub struct ListRow {
-    pub group_id: String,
-    pub state: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub group_epoch: Option<i32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub target_assignment_epoch: Option<i32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub members: Option<usize>,
-}
 
 /// The streams groups of the cluster in `states` (all when empty); `verbose` describes them too
 /// for their epochs and member count.

@@ -1,11 +1,7 @@
 //! `lag`: warm-up and restoration lag per task of a group, against `acceptable.recovery.lag`.
-
-use schemars::JsonSchema;
-use serde::Serialize;
-
 use crate::error::Error;
 use crate::kafka;
-use crate::lag::{all_changelog_topics, group_task_lags, LagStatus, LogEnds, TaskLag};
+use crate::lag::{all_changelog_topics, group_task_lags, LagReport, LagStatus, LogEnds};
 use crate::model::group::GroupDescription;
 use crate::model::KafkaVersion;
 use crate::source::{GroupSource, Origin};
@@ -13,24 +9,6 @@ use crate::source::{GroupSource, Origin};
 /// How often a Kafka Streams 4.4 member reports its task offsets, by default
 /// (`streams.task.offset.interval.ms`).
 pub const DEFAULT_TASK_OFFSET_INTERVAL_MS: i64 = 60_000;
-
-/// The `lag` report.
-#[derive(Clone, Debug, Serialize, JsonSchema)]
-pub struct LagReport {
-    pub group_id: String,
-    pub acceptable_recovery_lag: i64,
-    pub caught_up: usize,
-    pub lagging: usize,
-    pub unknown: usize,
-    pub tasks: Vec<TaskLag>,
-    /// Why there is nothing to check, when no member reports task offsets (or there are no
-    /// members): a gate must not pass on that.
-    #[serde(skip)]
-    pub nothing_to_check: Option<String>,
-    /// Changelog partitions whose log end offset could not be read (live only).
-    #[serde(skip)]
-    pub warnings: Vec<String>,
-}
 
 /// The changelogs' log end offsets now, for a live group (`None` for a snapshot): what the
 /// members have restored is compared with them rather than with the members' last reports.
@@ -110,13 +88,6 @@ pub fn no_offsets_reason(g: &GroupDescription, origin: &Origin) -> String {
             "no member reports task offsets and {from} does not record the broker's version: \
              brokers before Kafka 4.4 never return them, and {interval}"
         ),
-    }
-}
-
-impl LagReport {
-    /// A gate passes only on evidence: a lagging task, or nothing to check, fails it.
-    pub fn gate_passes(&self) -> bool {
-        self.lagging == 0 && self.nothing_to_check.is_none()
     }
 }
 

@@ -209,6 +209,31 @@ pub fn group_task_lags(
         .collect()
 }
 
+/// The `lag` report.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct LagReport {
+    pub group_id: String,
+    pub acceptable_recovery_lag: i64,
+    pub caught_up: usize,
+    pub lagging: usize,
+    pub unknown: usize,
+    pub tasks: Vec<TaskLag>,
+    /// Why there is nothing to check, when no member reports task offsets (or there are no
+    /// members): a gate must not pass on that.
+    #[serde(skip)]
+    pub nothing_to_check: Option<String>,
+    /// Changelog partitions whose log end offset could not be read (live only).
+    #[serde(skip)]
+    pub warnings: Vec<String>,
+}
+
+impl LagReport {
+    /// A gate passes only on evidence: a lagging task, or nothing to check, fails it.
+    pub fn gate_passes(&self) -> bool {
+        self.lagging == 0 && self.nothing_to_check.is_none()
+    }
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;

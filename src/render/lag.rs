@@ -2,7 +2,7 @@
 
 use colored::Colorize;
 
-use crate::lag::live::LagReport;
+use crate::lag::LagReport;
 use crate::lag::LagStatus;
 
 /// One row per task, then a summary line.

@@ -1,7 +1,7 @@
 //! `list` output: a report value rendered as a table or JSON.
 
 use super::table;
-use crate::describe::live::ListReport;
+use crate::describe::ListReport;
 
 fn opt<T: ToString>(v: Option<T>) -> String {
     v.map(|x| x.to_string()).unwrap_or_else(|| "-".into())
@@ -38,7 +38,7 @@ pub fn table(report: &ListReport, verbose: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::describe::live::ListRow;
+    use crate::describe::ListRow;
 
     #[test]
     fn list_table_and_json() {

@@ -14,9 +14,9 @@ use serde_json::Value;
 
 use crate::admin::report::{DeleteOffsetsReport, DeleteReport, ResetReport};
 use crate::check_epoch::CheckReport;
-use crate::describe::live::ListReport;
+use crate::describe::ListReport;
 use crate::diff::{AssignmentDiffReport, TopologyDiffReport};
-use crate::lag::live::LagReport;
+use crate::lag::LagReport;
 use crate::model::group::Snapshot;
 use crate::simulate::report::Report as SimulationReport;
 use crate::topology::report::Report as TopologyReport;
