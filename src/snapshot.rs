@@ -3,17 +3,14 @@
 //!
 //! * [`load_snapshot`]: read and check a snapshot file (schema version, JSON position on errors);
 //! * [`find_group`]: pick the group asked for (or the only one);
-//! * [`topology_of`]: the described topology as the members sent it;
-//! * [`topic_metadata`]: the topic partition counts a described group implies.
+//! * [`topology_of`]: the described topology as the members sent it.
 
 use std::fmt;
 use std::path::Path;
 
-use crate::coordinator::endpoints;
-use crate::model::group::{GroupDescription, ServedPartitions, Snapshot, SNAPSHOT_SCHEMA_VERSION};
+use crate::model::group::{GroupDescription, Snapshot, SNAPSHOT_SCHEMA_VERSION};
 use crate::model::topology::Topology;
 use crate::model::KafkaVersion;
-use crate::topology::topic_counts::topic_metadata;
 
 /// Why a snapshot cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -204,42 +201,10 @@ pub fn align_decided_counts(described: &mut Topology, sent: &Topology) {
     }
 }
 
-/// Fill in what each member's interactive-query endpoint serves, as the group coordinator of
-/// the recorded release computes it for its heartbeat responses (`coordinator::endpoints`):
-/// from the member's current assignment, the described topology and the topics' partition
-/// counts ([`topic_metadata`]). Members without an endpoint, and groups without a topology,
-/// get none.
-pub fn fill_endpoint_partitions(snapshot: &mut Snapshot) {
-    let version = snapshot.kafka_version.unwrap_or(KafkaVersion::NEWEST);
-    for g in &mut snapshot.groups {
-        let Some(subs) = g.topology.subtopologies.as_ref() else {
-            continue;
-        };
-        let topics: endpoints::SubtopologyTopics = subs
-            .iter()
-            .map(|s| {
-                let mut names = s.source_topics.clone();
-                names.extend(s.repartition_source_topics.iter().map(|t| t.name.clone()));
-                (s.id.clone(), names)
-            })
-            .collect();
-        let counts = topic_metadata(g, 0);
-        for m in &mut g.members {
-            m.endpoint_partitions = m.user_endpoint.as_ref().and_then(|e| {
-                endpoints::member_partitions(version, e, &m.assignment, Some(&topics), &counts)
-                    .ok()
-                    .map(|p| ServedPartitions {
-                        active: p.active,
-                        standby: p.standby,
-                    })
-            });
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::topology::topic_counts::topic_metadata;
     use crate::model::group::DescribedTopology;
     use crate::model::{Subtopology, TopicInfo};
 

@@ -10,18 +10,69 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::admin::internal_topics;
-use crate::admin::parse::{FilePlan, TopicScope, Tp};
+use crate::admin::parse::{FilePlan, TopicScope};
 use crate::admin::plan::{self, Adjustment, LogOffsets, PlanError, Planned, Scenario, ScopeError};
 use crate::admin::report::{
     DeleteOffsetsReport, DeleteReport, GroupDeletion, GroupReset, OffsetRow, ResetReport, ResetRow,
     Status, TopicDeletion,
 };
 use crate::error::{ActiveGroup, Error, Fix};
-use crate::kafka::client::{AdminGroup, Cluster};
+use crate::kafka::client::Cluster;
 use crate::kafka::config::ClientConfig;
-use crate::kafka::error::KafkaResult;
+use crate::kafka::error::{KafkaError, KafkaResult};
 use crate::kafka::{self};
-use crate::model::ErrorCode;
+use crate::model::group::{Coordinator, GroupDescription};
+use crate::model::{ErrorCode, TopicPartition};
+
+/// A group as the admin actions see it before they act.
+#[derive(Clone, Debug)]
+pub struct AdminGroup {
+    pub group_id: String,
+    /// `None` when the broker knows no streams group of that id (GROUP_ID_NOT_FOUND): it may
+    /// not exist yet, or be a group of another type.
+    pub description: Option<GroupDescription>,
+    pub coordinator: Coordinator,
+    /// Every committed offset of the group, all topics.
+    pub committed: BTreeMap<TopicPartition, i64>,
+}
+
+/// Each group's description (if it is a streams group), coordinator and committed offsets.
+async fn read_groups(cluster: &mut Cluster, groups: &[String]) -> KafkaResult<Vec<AdminGroup>> {
+    let mut described = cluster.describe_groups(groups).await?.groups;
+    let coords = cluster.find_coordinators(groups).await?;
+    let mut out = Vec::new();
+    for g in groups {
+        let coordinator = coords.get(g).cloned().ok_or_else(|| KafkaError::Protocol {
+            addr: "the cluster".into(),
+            detail: format!("no coordinator found for group `{g}`"),
+        })?;
+        let description = match described.remove(g) {
+            Some(Ok((mut d, _))) => {
+                d.coordinator = Some(coordinator.clone());
+                Some(d)
+            }
+            Some(Err(KafkaError::Broker {
+                code: ErrorCode::GroupIdNotFound,
+                ..
+            })) => None,
+            Some(Err(e)) => return Err(e),
+            None => None,
+        };
+        let committed = cluster
+            .committed_offsets(coordinator.id, g)
+            .await?
+            .into_iter()
+            .map(|(k, (offset, _))| (k, offset))
+            .collect();
+        out.push(AdminGroup {
+            group_id: g.clone(),
+            description,
+            coordinator,
+            committed,
+        });
+    }
+    Ok(out)
+}
 
 /// Which groups.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,7 +105,7 @@ pub struct ResetRequest {
 /// What one group's session found, before the plan.
 struct Scoped {
     group: AdminGroup,
-    partitions: BTreeSet<Tp>,
+    partitions: BTreeSet<TopicPartition>,
     scenario: Scenario,
     notes: Vec<String>,
 }
@@ -119,7 +170,7 @@ fn refuse_active(groups: &[AdminGroup], dead_ok: bool) -> Result<(), Error> {
     Ok(())
 }
 
-fn tp_list(tps: &[Tp]) -> String {
+fn tp_list(tps: &[TopicPartition]) -> String {
     tps.iter()
         .map(|(t, p)| format!("{t}-{p}"))
         .collect::<Vec<_>>()
@@ -177,7 +228,7 @@ async fn scope_of(
     scopes: &[TopicScope],
     need_commit: bool,
     notes: &mut Vec<String>,
-) -> KafkaResult<Result<BTreeSet<Tp>, Error>> {
+) -> KafkaResult<Result<BTreeSet<TopicPartition>, Error>> {
     let mut sources = BTreeSet::new();
     if scopes.is_empty() {
         let Some((src, repartition)) = topology_topics(g) else {
@@ -219,7 +270,7 @@ async fn file_scope(
     cluster: &mut Cluster,
     g: &AdminGroup,
     plan: &FilePlan,
-) -> KafkaResult<Result<(BTreeSet<Tp>, Scenario), Error>> {
+) -> KafkaResult<Result<(BTreeSet<TopicPartition>, Scenario), Error>> {
     let Some(mine) = plan.get(&g.group_id) else {
         return Ok(Err(Error::input(format!(
             "the file has no reset plan for group `{}`",
@@ -245,10 +296,10 @@ async fn file_scope(
 /// Log start and end offsets of `parts`, and their offsets at `timestamp` if there is one.
 async fn log_offsets(
     cluster: &mut Cluster,
-    parts: &BTreeSet<Tp>,
+    parts: &BTreeSet<TopicPartition>,
     timestamp: Option<i64>,
 ) -> KafkaResult<LogOffsets> {
-    let ok = |m: BTreeMap<Tp, Result<i64, _>>| -> BTreeMap<Tp, i64> {
+    let ok = |m: BTreeMap<TopicPartition, Result<i64, _>>| -> BTreeMap<TopicPartition, i64> {
         m.into_iter()
             .filter_map(|(k, v)| v.ok().map(|v| (k, v)))
             .collect()
@@ -338,7 +389,7 @@ fn outcome<K: Ord>(
 }
 
 /// Each row's status from the OffsetCommit answers (a partial failure leaves the rest done).
-fn record_commits(rows: &mut [ResetRow], answers: &Result<BTreeMap<Tp, ErrorCode>, String>) {
+fn record_commits(rows: &mut [ResetRow], answers: &Result<BTreeMap<TopicPartition, ErrorCode>, String>) {
     for r in rows.iter_mut() {
         match outcome(answers, &(r.topic.clone(), r.partition), "partition") {
             Ok(()) => r.status = Status::Done,
@@ -352,7 +403,7 @@ fn record_commits(rows: &mut [ResetRow], answers: &Result<BTreeMap<Tp, ErrorCode
 
 /// Commit one group's plan; every row gets the broker's answer.
 async fn commit(cluster: &mut Cluster, g: &AdminGroup, rows: &mut [ResetRow]) {
-    let offsets: BTreeMap<Tp, i64> = rows
+    let offsets: BTreeMap<TopicPartition, i64> = rows
         .iter()
         .map(|r| ((r.topic.clone(), r.partition), r.new_offset))
         .collect();
@@ -368,7 +419,7 @@ pub fn reset(client: &ClientConfig, req: ResetRequest) -> Result<ResetReport, Er
     run(client, move |cluster| {
         Box::pin(async move {
             let ids = group_ids(cluster, &req.groups).await?;
-            let groups = cluster.admin_groups(&ids).await?;
+            let groups = read_groups(cluster, &ids).await?;
             let other = refuse_other_types(cluster, &groups).await?;
             if let Err(e) = other.and_then(|()| refuse_active(&groups, true)) {
                 return Ok(Err(e));
@@ -381,7 +432,7 @@ pub fn reset(client: &ClientConfig, req: ResetRequest) -> Result<ResetReport, Er
                 ResetTo::Scenario(Scenario::ToTimestamp(ts)) => Some(*ts),
                 _ => None,
             };
-            let all: BTreeSet<Tp> = scoped.iter().flat_map(|s| s.partitions.clone()).collect();
+            let all: BTreeSet<TopicPartition> = scoped.iter().flat_map(|s| s.partitions.clone()).collect();
             let logs = log_offsets(cluster, &all, timestamp).await?;
             let mut planned = Vec::new();
             for s in scoped {
@@ -423,7 +474,7 @@ pub fn delete_offsets(
 ) -> Result<DeleteOffsetsReport, Error> {
     run(client, move |cluster| {
         Box::pin(async move {
-            let groups = cluster.admin_groups(std::slice::from_ref(&group)).await?;
+            let groups = read_groups(cluster, std::slice::from_ref(&group)).await?;
             let other = refuse_other_types(cluster, &groups).await?;
             if let Err(e) = other.and_then(|()| refuse_active(&groups, true)) {
                 return Ok(Err(e));
@@ -462,7 +513,7 @@ pub fn delete_offsets(
 
 fn record_deletions(
     report: &mut DeleteOffsetsReport,
-    answer: KafkaResult<(ErrorCode, BTreeMap<Tp, ErrorCode>)>,
+    answer: KafkaResult<(ErrorCode, BTreeMap<TopicPartition, ErrorCode>)>,
 ) {
     let (top, per) = match answer {
         Ok(x) => x,
@@ -580,7 +631,7 @@ pub fn delete(
     run(client, move |cluster| {
         Box::pin(async move {
             let ids = group_ids(cluster, &Groups::Named(groups)).await?;
-            let groups = cluster.admin_groups(&ids).await?;
+            let groups = read_groups(cluster, &ids).await?;
             if let Err(e) = refuse_unknown(&groups).and_then(|()| refuse_active(&groups, false)) {
                 return Ok(Err(e));
             }

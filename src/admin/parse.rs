@@ -12,8 +12,7 @@ use std::collections::BTreeMap;
 
 use crate::topology::topic_name::is_valid_topic_name;
 
-/// A (topic, partition).
-pub type Tp = (String, i32);
+use crate::model::TopicPartition;
 
 /// An `--input-topic` value: a topic, with the partitions named after a colon if any.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -218,7 +217,7 @@ fn parse_duration(s: &str) -> Option<i128> {
 }
 
 /// A `--from-file` plan: new offsets per group, per partition.
-pub type FilePlan = BTreeMap<String, BTreeMap<Tp, i64>>;
+pub type FilePlan = BTreeMap<String, BTreeMap<TopicPartition, i64>>;
 
 /// The fields of one CSV line, with RFC 4180 quotes (`"a,b"`, `""` for a quote).
 fn csv_fields(line: &str) -> Option<Vec<String>> {
@@ -264,7 +263,7 @@ pub fn csv_field(s: &str) -> String {
 }
 
 /// `topic,partition,offset` fields as a partition and its offset.
-fn plan_entry(fields: &[String]) -> Result<(Tp, i64), String> {
+fn plan_entry(fields: &[String]) -> Result<(TopicPartition, i64), String> {
     let [topic, partition, offset] = fields else {
         return Err("expected TOPIC,PARTITION,OFFSET".into());
     };

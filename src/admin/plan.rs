@@ -15,7 +15,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::parse::{TopicScope, Tp};
+use super::parse::TopicScope;
+use crate::model::TopicPartition;
 
 /// Where a reset moves each partition.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,16 +29,16 @@ pub enum Scenario {
     ToTimestamp(i64),
     ToCurrent,
     /// This group's lines of the `--from-file` plan.
-    FromFile(BTreeMap<Tp, i64>),
+    FromFile(BTreeMap<TopicPartition, i64>),
 }
 
 /// What the cluster says of the partitions in scope.
 #[derive(Clone, Debug, Default)]
 pub struct LogOffsets {
-    pub earliest: BTreeMap<Tp, i64>,
-    pub latest: BTreeMap<Tp, i64>,
+    pub earliest: BTreeMap<TopicPartition, i64>,
+    pub latest: BTreeMap<TopicPartition, i64>,
     /// Offsets by timestamp; -1 where no record is that recent.
-    pub at_timestamp: BTreeMap<Tp, i64>,
+    pub at_timestamp: BTreeMap<TopicPartition, i64>,
 }
 
 /// Why a partition's new offset is not simply what was asked.
@@ -56,7 +57,7 @@ pub enum Adjustment {
 /// One partition of the plan.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Planned {
-    pub tp: Tp,
+    pub tp: TopicPartition,
     pub current: Option<i64>,
     pub new: i64,
     pub adjustment: Option<Adjustment>,
@@ -66,19 +67,19 @@ pub struct Planned {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlanError {
     /// `--shift-by` needs a committed offset to shift.
-    NoCommittedOffset(Tp),
+    NoCommittedOffset(TopicPartition),
     /// The cluster gave no log start (`earliest`) or end offset for the partition.
-    UnknownLogOffset { tp: Tp, earliest: bool },
+    UnknownLogOffset { tp: TopicPartition, earliest: bool },
 }
 
 /// A scope that cannot be used: the partitions named.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ScopeError {
     UnknownTopics(Vec<String>),
-    UnknownPartitions(Vec<Tp>),
-    NoLeader(Vec<Tp>),
+    UnknownPartitions(Vec<TopicPartition>),
+    NoLeader(Vec<TopicPartition>),
     /// Partitions the group has committed nothing for.
-    NotInGroup(Vec<Tp>),
+    NotInGroup(Vec<TopicPartition>),
 }
 
 /// The partitions of a scope: `scopes` (`--input-topic`; empty = `--all-input-topics`, the
@@ -89,9 +90,9 @@ pub fn scope_partitions(
     scopes: &[TopicScope],
     source_topics: &BTreeSet<String>,
     partitions: &BTreeMap<String, BTreeMap<i32, i32>>,
-    committed: &BTreeMap<Tp, i64>,
+    committed: &BTreeMap<TopicPartition, i64>,
     need_commit: bool,
-) -> Result<BTreeSet<Tp>, ScopeError> {
+) -> Result<BTreeSet<TopicPartition>, ScopeError> {
     if scopes.is_empty() {
         return Ok(committed
             .keys()
@@ -130,7 +131,7 @@ pub fn scope_partitions(
     if !missing.is_empty() {
         return Err(ScopeError::UnknownPartitions(missing));
     }
-    let leaderless: Vec<Tp> = out
+    let leaderless: Vec<TopicPartition> = out
         .iter()
         .filter(|(t, p)| partitions[t][p] < 0)
         .cloned()
@@ -138,7 +139,7 @@ pub fn scope_partitions(
     if !leaderless.is_empty() {
         return Err(ScopeError::NoLeader(leaderless));
     }
-    let uncommitted: Vec<Tp> = out
+    let uncommitted: Vec<TopicPartition> = out
         .iter()
         .filter(|tp| !committed.contains_key(*tp))
         .cloned()
@@ -149,7 +150,7 @@ pub fn scope_partitions(
     Ok(out)
 }
 
-fn log_offset(map: &BTreeMap<Tp, i64>, tp: &Tp, earliest: bool) -> Result<i64, PlanError> {
+fn log_offset(map: &BTreeMap<TopicPartition, i64>, tp: &TopicPartition, earliest: bool) -> Result<i64, PlanError> {
     map.get(tp)
         .copied()
         .ok_or_else(|| PlanError::UnknownLogOffset {
@@ -159,7 +160,7 @@ fn log_offset(map: &BTreeMap<Tp, i64>, tp: &Tp, earliest: bool) -> Result<i64, P
 }
 
 /// `asked`, clamped to the partition's [log start, log end] (Apache checks the end first).
-fn clamp(tp: &Tp, asked: i64, logs: &LogOffsets) -> Result<(i64, Option<Adjustment>), PlanError> {
+fn clamp(tp: &TopicPartition, asked: i64, logs: &LogOffsets) -> Result<(i64, Option<Adjustment>), PlanError> {
     let end = log_offset(&logs.latest, tp, false)?;
     if asked > end {
         return Ok((end, Some(Adjustment::LoweredToLogEnd { asked })));
@@ -174,7 +175,7 @@ fn clamp(tp: &Tp, asked: i64, logs: &LogOffsets) -> Result<(i64, Option<Adjustme
 /// The new offset of one partition.
 fn plan_one(
     scenario: &Scenario,
-    tp: &Tp,
+    tp: &TopicPartition,
     current: Option<i64>,
     logs: &LogOffsets,
 ) -> Result<(i64, Option<Adjustment>), PlanError> {
@@ -206,8 +207,8 @@ fn plan_one(
 /// sorted by topic and partition.
 pub fn plan(
     scenario: &Scenario,
-    partitions: &BTreeSet<Tp>,
-    committed: &BTreeMap<Tp, i64>,
+    partitions: &BTreeSet<TopicPartition>,
+    committed: &BTreeMap<TopicPartition, i64>,
     logs: &LogOffsets,
 ) -> Result<Vec<Planned>, PlanError> {
     partitions
@@ -229,12 +230,12 @@ pub fn plan(
 mod tests {
     use super::*;
 
-    fn tp(t: &str, p: i32) -> Tp {
+    fn tp(t: &str, p: i32) -> TopicPartition {
         (t.to_string(), p)
     }
 
     /// in-0: log [10, 100), committed 50; in-1: log [0, 20), nothing committed.
-    fn logs() -> (BTreeMap<Tp, i64>, LogOffsets) {
+    fn logs() -> (BTreeMap<TopicPartition, i64>, LogOffsets) {
         let committed = BTreeMap::from([(tp("in", 0), 50)]);
         let logs = LogOffsets {
             earliest: BTreeMap::from([(tp("in", 0), 10), (tp("in", 1), 0)]),

@@ -1,8 +1,32 @@
 //! `list` and `describe` against the cluster.
 
-use super::{ListReport, ListRow};
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::offsets::{input_topics, partitions, uncommitted, Offsets};
+use super::{fill_endpoint_partitions, ListReport, ListRow};
 use crate::error::Error;
-use crate::kafka::{self, client::DescribeResult, config::ClientConfig};
+use crate::kafka::client::Cluster;
+use crate::kafka::config::ClientConfig;
+use crate::kafka::error::{KafkaError, KafkaResult};
+use crate::kafka::{self};
+use crate::model::group::{CommittedOffsets, GroupDescription, Snapshot, SNAPSHOT_SCHEMA_VERSION};
+use crate::model::processor_graph::StoredDescription;
+use crate::model::KafkaVersion;
+
+/// Result of describing several groups.
+#[derive(Debug)]
+pub struct DescribeResult {
+    pub snapshot: Snapshot,
+    /// Groups that failed, with their error, by group id.
+    pub errors: Vec<(String, KafkaError)>,
+    /// StreamsGroupDescribe version used (1 = Kafka 4.4+).
+    pub describe_version: i16,
+    /// Per group, the topology description the broker stores (asked for only after
+    /// [`Cluster::ask_topology_descriptions`]).
+    pub descriptions: BTreeMap<String, StoredDescription>,
+    /// Things the user should know (one line each).
+    pub warnings: Vec<String>,
+}
 
 /// The streams groups of the cluster in `states` (all when empty); `verbose` describes them too
 /// for their epochs and member count.
@@ -26,7 +50,7 @@ pub fn list(
                 .collect();
             if verbose && !rows.is_empty() {
                 let ids: Vec<String> = rows.iter().map(|r| r.group_id.clone()).collect();
-                let described = cluster.describe(&ids).await?;
+                let described = describe_groups(cluster, &ids).await?;
                 for r in &mut rows {
                     if let Some(d) = described
                         .snapshot
@@ -76,11 +100,79 @@ pub fn describe(
             if ids.is_empty() {
                 return Ok(None);
             }
-            cluster.describe(&ids).await.map(Some)
+            describe_groups(cluster, &ids).await.map(Some)
         })
     })?;
     Ok(result.map(|mut r: DescribeResult| {
-        crate::snapshot::fill_endpoint_partitions(&mut r.snapshot);
+        fill_endpoint_partitions(&mut r.snapshot);
         r
     }))
+}
+
+/// Describe groups with their committed offsets, end offsets and lag; the release is detected
+/// from the StreamsGroupDescribe version the broker speaks.
+pub async fn describe_groups(
+    cluster: &mut Cluster,
+    groups: &[String],
+) -> KafkaResult<DescribeResult> {
+    let answered = cluster.describe_groups(groups).await?;
+    let mut descriptions = BTreeMap::new();
+    let mut errors = Vec::new();
+    let mut ok = BTreeMap::new();
+    for (g, r) in answered.groups {
+        match r {
+            Ok((d, stored)) => {
+                descriptions.insert(g.clone(), stored);
+                ok.insert(g, d);
+            }
+            Err(e) => errors.push((g, e)),
+        }
+    }
+    let mut described: Vec<GroupDescription> = Vec::new();
+    let mut committed_all: BTreeMap<String, CommittedOffsets> = BTreeMap::new();
+    for g in groups {
+        if let Some(d) = ok.remove(g) {
+            let coordinator = d.coordinator.as_ref().map_or(-1, |c| c.id);
+            let committed = cluster.committed_offsets(coordinator, g).await?;
+            committed_all.insert(g.clone(), committed);
+            described.push(d);
+        }
+    }
+    let mut warnings = Vec::new();
+    let inputs = input_topics(&described, &committed_all);
+    let all_topics: BTreeSet<String> = inputs.values().flatten().cloned().collect();
+    let leaders = cluster.leaders(&all_topics).await?;
+    let ends = cluster
+        .offsets_at(&partitions(&leaders), -1, &mut warnings)
+        .await?;
+    // Earliest only where some group has no commit.
+    let need_earliest = uncommitted(&described, &inputs, &leaders, &committed_all);
+    let earliest = if need_earliest.is_empty() {
+        BTreeMap::new()
+    } else {
+        cluster.offsets_at(&need_earliest, -2, &mut warnings).await?
+    };
+    let offsets = Offsets {
+        leaders: &leaders,
+        ends: &ends,
+        earliest: &earliest,
+    };
+    for d in &mut described {
+        let committed = committed_all.remove(&d.group_id).unwrap_or_default();
+        let topics = inputs.get(&d.group_id).into_iter().flatten();
+        d.offsets = offsets.rows(&d.group_id, topics, &committed, &mut warnings);
+    }
+    described.sort_by(|a, b| a.group_id.cmp(&b.group_id));
+    Ok(DescribeResult {
+        snapshot: Snapshot {
+            kafka_version: KafkaVersion::detect(Some(answered.version)),
+            schema_version: SNAPSHOT_SCHEMA_VERSION,
+            groups: described,
+            legacy_version_name: None,
+        },
+        errors,
+        describe_version: answered.version,
+        descriptions,
+        warnings,
+    })
 }

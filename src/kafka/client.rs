@@ -1,6 +1,6 @@
 //! Cluster-level operations: bootstrap, coordinators, ListGroups on every broker,
-//! StreamsGroupDescribe batched per coordinator, committed offsets, end offsets batched per
-//! leader, and lag.
+//! StreamsGroupDescribe batched per coordinator, committed offsets, and offsets batched per
+//! leader. It answers with protocol values; features compose them (`describe::live`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
@@ -15,11 +15,8 @@ use kafka_protocol::messages::{
 };
 use kafka_protocol::protocol::StrBytes;
 
-use crate::model::group::{
-    Coordinator, GroupDescription, PartitionOffsets, Snapshot, SNAPSHOT_SCHEMA_VERSION,
-};
+use crate::model::group::{CommittedOffsets, Coordinator, GroupDescription};
 use crate::model::processor_graph::StoredDescription;
-use crate::model::KafkaVersion;
 
 use super::codec::describe::{DescribeRequest, DescribeResponse, WireDescribedGroup};
 use super::config::ClientConfig;
@@ -27,10 +24,7 @@ use super::conn::{Connection, API_STREAMS_GROUP_DESCRIBE};
 use super::error::{KafkaError, KafkaResult, HINT_OLD_BROKER};
 
 mod admin;
-pub use admin::AdminGroup;
 
-/// Committed offset and leader epoch per (topic, partition).
-type Committed = BTreeMap<(String, i32), (i64, i32)>;
 
 /// Why a partition's offset could not be listed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,19 +60,14 @@ impl BrokerAddr {
     }
 }
 
-/// Result of describing several groups.
+/// What StreamsGroupDescribe answered for several groups.
 #[derive(Debug)]
-pub struct DescribeResult {
-    pub snapshot: Snapshot,
-    /// Groups that failed, with their error, in request order.
-    pub errors: Vec<(String, KafkaError)>,
+pub struct DescribedGroups {
     /// StreamsGroupDescribe version used (1 = Kafka 4.4+).
-    pub describe_version: i16,
-    /// Per group, the topology description the broker stores (asked for only after
-    /// [`Cluster::ask_topology_descriptions`]).
-    pub descriptions: BTreeMap<String, StoredDescription>,
-    /// Things the user should know (one line each).
-    pub warnings: Vec<String>,
+    pub version: i16,
+    /// Per group id: the group (coordinator filled in) with the topology description the
+    /// broker stores, or the group's error.
+    pub groups: BTreeMap<String, Result<(GroupDescription, StoredDescription), KafkaError>>,
 }
 
 /// A session with a cluster.
@@ -94,15 +83,6 @@ pub struct Cluster {
 
 fn s(x: &StrBytes) -> String {
     x.to_string()
-}
-
-/// Lag of one partition: `end - committed`, or `end - earliest` when nothing is committed.
-pub fn lag(committed: Option<i64>, end: Option<i64>, earliest: Option<i64>) -> Option<i64> {
-    let end = end?;
-    match committed {
-        Some(c) if c >= 0 => Some((end - c).max(0)),
-        _ => earliest.map(|e| (end - e).max(0)),
-    }
 }
 
 impl Cluster {
@@ -390,8 +370,12 @@ impl Cluster {
         Ok((results, used_version))
     }
 
-    /// Committed offsets of a group (admin-style OffsetFetch, all topics).
-    async fn committed(&mut self, coordinator: i32, group: &str) -> KafkaResult<Committed> {
+    /// Committed offsets of a group (admin-style OffsetFetch, all topics) at its coordinator.
+    pub async fn committed_offsets(
+        &mut self,
+        coordinator: i32,
+        group: &str,
+    ) -> KafkaResult<CommittedOffsets> {
         let conn = self.conn(coordinator).await?;
         let req = OffsetFetchRequest::default()
             .with_groups(vec![OffsetFetchRequestGroup::default()
@@ -471,7 +455,7 @@ impl Cluster {
 
     /// ListOffsets at `timestamp` (-1 latest, -2 earliest), one request per leader; the
     /// partitions that failed become warnings.
-    async fn offsets_at(
+    pub async fn offsets_at(
         &mut self,
         parts: &BTreeMap<(String, i32), i32>,
         timestamp: i64,
@@ -573,186 +557,33 @@ impl Cluster {
         Ok((ends, warnings))
     }
 
-    /// Make [`Cluster::describe`] ask for the topology descriptions brokers store (Kafka 4.4+
+    /// Make [`Cluster::describe_groups`] ask for the topology descriptions brokers store (Kafka 4.4+
     /// with a description plugin); off by default, as it makes the broker call its plugin.
     pub fn ask_topology_descriptions(&mut self) {
         self.topology_descriptions = true;
     }
 
-    /// Describe groups with committed offsets, end offsets and lag.
-    pub async fn describe(&mut self, groups: &[String]) -> KafkaResult<DescribeResult> {
+    /// StreamsGroupDescribe for `groups`, each group's coordinator filled in (with the topology
+    /// description the broker stores, when asked for).
+    pub async fn describe_groups(&mut self, groups: &[String]) -> KafkaResult<DescribedGroups> {
         super::limits::check_group_ids(groups)?;
-        let (raw, describe_version) = self.describe_raw(groups).await?;
-        let descriptions = raw
-            .iter()
-            .filter_map(|(g, r)| Some((g.clone(), r.as_ref().ok()?.0.stored_description())))
-            .collect();
-        let mut described: Vec<GroupDescription> = Vec::new();
-        let mut warnings = Vec::new();
-        let mut committed_all: BTreeMap<String, Committed> = BTreeMap::new();
-        let mut seen = BTreeSet::new();
-        for g in groups {
-            if !seen.insert(g.clone()) {
-                continue;
-            }
-            if let Some(Ok((w, coord))) = raw.get(g) {
-                let mut d = w.to_model();
-                d.coordinator = Some(coord.clone());
-                let committed = self.committed(coord.id, g).await?;
-                committed_all.insert(g.clone(), committed);
-                described.push(d);
-            }
-        }
-        let errors = raw
+        let (raw, version) = self.describe_raw(groups).await?;
+        let groups = raw
             .into_iter()
-            .filter_map(|(g, r)| r.err().map(|e| (g, e)))
-            .collect();
-        let inputs = input_topics(&described, &committed_all);
-        let all_topics: BTreeSet<String> = inputs.values().flatten().cloned().collect();
-        let leaders = self.leaders(&all_topics).await?;
-        let mut parts: BTreeMap<(String, i32), i32> = BTreeMap::new();
-        for (t, ps) in &leaders {
-            for (p, l) in ps {
-                parts.insert((t.clone(), *p), *l);
-            }
-        }
-        let ends = self.offsets_at(&parts, -1, &mut warnings).await?;
-        // Earliest only where some group has no commit.
-        let need_earliest = uncommitted(&described, &inputs, &leaders, &committed_all);
-        let earliest = if need_earliest.is_empty() {
-            BTreeMap::new()
-        } else {
-            self.offsets_at(&need_earliest, -2, &mut warnings).await?
-        };
-        let offsets = Offsets {
-            leaders: &leaders,
-            ends: &ends,
-            earliest: &earliest,
-        };
-        for d in &mut described {
-            let committed = committed_all.remove(&d.group_id).unwrap_or_default();
-            let topics = inputs.get(&d.group_id).into_iter().flatten();
-            d.offsets = offsets.rows(&d.group_id, topics, &committed, &mut warnings);
-        }
-        described.sort_by(|a, b| a.group_id.cmp(&b.group_id));
-        Ok(DescribeResult {
-            snapshot: Snapshot {
-                kafka_version: KafkaVersion::detect(Some(describe_version)),
-                schema_version: SNAPSHOT_SCHEMA_VERSION,
-                groups: described,
-                legacy_version_name: None,
-            },
-            errors,
-            describe_version,
-            descriptions,
-            warnings,
-        })
-    }
-}
-
-/// The input topics of each group: its topology's, or (not initialised) the topics it has
-/// committed offsets for.
-fn input_topics(
-    described: &[GroupDescription],
-    committed: &BTreeMap<String, Committed>,
-) -> BTreeMap<String, BTreeSet<String>> {
-    described
-        .iter()
-        .map(|d| {
-            let topics: BTreeSet<String> = match &d.topology.subtopologies {
-                Some(subs) => subs
-                    .iter()
-                    .flat_map(|s| s.input_topics().map(String::from).collect::<Vec<_>>())
-                    .collect(),
-                None => committed
-                    .get(&d.group_id)
-                    .map(|c| c.keys().map(|(t, _)| t.clone()).collect())
-                    .unwrap_or_default(),
-            };
-            (d.group_id.clone(), topics)
-        })
-        .collect()
-}
-
-/// The input partitions (with their leaders) some group has committed nothing for.
-fn uncommitted(
-    described: &[GroupDescription],
-    inputs: &BTreeMap<String, BTreeSet<String>>,
-    leaders: &BTreeMap<String, BTreeMap<i32, i32>>,
-    committed_all: &BTreeMap<String, Committed>,
-) -> BTreeMap<(String, i32), i32> {
-    let mut need = BTreeMap::new();
-    for d in described {
-        let committed = committed_all.get(&d.group_id);
-        for t in inputs.get(&d.group_id).into_iter().flatten() {
-            for (p, l) in leaders.get(t).into_iter().flatten() {
-                let key = (t.clone(), *p);
-                if committed.map_or(true, |c| !c.contains_key(&key)) {
-                    need.insert(key, *l);
-                }
-            }
-        }
-    }
-    need
-}
-
-/// What the cluster said of the input partitions: leaders, end and earliest offsets.
-struct Offsets<'a> {
-    leaders: &'a BTreeMap<String, BTreeMap<i32, i32>>,
-    ends: &'a BTreeMap<(String, i32), i64>,
-    earliest: &'a BTreeMap<(String, i32), i64>,
-}
-
-impl Offsets<'_> {
-    /// One row per input partition of a group, sorted; a topic that does not exist shows the
-    /// committed offsets only, with a warning.
-    fn rows<'t>(
-        &self,
-        group_id: &str,
-        topics: impl Iterator<Item = &'t String>,
-        committed: &Committed,
-        warnings: &mut Vec<String>,
-    ) -> Vec<PartitionOffsets> {
-        let mut rows = Vec::new();
-        for t in topics {
-            let Some(ps) = self.leaders.get(t) else {
-                warnings.push(format!(
-                    "group `{group_id}`: topic `{t}` does not exist (or is not visible)"
-                ));
-                for ((ct, cp), (off, ep)) in committed {
-                    if ct == t {
-                        rows.push(PartitionOffsets {
-                            topic: t.clone(),
-                            partition: *cp,
-                            committed: Some(*off),
-                            leader_epoch: Some(*ep).filter(|e| *e >= 0),
-                            end: None,
-                            lag: None,
-                        });
-                    }
-                }
-                continue;
-            };
-            for p in ps.keys() {
-                let key = (t.clone(), *p);
-                let c = committed.get(&key);
-                let end = self.ends.get(&key).copied();
-                rows.push(PartitionOffsets {
-                    topic: t.clone(),
-                    partition: *p,
-                    committed: c.map(|x| x.0),
-                    leader_epoch: c.map(|x| x.1).filter(|e| *e >= 0),
-                    end,
-                    lag: lag(c.map(|x| x.0), end, self.earliest.get(&key).copied()),
+            .map(|(g, r)| {
+                let r = r.map(|(w, coord)| {
+                    let stored = w.stored_description();
+                    let mut d = w.to_model();
+                    d.coordinator = Some(coord);
+                    (d, stored)
                 });
-            }
-        }
-        rows.sort_by(|a, b| (&a.topic, a.partition).cmp(&(&b.topic, b.partition)));
-        rows
+                (g, r)
+            })
+            .collect();
+        Ok(DescribedGroups { version, groups })
     }
 }
 
-/// Run a future on a current-thread runtime (used by the commands).
 /// The error a group's describe answered with (not a retriable coordinator error).
 fn group_error(code: i16, g: &WireDescribedGroup) -> KafkaError {
     let id = &g.group_id;
@@ -775,23 +606,10 @@ fn group_error(code: i16, g: &WireDescribedGroup) -> KafkaError {
     }
 }
 
+/// Run a future on a current-thread runtime (used by the commands).
 pub fn block_on<F: std::future::Future>(fut: F) -> std::io::Result<F::Output> {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
     Ok(rt.block_on(fut))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn lag_rules() {
-        assert_eq!(lag(Some(5), Some(10), None), Some(5));
-        assert_eq!(lag(None, Some(10), Some(3)), Some(7));
-        assert_eq!(lag(None, Some(10), None), None);
-        assert_eq!(lag(Some(5), None, Some(0)), None);
-        assert_eq!(lag(Some(12), Some(10), None), Some(0));
-    }
 }

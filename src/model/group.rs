@@ -154,6 +154,10 @@ impl MemberStatus {
     }
 }
 
+/// What a group has committed, per (topic, partition): the offset and its leader epoch (-1 when
+/// not recorded), as OffsetFetch answers.
+pub type CommittedOffsets = BTreeMap<super::TopicPartition, (i64, i32)>;
+
 /// Committed offset, end offset and lag of one input partition of the group.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct PartitionOffsets {

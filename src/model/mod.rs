@@ -21,3 +21,6 @@ pub use state::GroupStateName;
 pub use task::{Assignment, TaskId, TaskRole, TaskSet};
 pub use topology::{Subtopology, TopicInfo, Topology};
 pub use version::KafkaVersion;
+
+/// A (topic, partition).
+pub type TopicPartition = (String, i32);

@@ -155,7 +155,7 @@ fn describe_live_with(
         if descriptions {
             cluster.ask_topology_descriptions();
         }
-        Box::pin(async move { cluster.describe(&ids).await })
+        Box::pin(async move { crate::describe::live::describe_groups(cluster, &ids).await })
     })?;
     let version = result.snapshot.kafka_version;
     let stored = result

@@ -1,7 +1,7 @@
 //! The admin writes, as the Java Admin's streams-group methods send them: OffsetCommit as an
 //! admin (generation -1, empty member id: the broker accepts it only while the group has no
 //! members), OffsetDelete, DeleteGroups (to each group's coordinator) and DeleteTopics; and the
-//! reads they need: a group with its committed offsets, partitions and offsets by timestamp.
+//! reads they need: group types, partitions and offsets by timestamp.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -20,30 +20,16 @@ use kafka_protocol::protocol::StrBytes;
 
 use super::{Cluster, LeaderlessOr};
 use crate::kafka::error::{KafkaError, KafkaResult};
-use crate::model::group::{Coordinator, GroupDescription};
 use crate::model::ErrorCode;
 
-/// A (topic, partition).
-pub type Tp = (String, i32);
-
-/// A group as the admin actions see it before they act.
-#[derive(Clone, Debug)]
-pub struct AdminGroup {
-    pub group_id: String,
-    /// `None` when the broker knows no streams group of that id (GROUP_ID_NOT_FOUND): it may
-    /// not exist yet, or be a group of another type.
-    pub description: Option<GroupDescription>,
-    pub coordinator: Coordinator,
-    /// Every committed offset of the group, all topics.
-    pub committed: BTreeMap<Tp, i64>,
-}
+use crate::model::TopicPartition;
 
 fn name(s: &str) -> StrBytes {
     StrBytes::from_string(s.to_string())
 }
 
 /// Partitions grouped by topic, in order.
-fn by_topic<'a>(parts: impl IntoIterator<Item = &'a Tp>) -> BTreeMap<&'a str, Vec<i32>> {
+fn by_topic<'a>(parts: impl IntoIterator<Item = &'a TopicPartition>) -> BTreeMap<&'a str, Vec<i32>> {
     let mut out: BTreeMap<&str, Vec<i32>> = BTreeMap::new();
     for (t, p) in parts {
         out.entry(t.as_str()).or_default().push(*p);
@@ -52,46 +38,6 @@ fn by_topic<'a>(parts: impl IntoIterator<Item = &'a Tp>) -> BTreeMap<&'a str, Ve
 }
 
 impl Cluster {
-    /// Each group's description (if it is a streams group), coordinator and committed offsets.
-    pub async fn admin_groups(&mut self, groups: &[String]) -> KafkaResult<Vec<AdminGroup>> {
-        crate::kafka::limits::check_group_ids(groups)?;
-        let (mut raw, _) = self.describe_raw(groups).await?;
-        let coords = self.find_coordinators(groups).await?;
-        let mut out = Vec::new();
-        for g in groups {
-            let coordinator = coords.get(g).cloned().ok_or_else(|| KafkaError::Protocol {
-                addr: "the cluster".into(),
-                detail: format!("no coordinator found for group `{g}`"),
-            })?;
-            let description = match raw.remove(g) {
-                Some(Ok((w, _))) => {
-                    let mut d = w.to_model();
-                    d.coordinator = Some(coordinator.clone());
-                    Some(d)
-                }
-                Some(Err(KafkaError::Broker {
-                    code: ErrorCode::GroupIdNotFound,
-                    ..
-                })) => None,
-                Some(Err(e)) => return Err(e),
-                None => None,
-            };
-            let committed = self
-                .committed(coordinator.id, g)
-                .await?
-                .into_iter()
-                .map(|(k, (offset, _))| (k, offset))
-                .collect();
-            out.push(AdminGroup {
-                group_id: g.clone(),
-                description,
-                coordinator,
-                committed,
-            });
-        }
-        Ok(out)
-    }
-
     /// The type (`consumer`, `classic`, `share`, `streams`) of each of `groups` that some broker
     /// lists (ListGroups v5 without a type filter, on every broker).
     pub async fn group_types(
@@ -136,12 +82,12 @@ impl Cluster {
     /// does not exist is absent.
     pub async fn offsets_for(
         &mut self,
-        parts: &BTreeSet<Tp>,
+        parts: &BTreeSet<TopicPartition>,
         timestamp: i64,
-    ) -> KafkaResult<BTreeMap<Tp, Result<i64, LeaderlessOr>>> {
+    ) -> KafkaResult<BTreeMap<TopicPartition, Result<i64, LeaderlessOr>>> {
         let topics: BTreeSet<String> = parts.iter().map(|(t, _)| t.clone()).collect();
         let leaders = self.leaders(&topics).await?;
-        let with_leader: BTreeMap<Tp, i32> = parts
+        let with_leader: BTreeMap<TopicPartition, i32> = parts
             .iter()
             .filter_map(|(t, p)| {
                 let l = leaders.get(t)?.get(p)?;
@@ -157,8 +103,8 @@ impl Cluster {
         &mut self,
         coordinator: i32,
         group: &str,
-        offsets: &BTreeMap<Tp, i64>,
-    ) -> KafkaResult<BTreeMap<Tp, ErrorCode>> {
+        offsets: &BTreeMap<TopicPartition, i64>,
+    ) -> KafkaResult<BTreeMap<TopicPartition, ErrorCode>> {
         let topics = by_topic(offsets.keys())
             .into_iter()
             .map(|(t, ps)| {
@@ -204,8 +150,8 @@ impl Cluster {
         &mut self,
         coordinator: i32,
         group: &str,
-        parts: &BTreeSet<Tp>,
-    ) -> KafkaResult<(ErrorCode, BTreeMap<Tp, ErrorCode>)> {
+        parts: &BTreeSet<TopicPartition>,
+    ) -> KafkaResult<(ErrorCode, BTreeMap<TopicPartition, ErrorCode>)> {
         let topics = by_topic(parts)
             .into_iter()
             .map(|(t, ps)| {
