@@ -29,7 +29,7 @@ fn config(members: u32, subtopologies: usize, partitions: i32) -> SimConfig {
         .collect();
     SimConfig {
         assignor: "sticky".into(),
-        kafka_version: streams_group::coordinator::KafkaVersion::NEWEST,
+        kafka_version: streams_group::model::KafkaVersion::NEWEST,
         group_id: "bench".into(),
         members,
         threads_per_process: 1,
@@ -39,14 +39,10 @@ fn config(members: u32, subtopologies: usize, partitions: i32) -> SimConfig {
             num_standby_replicas: 1,
             ..GroupConfig::default()
         },
-        seed: 1,
-        release_delay_ms: 200,
-        restart_delay_ms: 3_000,
-        static_members: false,
-        max_time_ms: 600_000,
-        trace: false,
-        racks: 0,
-        endpoints: false,
+        run: streams_group::simulate::RunSettings {
+            seed: 1,
+            ..Default::default()
+        },
         initial: None,
     }
 }

@@ -184,7 +184,7 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__check__subcmd__epoch)
-            opts="-o -v -h -V --topology --topology-epoch --group --snapshot --application-id --kafka-version --rules --partitions --topic-partitions --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
+            opts="-o -v -h -V --topology --topology-epoch --group --snapshot --application-id --rules --partitions --topic-partitions --kafka-version --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -232,10 +232,6 @@ _streams__group() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --kafka-version)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --rules)
                     COMPREPLY=($(compgen -W "kip broker" -- "${cur}"))
                     return 0
@@ -245,6 +241,10 @@ _streams__group() {
                     return 0
                     ;;
                 --topic-partitions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kafka-version)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -414,20 +414,12 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__describe)
-            opts="-g -o -v -h -V --group --all-groups --state --members --offsets --topology --watch --count --samples --for --record --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
+            opts="-g -o -v -h -V --state --members --offsets --topology --watch --count --samples --for --record --group --all-groups --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --group)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -g)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --watch)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -445,6 +437,14 @@ _streams__group() {
                     return 0
                     ;;
                 --record)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -g)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -518,7 +518,7 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__diff__subcmd__assignment)
-            opts="-o -v -h -V --group --simulate --members --kafka-version --assignor --partitions --topic-partitions --exit-code --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
+            opts="-o -v -h -V --group --simulate --members --assignor --partitions --topic-partitions --exit-code --kafka-version --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -532,10 +532,6 @@ _streams__group() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --kafka-version)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --assignor)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -545,6 +541,10 @@ _streams__group() {
                     return 0
                     ;;
                 --topic-partitions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kafka-version)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1082,20 +1082,12 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__reset__subcmd__offsets)
-            opts="-g -o -v -h -V --group --all-groups --all-input-topics --input-topic --to-earliest --to-latest --to-offset --shift-by --to-datetime --by-duration --to-current --from-file --export --dry-run --execute --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
+            opts="-g -o -v -h -V --all-groups --all-input-topics --input-topic --to-earliest --to-latest --to-offset --shift-by --to-datetime --by-duration --to-current --from-file --export --dry-run --execute --group --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --group)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -g)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --input-topic)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1117,6 +1109,14 @@ _streams__group() {
                     return 0
                     ;;
                 --from-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -g)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

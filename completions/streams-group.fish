@@ -99,11 +99,11 @@ never\t''"
 complete -c streams-group -n "__fish_streams_group_using_subcommand list" -s v -l verbose -d 'More detail'
 complete -c streams-group -n "__fish_streams_group_using_subcommand list" -s h -l help -d 'Print help'
 complete -c streams-group -n "__fish_streams_group_using_subcommand list" -s V -l version -d 'Print version'
-complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -s g -l group -d 'Group to describe (repeatable)' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l watch -d 'Describe again every INTERVAL (seconds, or 500ms, 2s, 1m; 2 s when not given) and show what changed; Ctrl-C stops' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l samples -l count -d 'With --watch: stop after N samples' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l for -d 'With --watch: stop after DURATION (seconds, or 90s, 5m, 1h)' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l record -d 'With --watch: append every sample to FILE as one JSON line (`timeline FILE` replays it)' -r -F
+complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -s g -l group -d 'Group to describe (repeatable)' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
 complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
@@ -112,11 +112,11 @@ json\t''"
 complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l all-groups -d 'Describe every streams group of the cluster'
 complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l state -d 'Show group state, coordinator and epochs'
 complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l members -d 'Show members with their tasks (and, with --verbose, targets and task lag)'
 complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l offsets -d 'Show committed offsets, log-end offsets and lag per input partition (default)'
 complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l topology -d 'Show the subtopologies with their source, repartition and changelog topics'
+complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l all-groups -d 'Describe every streams group of the cluster'
 complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -s v -l verbose -d 'More detail'
 complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -s h -l help -d 'Print help'
 complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -s V -l version -d 'Print version'
@@ -150,10 +150,10 @@ complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from topology" -s V -l version -d 'Print version'
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l group -d 'The group: live with no snapshot file, or the group to take from the snapshots' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l members -d 'Members in the simulation (default: the snapshot\'s member count)' -r
-complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l kafka-version -d 'With --simulate: the Kafka release whose coordinator simulates: 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1, 4.2 (4.2.2), 4.1 (4.1.2) or kip. Default: the version the snapshot records, else 4.4' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l assignor -d 'With --simulate: the task assignor (sticky or balanced-sticky). Default: the group\'s, else sticky' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l partitions -d 'Partitions of every source topic whose count is not known otherwise (from --topic-partitions, or from the group)' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l topic-partitions -d 'Partition count of one topic (repeatable, or comma-separated); internal topics too, to model existing ones; 0 = the topic is missing' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l kafka-version -d 'With --simulate: the Kafka release whose coordinator simulates: 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1, 4.2 (4.2.2), 4.1 (4.1.2) or kip. Default: the version the snapshot records, else 4.4' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
@@ -175,11 +175,11 @@ complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch"
 complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l group -d 'The group: live (with --bootstrap-server), or the one to pick in --snapshot' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l snapshot -d 'Read the group from a `describe --output json` snapshot instead of the cluster' -r -F
 complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l application-id -d 'Application id: names internal topics of describe text and picks the group in a snapshot' -r
-complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l kafka-version -d 'The Kafka release whose coordinator decides: 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1, 4.2 (4.2.2), 4.1 (4.1.2) or kip (KIP-1071\'s epoch rules). Default: the snapshot\'s or live broker\'s version, else 4.4' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l rules -d 'Alias: `kip` for --kafka-version kip; `broker` for the group\'s release (the default)' -r -f -a "kip\t'KIP-1071\'s topology epoch rules'
 broker\t'What shipped Apache Kafka brokers (4.1 to 4.4) do'"
 complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l partitions -d 'Partitions of every source topic whose count is not known otherwise (from --topic-partitions, or from the group)' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l topic-partitions -d 'Partition count of one topic (repeatable, or comma-separated); internal topics too, to model existing ones; 0 = the topic is missing' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l kafka-version -d 'The Kafka release whose coordinator decides: 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1, 4.2 (4.2.2), 4.1 (4.1.2) or kip (KIP-1071\'s epoch rules). Default: the snapshot\'s or live broker\'s version, else 4.4' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
 complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
@@ -243,13 +243,13 @@ complete -c streams-group -n "__fish_streams_group_using_subcommand topology; an
 complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
 complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and __fish_seen_subcommand_from help" -f -a "show" -d 'Draw the topology as text, Graphviz DOT or a Mermaid flowchart'
 complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -s g -l group -d 'Group to reset (repeatable)' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -l input-topic -d 'A topic, all its partitions or the ones named: TOPIC or TOPIC:0,1,2 (repeatable)' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -l to-offset -d 'This offset, clamped to the log' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -l shift-by -d 'The committed offset plus N (negative: back), clamped to the log' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -l to-datetime -d 'The first offset at or after this time: YYYY-MM-DDTHH:mm:SS.sss, optional Z, +hh:mm or +hh (UTC without a zone)' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -l by-duration -d 'The first offset at or after now minus this ISO-8601 duration (PnDTnHnMnS, e.g. PT1H)' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -l from-file -d 'The offsets of a CSV plan (as --export writes it); the scope is the file\'s' -r -F
+complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -s g -l group -d 'Group to reset (repeatable)' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
 complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r

@@ -99,24 +99,24 @@ _arguments "${_arguments_options[@]}" : \
 ;;
 (describe)
 _arguments "${_arguments_options[@]}" : \
-'(--all-groups)*-g+[Group to describe (repeatable)]:GROUP:_default' \
-'(--all-groups)*--group=[Group to describe (repeatable)]:GROUP:_default' \
 '--watch=[Describe again every INTERVAL (seconds, or 500ms, 2s, 1m; 2 s when not given) and show what changed; Ctrl-C stops]::INTERVAL:_default' \
 '--samples=[With --watch\: stop after N samples]:N:_default' \
 '--count=[With --watch\: stop after N samples]:N:_default' \
 '--for=[With --watch\: stop after DURATION (seconds, or 90s, 5m, 1h)]:DURATION:_default' \
 '--record=[With --watch\: append every sample to FILE as one JSON line (\`timeline FILE\` replays it)]:FILE:_files' \
+'(--all-groups)*-g+[Group to describe (repeatable)]:GROUP:_default' \
+'(--all-groups)*--group=[Group to describe (repeatable)]:GROUP:_default' \
 '--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
 '--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
 '--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \
 '-o+[Output format]:OUTPUT:(table json)' \
 '--output=[Output format]:OUTPUT:(table json)' \
 '--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
-'--all-groups[Describe every streams group of the cluster]' \
 '--state[Show group state, coordinator and epochs]' \
 '--members[Show members with their tasks (and, with --verbose, targets and task lag)]' \
 '--offsets[Show committed offsets, log-end offsets and lag per input partition (default)]' \
 '--topology[Show the subtopologies with their source, repartition and changelog topics]' \
+'--all-groups[Describe every streams group of the cluster]' \
 '-v[More detail]' \
 '--verbose[More detail]' \
 '-h[Print help]' \
@@ -174,10 +174,10 @@ _arguments "${_arguments_options[@]}" : \
 _arguments "${_arguments_options[@]}" : \
 '--group=[The group\: live with no snapshot file, or the group to take from the snapshots]:GROUP:_default' \
 '--members=[Members in the simulation (default\: the snapshot'\''s member count)]:N:_default' \
-'--kafka-version=[With --simulate\: the Kafka release whose coordinator simulates\: 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1, 4.2 (4.2.2), 4.1 (4.1.2) or kip. Default\: the version the snapshot records, else 4.4]:VERSION:_default' \
 '--assignor=[With --simulate\: the task assignor (sticky or balanced-sticky). Default\: the group'\''s, else sticky]:NAME:_default' \
 '--partitions=[Partitions of every source topic whose count is not known otherwise (from --topic-partitions, or from the group)]:N:_default' \
 '*--topic-partitions=[Partition count of one topic (repeatable, or comma-separated); internal topics too, to model existing ones; 0 = the topic is missing]:TOPIC=N:_default' \
+'--kafka-version=[With --simulate\: the Kafka release whose coordinator simulates\: 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1, 4.2 (4.2.2), 4.1 (4.1.2) or kip. Default\: the version the snapshot records, else 4.4]:VERSION:_default' \
 '--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
 '--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
 '--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \
@@ -234,11 +234,11 @@ _arguments "${_arguments_options[@]}" : \
 '--group=[The group\: live (with --bootstrap-server), or the one to pick in --snapshot]:GROUP:_default' \
 '--snapshot=[Read the group from a \`describe --output json\` snapshot instead of the cluster]:FILE:_files' \
 '--application-id=[Application id\: names internal topics of describe text and picks the group in a snapshot]:ID:_default' \
-'--kafka-version=[The Kafka release whose coordinator decides\: 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1, 4.2 (4.2.2), 4.1 (4.1.2) or kip (KIP-1071'\''s epoch rules). Default\: the snapshot'\''s or live broker'\''s version, else 4.4]:VERSION:_default' \
 '(--kafka-version)--rules=[Alias\: \`kip\` for --kafka-version kip; \`broker\` for the group'\''s release (the default)]:RULES:((kip\:"KIP-1071'\''s topology epoch rules"
 broker\:"What shipped Apache Kafka brokers (4.1 to 4.4) do"))' \
 '--partitions=[Partitions of every source topic whose count is not known otherwise (from --topic-partitions, or from the group)]:N:_default' \
 '*--topic-partitions=[Partition count of one topic (repeatable, or comma-separated); internal topics too, to model existing ones; 0 = the topic is missing]:TOPIC=N:_default' \
+'--kafka-version=[The Kafka release whose coordinator decides\: 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1, 4.2 (4.2.2), 4.1 (4.1.2) or kip (KIP-1071'\''s epoch rules). Default\: the snapshot'\''s or live broker'\''s version, else 4.4]:VERSION:_default' \
 '--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
 '--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
 '--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \
@@ -354,14 +354,14 @@ esac
 ;;
 (reset-offsets)
 _arguments "${_arguments_options[@]}" : \
-'(--all-groups)*-g+[Group to reset (repeatable)]:GROUP:_default' \
-'(--all-groups)*--group=[Group to reset (repeatable)]:GROUP:_default' \
 '*--input-topic=[A topic, all its partitions or the ones named\: TOPIC or TOPIC\:0,1,2 (repeatable)]:TOPIC[:P,P]:_default' \
 '--to-offset=[This offset, clamped to the log]:OFFSET:_default' \
 '--shift-by=[The committed offset plus N (negative\: back), clamped to the log]:N:_default' \
 '--to-datetime=[The first offset at or after this time\: YYYY-MM-DDTHH\:mm\:SS.sss, optional Z, +hh\:mm or +hh (UTC without a zone)]:DATETIME:_default' \
 '--by-duration=[The first offset at or after now minus this ISO-8601 duration (PnDTnHnMnS, e.g. PT1H)]:DURATION:_default' \
 '(--all-input-topics --input-topic)--from-file=[The offsets of a CSV plan (as --export writes it); the scope is the file'\''s]:CSV:_files' \
+'(--all-groups)*-g+[Group to reset (repeatable)]:GROUP:_default' \
+'(--all-groups)*--group=[Group to reset (repeatable)]:GROUP:_default' \
 '--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
 '--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
 '--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \

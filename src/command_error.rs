@@ -5,7 +5,7 @@
 use std::fmt;
 
 use streams_group::error;
-use streams_group::kafka::config::ConfigError;
+use streams_group::kafka::config::ClientConfigError;
 use streams_group::kafka::error::{KafkaError, SaslFix};
 use streams_group::model::ErrorCode;
 use streams_group::render::out::WriteError;
@@ -219,8 +219,8 @@ impl From<WriteError> for CommandError {
     }
 }
 
-impl From<ConfigError> for CommandError {
-    fn from(e: ConfigError) -> Self {
+impl From<ClientConfigError> for CommandError {
+    fn from(e: ClientConfigError) -> Self {
         CommandError::usage(e.0)
     }
 }

@@ -204,9 +204,9 @@ pub fn align_decided_counts(described: &mut Topology, sent: &Topology) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::topology::topic_counts::topic_metadata;
     use crate::model::group::DescribedTopology;
     use crate::model::{Subtopology, TopicInfo};
+    use crate::topology::topic_counts::topic_metadata;
 
     fn group(id: &str) -> GroupDescription {
         GroupDescription {

@@ -57,13 +57,11 @@ use serde::{Deserialize, Serialize};
 use streams_group::coordinator::assignor::{
     AssignorError, GroupAssignment, GroupSpec, MemberAssignment, TaskAssignor,
 };
-use streams_group::coordinator::{
-    Coordinator, GroupConfig, KafkaVersion, RequestContext, StreamsGroup,
-};
+use streams_group::coordinator::{Coordinator, GroupConfig, RequestContext, StreamsGroup};
 use streams_group::model::heartbeat::Endpoint;
 use streams_group::model::{
-    Assignment, ErrorCode, HeartbeatRequest, HeartbeatResponse, Subtopology, TaskId, TaskRole,
-    TaskSet, TopicInfo, Topology,
+    Assignment, ErrorCode, HeartbeatRequest, HeartbeatResponse, KafkaVersion, Subtopology, TaskId,
+    TaskRole, TaskSet, TopicInfo, Topology,
 };
 use support::gmm_oracle::{GmmOracle, OracleGroup};
 

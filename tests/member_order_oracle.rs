@@ -10,7 +10,8 @@ use std::collections::BTreeMap;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use streams_group::coordinator::{Coordinator, GroupConfig, KafkaVersion, RequestContext};
+use streams_group::coordinator::{Coordinator, GroupConfig, RequestContext};
+use streams_group::model::KafkaVersion;
 use streams_group::model::{HeartbeatRequest, Subtopology, TaskSet, Topology};
 use support::gmm_oracle::GmmOracle;
 

@@ -4,11 +4,12 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use proptest::prelude::*;
-use streams_group::coordinator::{GroupConfig, KafkaVersion};
+use streams_group::coordinator::GroupConfig;
+use streams_group::model::KafkaVersion;
 use streams_group::model::{Subtopology, TopicInfo, Topology};
-use streams_group::simulate::report::{Report, StopReason};
+use streams_group::simulate::report::{SimulationReport, StopReason};
 use streams_group::simulate::scenario::{self, BuiltInContext};
-use streams_group::simulate::{self, SimConfig};
+use streams_group::simulate::{self, RunSettings, SimConfig};
 
 fn topology(subtopologies: usize, stateful_mask: u8) -> Topology {
     Topology {
@@ -54,19 +55,19 @@ fn config(
             num_standby_replicas: standby,
             ..GroupConfig::default()
         },
-        seed,
-        release_delay_ms: 150,
-        restart_delay_ms: 2_000,
-        static_members: false,
-        max_time_ms: 900_000,
-        trace: true,
-        racks: 0,
-        endpoints: false,
+        run: RunSettings {
+            seed,
+            release_delay_ms: 150,
+            restart_delay_ms: 2_000,
+            max_time_ms: 900_000,
+            trace: true,
+            ..RunSettings::default()
+        },
         initial: None,
     }
 }
 
-fn run(cfg: &SimConfig, name: &str) -> Report {
+fn run(cfg: &SimConfig, name: &str) -> SimulationReport {
     let ids = simulate::initial_member_ids(cfg);
     let mut next = cfg.topology.clone();
     next.epoch += 1;
@@ -89,7 +90,7 @@ fn run(cfg: &SimConfig, name: &str) -> Report {
 }
 
 /// The checks every run must pass.
-fn check(r: &Report, cfg: &SimConfig) {
+fn check(r: &SimulationReport, cfg: &SimConfig) {
     assert!(
         r.invariant_violations.is_empty(),
         "violations: {:?}",
@@ -191,19 +192,14 @@ fn default_example_reaches_stable_with_every_task_placed() {
 fn a_run_stopped_by_the_time_limit_says_so() {
     // The group cannot form in 1 s (clients join over 0.5 s, the assignment is delayed 3 s):
     // no step starts, and the report says the limit ended the run.
-    let cfg = SimConfig {
-        max_time_ms: 1_000,
-        ..config(12, 1, topology(2, 0b01), 4, 0, 3)
-    };
+    let mut cfg = config(12, 1, topology(2, 0b01), 4, 0, 3);
+    cfg.run.max_time_ms = 1_000;
     let r = run(&cfg, "rolling-bounce");
     assert_eq!(r.stop_reason, StopReason::MaxTime);
     assert_eq!(r.max_time_ms, 1_000);
     assert!(r.steps.is_empty(), "{:?}", r.steps);
     // Formed, but the bounce of 12 members needs more than 40 s.
-    let cfg = SimConfig {
-        max_time_ms: 40_000,
-        ..cfg
-    };
+    cfg.run.max_time_ms = 40_000;
     let r = run(&cfg, "rolling-bounce");
     assert_eq!(r.stop_reason, StopReason::MaxTime);
     assert!(r.virtual_time_to_stable_ms.is_some());

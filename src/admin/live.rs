@@ -11,17 +11,20 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::admin::internal_topics;
 use crate::admin::parse::{FilePlan, TopicScope};
-use crate::admin::plan::{self, Adjustment, LogOffsets, PlanError, Planned, Scenario, ScopeError};
+use crate::admin::plan::{
+    self, Adjustment, LogOffsets, PlanError, Planned, ResetScenario, ScopeError,
+};
 use crate::admin::report::{
     DeleteOffsetsReport, DeleteReport, GroupDeletion, GroupReset, OffsetRow, ResetReport, ResetRow,
     Status, TopicDeletion,
 };
+use crate::describe::live::{group_ids, GroupSelection};
 use crate::error::{ActiveGroup, Error, Fix};
 use crate::kafka::client::Cluster;
 use crate::kafka::config::ClientConfig;
 use crate::kafka::error::{KafkaError, KafkaResult};
 use crate::kafka::{self};
-use crate::model::group::{Coordinator, GroupDescription};
+use crate::model::group::{CoordinatorNode, GroupDescription};
 use crate::model::{ErrorCode, TopicPartition};
 
 /// A group as the admin actions see it before they act.
@@ -31,7 +34,7 @@ pub struct AdminGroup {
     /// `None` when the broker knows no streams group of that id (GROUP_ID_NOT_FOUND): it may
     /// not exist yet, or be a group of another type.
     pub description: Option<GroupDescription>,
-    pub coordinator: Coordinator,
+    pub coordinator: CoordinatorNode,
     /// Every committed offset of the group, all topics.
     pub committed: BTreeMap<TopicPartition, i64>,
 }
@@ -74,18 +77,11 @@ async fn read_groups(cluster: &mut Cluster, groups: &[String]) -> KafkaResult<Ve
     Ok(out)
 }
 
-/// Which groups.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Groups {
-    All,
-    Named(Vec<String>),
-}
-
 /// Where `reset-offsets` moves the offsets.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ResetTo {
     /// Any scenario but `FromFile`.
-    Scenario(Scenario),
+    Scenario(ResetScenario),
     /// The `--from-file` plan (the scope is ignored, as Apache ignores it).
     File(FilePlan),
 }
@@ -93,7 +89,7 @@ pub enum ResetTo {
 /// A `reset-offsets` run.
 #[derive(Clone, Debug)]
 pub struct ResetRequest {
-    pub groups: Groups,
+    pub groups: GroupSelection,
     /// `--input-topic` values; empty: the group's input topics.
     pub scopes: Vec<TopicScope>,
     pub to: ResetTo,
@@ -106,7 +102,7 @@ pub struct ResetRequest {
 struct Scoped {
     group: AdminGroup,
     partitions: BTreeSet<TopicPartition>,
-    scenario: Scenario,
+    scenario: ResetScenario,
     notes: Vec<String>,
 }
 
@@ -121,21 +117,6 @@ fn run<T: 'static>(
         + 'static,
 ) -> Result<T, Error> {
     kafka::run_session(client.clone(), f)?
-}
-
-/// The group ids, listed or given, without repeats.
-async fn group_ids(cluster: &mut Cluster, groups: &Groups) -> KafkaResult<Vec<String>> {
-    let ids = match groups {
-        Groups::All => cluster
-            .list_groups(&[])
-            .await?
-            .into_iter()
-            .map(|g| g.group_id)
-            .collect(),
-        Groups::Named(ids) => ids.clone(),
-    };
-    let mut seen = BTreeSet::new();
-    Ok(ids.into_iter().filter(|g| seen.insert(g.clone())).collect())
 }
 
 /// The state of a group as the reports show it (`None`: no streams group of that id).
@@ -252,7 +233,7 @@ async fn scope_of(
         sources = src;
     }
     let topics: BTreeSet<String> = scopes.iter().map(|s| s.topic.clone()).collect();
-    let partitions = cluster.partitions_of(&topics).await?;
+    let partitions = cluster.leaders(&topics).await?;
     let r = plan::scope_partitions(scopes, &sources, &partitions, &g.committed, need_commit);
     if scopes.is_empty() {
         let covered: BTreeSet<&String> = g.committed.keys().map(|(t, _)| t).collect();
@@ -270,7 +251,7 @@ async fn file_scope(
     cluster: &mut Cluster,
     g: &AdminGroup,
     plan: &FilePlan,
-) -> KafkaResult<Result<(BTreeSet<TopicPartition>, Scenario), Error>> {
+) -> KafkaResult<Result<(BTreeSet<TopicPartition>, ResetScenario), Error>> {
     let Some(mine) = plan.get(&g.group_id) else {
         return Ok(Err(Error::input(format!(
             "the file has no reset plan for group `{}`",
@@ -290,7 +271,7 @@ async fn file_scope(
         .collect();
     Ok(scope_of(cluster, g, &scopes, false, &mut Vec::new())
         .await?
-        .map(|parts| (parts, Scenario::FromFile(mine.clone()))))
+        .map(|parts| (parts, ResetScenario::FromFile(mine.clone()))))
 }
 
 /// Log start and end offsets of `parts`, and their offsets at `timestamp` if there is one.
@@ -389,7 +370,10 @@ fn outcome<K: Ord>(
 }
 
 /// Each row's status from the OffsetCommit answers (a partial failure leaves the rest done).
-fn record_commits(rows: &mut [ResetRow], answers: &Result<BTreeMap<TopicPartition, ErrorCode>, String>) {
+fn record_commits(
+    rows: &mut [ResetRow],
+    answers: &Result<BTreeMap<TopicPartition, ErrorCode>, String>,
+) {
     for r in rows.iter_mut() {
         match outcome(answers, &(r.topic.clone(), r.partition), "partition") {
             Ok(()) => r.status = Status::Done,
@@ -429,10 +413,11 @@ pub fn reset(client: &ClientConfig, req: ResetRequest) -> Result<ResetReport, Er
                 Err(e) => return Ok(Err(e)),
             };
             let timestamp = match &req.to {
-                ResetTo::Scenario(Scenario::ToTimestamp(ts)) => Some(*ts),
+                ResetTo::Scenario(ResetScenario::ToTimestamp(ts)) => Some(*ts),
                 _ => None,
             };
-            let all: BTreeSet<TopicPartition> = scoped.iter().flat_map(|s| s.partitions.clone()).collect();
+            let all: BTreeSet<TopicPartition> =
+                scoped.iter().flat_map(|s| s.partitions.clone()).collect();
             let logs = log_offsets(cluster, &all, timestamp).await?;
             let mut planned = Vec::new();
             for s in scoped {
@@ -553,7 +538,7 @@ async fn internal_topic_rows(
             .and_then(|d| d.topology.subtopologies.clone())
             .unwrap_or_default();
         let found = internal_topics::of_topology(&g.group_id, &subs);
-        let existing = cluster.partitions_of(&found.delete).await?;
+        let existing = cluster.leaders(&found.delete).await?;
         let row = |topic: &String, status, note: Option<&str>| TopicDeletion {
             group_id: g.group_id.clone(),
             topic: topic.clone(),
@@ -589,20 +574,18 @@ async fn refuse_other_types(cluster: &mut Cluster, groups: &[AdminGroup]) -> Inn
     if unknown.is_empty() {
         return Ok(Ok(()));
     }
-    let types = cluster.group_types(&unknown).await?;
-    Ok(
-        match types
-            .iter()
-            .find(|(_, t)| !t.eq_ignore_ascii_case("streams"))
-        {
-            None => Ok(()),
-            Some((g, t)) => Err(Error::Kafka(kafka::error::KafkaError::Broker {
-                code: ErrorCode::GroupIdNotFound,
-                message: Some(format!("group `{g}` is a {t} group, not a streams group")),
-                context: "refused, nothing was written".into(),
-            })),
-        },
-    )
+    let other =
+        cluster.list_groups(&[], &[]).await?.into_iter().find(|g| {
+            unknown.contains(&g.group_id) && !g.group_type.eq_ignore_ascii_case("streams")
+        });
+    Ok(match other.map(|g| (g.group_id, g.group_type)) {
+        None => Ok(()),
+        Some((g, t)) => Err(Error::Kafka(kafka::error::KafkaError::Broker {
+            code: ErrorCode::GroupIdNotFound,
+            message: Some(format!("group `{g}` is a {t} group, not a streams group")),
+            context: "refused, nothing was written".into(),
+        })),
+    })
 }
 
 /// Refuse groups the broker does not know as streams groups, before anything is written.
@@ -630,7 +613,7 @@ pub fn delete(
 ) -> Result<DeleteReport, Error> {
     run(client, move |cluster| {
         Box::pin(async move {
-            let ids = group_ids(cluster, &Groups::Named(groups)).await?;
+            let ids = group_ids(cluster, &GroupSelection::Groups(groups)).await?;
             let groups = read_groups(cluster, &ids).await?;
             if let Err(e) = refuse_unknown(&groups).and_then(|()| refuse_active(&groups, false)) {
                 return Ok(Err(e));
@@ -807,7 +790,7 @@ mod tests {
 
     #[test]
     fn a_group_with_members_is_refused_naming_them() {
-        use crate::model::group::{Coordinator, GroupDescription};
+        use crate::model::group::{CoordinatorNode, GroupDescription};
         let snap: crate::model::group::Snapshot = serde_json::from_str(
             &std::fs::read_to_string(concat!(
                 env!("CARGO_MANIFEST_DIR"),
@@ -821,7 +804,7 @@ mod tests {
         let g = AdminGroup {
             group_id: d.group_id.clone(),
             description: Some(d),
-            coordinator: Coordinator {
+            coordinator: CoordinatorNode {
                 id: 1,
                 host: "h".into(),
                 port: 1,

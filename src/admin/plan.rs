@@ -20,7 +20,7 @@ use crate::model::TopicPartition;
 
 /// Where a reset moves each partition.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Scenario {
+pub enum ResetScenario {
     ToEarliest,
     ToLatest,
     ToOffset(i64),
@@ -150,7 +150,11 @@ pub fn scope_partitions(
     Ok(out)
 }
 
-fn log_offset(map: &BTreeMap<TopicPartition, i64>, tp: &TopicPartition, earliest: bool) -> Result<i64, PlanError> {
+fn log_offset(
+    map: &BTreeMap<TopicPartition, i64>,
+    tp: &TopicPartition,
+    earliest: bool,
+) -> Result<i64, PlanError> {
     map.get(tp)
         .copied()
         .ok_or_else(|| PlanError::UnknownLogOffset {
@@ -160,7 +164,11 @@ fn log_offset(map: &BTreeMap<TopicPartition, i64>, tp: &TopicPartition, earliest
 }
 
 /// `asked`, clamped to the partition's [log start, log end] (Apache checks the end first).
-fn clamp(tp: &TopicPartition, asked: i64, logs: &LogOffsets) -> Result<(i64, Option<Adjustment>), PlanError> {
+fn clamp(
+    tp: &TopicPartition,
+    asked: i64,
+    logs: &LogOffsets,
+) -> Result<(i64, Option<Adjustment>), PlanError> {
     let end = log_offset(&logs.latest, tp, false)?;
     if asked > end {
         return Ok((end, Some(Adjustment::LoweredToLogEnd { asked })));
@@ -174,29 +182,29 @@ fn clamp(tp: &TopicPartition, asked: i64, logs: &LogOffsets) -> Result<(i64, Opt
 
 /// The new offset of one partition.
 fn plan_one(
-    scenario: &Scenario,
+    scenario: &ResetScenario,
     tp: &TopicPartition,
     current: Option<i64>,
     logs: &LogOffsets,
 ) -> Result<(i64, Option<Adjustment>), PlanError> {
     let latest = || log_offset(&logs.latest, tp, false);
     match scenario {
-        Scenario::ToEarliest => Ok((log_offset(&logs.earliest, tp, true)?, None)),
-        Scenario::ToLatest => Ok((latest()?, None)),
-        Scenario::ToOffset(n) => clamp(tp, *n, logs),
-        Scenario::ShiftBy(n) => {
+        ResetScenario::ToEarliest => Ok((log_offset(&logs.earliest, tp, true)?, None)),
+        ResetScenario::ToLatest => Ok((latest()?, None)),
+        ResetScenario::ToOffset(n) => clamp(tp, *n, logs),
+        ResetScenario::ShiftBy(n) => {
             let c = current.ok_or_else(|| PlanError::NoCommittedOffset(tp.clone()))?;
             clamp(tp, c.saturating_add(*n), logs)
         }
-        Scenario::ToTimestamp(_) => match logs.at_timestamp.get(tp) {
+        ResetScenario::ToTimestamp(_) => match logs.at_timestamp.get(tp) {
             Some(o) if *o >= 0 => Ok((*o, None)),
             _ => Ok((latest()?, Some(Adjustment::NoRecordSinceTimestamp))),
         },
-        Scenario::ToCurrent => match current {
+        ResetScenario::ToCurrent => match current {
             Some(c) => Ok((c, None)),
             None => Ok((latest()?, Some(Adjustment::NoCommitTakesLogEnd))),
         },
-        Scenario::FromFile(plan) => match plan.get(tp) {
+        ResetScenario::FromFile(plan) => match plan.get(tp) {
             Some(asked) => clamp(tp, *asked, logs),
             None => Ok((latest()?, None)),
         },
@@ -206,7 +214,7 @@ fn plan_one(
 /// The plan of one group: every partition of `partitions` (for `FromFile`, the file's),
 /// sorted by topic and partition.
 pub fn plan(
-    scenario: &Scenario,
+    scenario: &ResetScenario,
     partitions: &BTreeSet<TopicPartition>,
     committed: &BTreeMap<TopicPartition, i64>,
     logs: &LogOffsets,
@@ -245,7 +253,7 @@ mod tests {
         (committed, logs)
     }
 
-    fn news(s: &Scenario) -> Vec<(i64, Option<Adjustment>)> {
+    fn news(s: &ResetScenario) -> Vec<(i64, Option<Adjustment>)> {
         let (c, l) = logs();
         let parts = BTreeSet::from([tp("in", 0), tp("in", 1)]);
         plan(s, &parts, &c, &l)
@@ -258,49 +266,49 @@ mod tests {
     #[test]
     fn scenarios_follow_apache() {
         use Adjustment::*;
-        assert_eq!(news(&Scenario::ToEarliest), [(10, None), (0, None)]);
-        assert_eq!(news(&Scenario::ToLatest), [(100, None), (20, None)]);
+        assert_eq!(news(&ResetScenario::ToEarliest), [(10, None), (0, None)]);
+        assert_eq!(news(&ResetScenario::ToLatest), [(100, None), (20, None)]);
         assert_eq!(
-            news(&Scenario::ToOffset(15)),
+            news(&ResetScenario::ToOffset(15)),
             [(15, None), (15, None)],
             "inside both logs"
         );
         assert_eq!(
-            news(&Scenario::ToOffset(5)),
+            news(&ResetScenario::ToOffset(5)),
             [(10, Some(RaisedToLogStart { asked: 5 })), (5, None)]
         );
         assert_eq!(
-            news(&Scenario::ToOffset(500)),
+            news(&ResetScenario::ToOffset(500)),
             [
                 (100, Some(LoweredToLogEnd { asked: 500 })),
                 (20, Some(LoweredToLogEnd { asked: 500 }))
             ]
         );
         assert_eq!(
-            news(&Scenario::ToTimestamp(0)),
+            news(&ResetScenario::ToTimestamp(0)),
             [(42, None), (20, Some(NoRecordSinceTimestamp))]
         );
         assert_eq!(
-            news(&Scenario::ToCurrent),
+            news(&ResetScenario::ToCurrent),
             [(50, None), (20, Some(NoCommitTakesLogEnd))]
         );
         let (c, l) = logs();
         let one = BTreeSet::from([tp("in", 0)]);
-        let shifted = |n| plan(&Scenario::ShiftBy(n), &one, &c, &l).unwrap()[0].new;
+        let shifted = |n| plan(&ResetScenario::ShiftBy(n), &one, &c, &l).unwrap()[0].new;
         assert_eq!((shifted(-5), shifted(-45), shifted(60)), (45, 10, 100));
         let both = BTreeSet::from([tp("in", 0), tp("in", 1)]);
         assert_eq!(
-            plan(&Scenario::ShiftBy(1), &both, &c, &l),
+            plan(&ResetScenario::ShiftBy(1), &both, &c, &l),
             Err(PlanError::NoCommittedOffset(tp("in", 1)))
         );
-        let file = Scenario::FromFile(BTreeMap::from([(tp("in", 0), 7), (tp("in", 1), 3)]));
+        let file = ResetScenario::FromFile(BTreeMap::from([(tp("in", 0), 7), (tp("in", 1), 3)]));
         assert_eq!(
             news(&file),
             [(10, Some(RaisedToLogStart { asked: 7 })), (3, None)]
         );
         let unknown = BTreeSet::from([tp("other", 0)]);
         assert_eq!(
-            plan(&Scenario::ToEarliest, &unknown, &c, &l),
+            plan(&ResetScenario::ToEarliest, &unknown, &c, &l),
             Err(PlanError::UnknownLogOffset {
                 tp: tp("other", 0),
                 earliest: true

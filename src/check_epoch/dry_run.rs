@@ -6,7 +6,8 @@ use crate::model::{ErrorCode, HeartbeatRequest, TaskSet, Topology};
 use crate::topology::configure::TopicMetadata;
 
 use crate::coordinator::topology_epoch::TopologyVerdict;
-use crate::coordinator::{Coordinator, GroupConfig, KafkaVersion, RequestContext};
+use crate::coordinator::{Coordinator, GroupConfig, RequestContext};
+use crate::model::KafkaVersion;
 
 /// The group's own topology was refused by the coordinator, so nothing can be checked.
 #[derive(Clone, Debug, PartialEq, Eq)]

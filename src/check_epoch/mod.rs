@@ -10,10 +10,10 @@ use serde::Serialize;
 use crate::coordinator::topology_epoch::{
     broker_verdict, kip_verdict, BrokerVerdict, TopologyVerdict,
 };
-use crate::coordinator::KafkaVersion;
 use crate::diff::topology::{diff_with_metadata, Hazard, TopologyDiff};
 use crate::error::Error;
 use crate::model::group::{DescribedTopology, GroupDescription};
+use crate::model::KafkaVersion;
 use crate::model::{ErrorCode, StatusCode, Topology};
 use crate::snapshot;
 use crate::topology::configure::{topics_to_create, CreatableTopic, TopicMetadata, TopicProblem};

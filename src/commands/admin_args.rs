@@ -43,14 +43,6 @@ impl Scope {
     }
 }
 
-/// `--group` values, none empty.
-pub fn check_groups(groups: &[String]) -> Result<(), CommandError> {
-    if groups.iter().any(|g| g.trim().is_empty()) {
-        return Err(CommandError::usage("--group needs a non-empty group id"));
-    }
-    Ok(())
-}
-
 /// The last line of a dry run, on stderr.
 pub fn dry_run_note(what: &str) {
     out::note(&format!(

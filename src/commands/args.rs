@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use streams_group::describe::live::GroupSelection;
 use streams_group::model::version::UnknownVersion;
 use streams_group::model::KafkaVersion;
 use streams_group::simulate::setup::{MAX_MEMBERS, MAX_PARTITIONS};
@@ -64,6 +65,55 @@ pub fn topic_count(s: &str) -> Result<(String, i32), String> {
         ));
     }
     Ok((topic.to_string(), n))
+}
+
+/// `--group` (repeatable) or `--all-groups`. A command words the help for its own verb with
+/// `#[command(mut_arg("groups", ..))]`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct GroupSelectionArgs {
+    /// Group id (repeatable)
+    #[arg(
+        long = "group",
+        short = 'g',
+        value_name = "GROUP",
+        required_unless_present = "all_groups",
+        conflicts_with = "all_groups"
+    )]
+    pub groups: Vec<String>,
+
+    /// Every streams group of the cluster
+    #[arg(long)]
+    pub all_groups: bool,
+}
+
+impl GroupSelectionArgs {
+    /// The selection; an empty group id is a usage error.
+    pub fn selection(&self) -> Result<GroupSelection, CommandError> {
+        check_groups(&self.groups)?;
+        Ok(match self.all_groups {
+            true => GroupSelection::All,
+            false => GroupSelection::Groups(self.groups.clone()),
+        })
+    }
+}
+
+/// `--kafka-version`: the release whose group coordinator runs. A command words the help for
+/// its own use with `#[command(mut_arg("kafka_version", ..))]`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct KafkaVersionArg {
+    /// Kafka release whose group coordinator runs: 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1, 4.2 (4.2.2),
+    /// 4.1 (4.1.2) or kip (the KIP-1071 text, with topology epoch updates). Default: the
+    /// snapshot's or live broker's version, else 4.4
+    #[arg(long, value_name = "VERSION", value_parser = kafka_version)]
+    pub kafka_version: Option<KafkaVersion>,
+}
+
+/// `--group` values must not be empty.
+pub fn check_groups(groups: &[String]) -> Result<(), CommandError> {
+    if groups.iter().any(|g| g.trim().is_empty()) {
+        return Err(CommandError::usage("--group needs a non-empty group id"));
+    }
+    Ok(())
 }
 
 /// Assumed partition counts of topics: `--partitions` and `--topic-partitions`.

@@ -7,7 +7,7 @@ use streams_group::render::{check_epoch as view, out};
 use streams_group::source::choice;
 use streams_group::source::{load_group_if_exists, resolve_topology, Origin};
 
-use super::args::{kafka_version, source_arg, GroupArgs, SourceArg, TopicCountArgs};
+use super::args::{source_arg, GroupArgs, KafkaVersionArg, SourceArg, TopicCountArgs};
 use super::GlobalArgs;
 use super::Outcome;
 use crate::command_error::CommandError;
@@ -36,7 +36,13 @@ pub enum Rules {
 }
 
 #[derive(Debug, clap::Args)]
-#[command(after_help = AFTER_HELP)]
+#[command(
+    after_help = AFTER_HELP,
+    mut_arg("kafka_version", |a| a.help(
+        "The Kafka release whose coordinator decides: 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1, 4.2 \
+         (4.2.2), 4.1 (4.1.2) or kip (KIP-1071's epoch rules). Default: the snapshot's or live \
+         broker's version, else 4.4")),
+)]
 pub struct Args {
     /// The new topology: FILE (JSON, describe text, snapshot) or group:ID
     #[arg(long, value_name = "FILE|group:ID", value_hint = clap::ValueHint::FilePath,
@@ -55,11 +61,8 @@ pub struct Args {
     #[arg(long, value_name = "ID")]
     pub application_id: Option<String>,
 
-    /// The Kafka release whose coordinator decides: 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1, 4.2
-    /// (4.2.2), 4.1 (4.1.2) or kip (KIP-1071's epoch rules). Default: the snapshot's or live
-    /// broker's version, else 4.4
-    #[arg(long, value_name = "VERSION", value_parser = kafka_version)]
-    pub kafka_version: Option<KafkaVersion>,
+    #[command(flatten)]
+    pub version: KafkaVersionArg,
 
     /// Alias: `kip` for --kafka-version kip; `broker` for the group's release (the default)
     #[arg(long, value_enum, conflicts_with = "kafka_version")]
@@ -112,7 +115,7 @@ fn build(global: &GlobalArgs, args: &Args) -> Result<CheckReport, CommandError> 
 /// `--rules` is an alias of `--kafka-version`: `kip` for the KIP's rules, `broker` for the
 /// group's release.
 fn chosen_version(args: &Args, origin: &Origin) -> KafkaVersion {
-    let flag = match (args.kafka_version, args.rules) {
+    let flag = match (args.version.kafka_version, args.rules) {
         (Some(v), _) => Some(v),
         (None, Some(Rules::Kip)) => Some(KafkaVersion::Kip),
         _ => None,

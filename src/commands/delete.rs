@@ -4,7 +4,8 @@
 use streams_group::admin;
 use streams_group::render::{admin as view, out};
 
-use super::admin_args::{check_groups, dry_run_note, Mode};
+use super::admin_args::{dry_run_note, Mode};
+use super::args::check_groups;
 use super::GlobalArgs;
 use super::Outcome;
 use crate::exit::Code;

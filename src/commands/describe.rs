@@ -1,18 +1,22 @@
 //! `describe`: state, members, offsets and lag, topology of streams groups.
 
-use streams_group::describe::live::{self, Selection};
+use streams_group::describe::live;
 use streams_group::describe::live::DescribeResult;
 use streams_group::model::group::{Snapshot, SNAPSHOT_SCHEMA_VERSION};
 use streams_group::render::watch::MarkBy;
 use streams_group::render::{describe as view, out};
 
+use super::args::GroupSelectionArgs;
 use super::GlobalArgs;
 use super::Outcome;
 use crate::command_error::CommandError;
 use crate::exit::Code;
 
 #[derive(Debug, clap::Args)]
-#[command(after_help = "\
+#[command(
+    mut_arg("groups", |a| a.help("Group to describe (repeatable)")),
+    mut_arg("all_groups", |a| a.help("Describe every streams group of the cluster")),
+    after_help = "\
 Examples:
   streams-group describe --bootstrap-server localhost:9092 --group my-app
   streams-group describe --bootstrap-server localhost:9092 --group a --group b --members --verbose
@@ -34,19 +38,8 @@ On a terminal the view is redrawn in place, with what changed since the previous
 one line per change, and with --output json one JSON object per sample. A broker that goes away
 is shown and retried.")]
 pub struct Args {
-    /// Group to describe (repeatable)
-    #[arg(
-        long = "group",
-        short = 'g',
-        value_name = "GROUP",
-        required_unless_present = "all_groups",
-        conflicts_with = "all_groups"
-    )]
-    pub groups: Vec<String>,
-
-    /// Describe every streams group of the cluster
-    #[arg(long)]
-    pub all_groups: bool,
+    #[command(flatten)]
+    pub selection: GroupSelectionArgs,
 
     /// Show group state, coordinator and epochs
     #[arg(long, group = "view")]
@@ -69,14 +62,7 @@ pub struct Args {
 }
 
 pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
-    if args.groups.iter().any(|g| g.trim().is_empty()) {
-        return Err(CommandError::usage("--group needs a non-empty group id"));
-    }
-    let selection = if args.all_groups {
-        Selection::All
-    } else {
-        Selection::Groups(args.groups.clone())
-    };
+    let selection = args.selection.selection()?;
     let client = super::live::client_config(global)?;
     if let Some(every) = args.watch.watch {
         let table = |s: &Snapshot| view_table(s, args, global.verbose);

@@ -9,7 +9,7 @@ use streams_group::simulate::setup::{Members, Plan};
 use streams_group::source::choice;
 use streams_group::source::{load_group, resolve_topology, SourcedGroup};
 
-use super::args::{kafka_version, members, source_arg, SourceArg, TopicCountArgs};
+use super::args::{members, source_arg, KafkaVersionArg, SourceArg, TopicCountArgs};
 use super::GlobalArgs;
 use super::Outcome;
 use crate::command_error::CommandError;
@@ -68,7 +68,14 @@ pub struct TopologyArgs {
 }
 
 #[derive(Debug, clap::Args)]
-#[command(after_help = AFTER_HELP)]
+#[command(
+    after_help = AFTER_HELP,
+    mut_arg("kafka_version", |a| a
+        .requires("simulate")
+        .help("With --simulate: the Kafka release whose coordinator simulates: 4.4 (4.4.0), 4.3 \
+               (4.3.2), 4.3.1, 4.2 (4.2.2), 4.1 (4.1.2) or kip. Default: the version the snapshot \
+               records, else 4.4")),
+)]
 pub struct AssignmentArgs {
     /// Snapshot files or group:ID: one (current vs target, or vs --simulate) or two (old vs
     /// new)
@@ -88,11 +95,8 @@ pub struct AssignmentArgs {
     #[arg(long, value_name = "N", requires = "simulate", value_parser = members)]
     pub members: Option<u32>,
 
-    /// With --simulate: the Kafka release whose coordinator simulates: 4.4 (4.4.0), 4.3
-    /// (4.3.2), 4.3.1, 4.2 (4.2.2), 4.1 (4.1.2) or kip. Default: the version the snapshot
-    /// records, else 4.4
-    #[arg(long, value_name = "VERSION", requires = "simulate", value_parser = kafka_version)]
-    pub kafka_version: Option<KafkaVersion>,
+    #[command(flatten)]
+    pub version: KafkaVersionArg,
 
     /// With --simulate: the task assignor (sticky or balanced-sticky). Default: the group's,
     /// else sticky
@@ -138,7 +142,7 @@ fn run_assignment(global: &GlobalArgs, args: &AssignmentArgs) -> Outcome {
         ([one], false) => diff::current_vs_target(&group(global, one, args)?),
         ([one], true) => {
             let g = group(global, one, args)?;
-            let choice = choice::choose(args.kafka_version, Some(&g.origin));
+            let choice = choice::choose(args.version.kafka_version, Some(&g.origin));
             if let Some(n) = &choice.note {
                 out::note(n);
             }

@@ -5,13 +5,14 @@ use std::path::PathBuf;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use streams_group::admin;
-use streams_group::admin::live::{Groups, ResetRequest, ResetTo};
+use streams_group::admin::live::{ResetRequest, ResetTo};
 use streams_group::admin::parse;
-use streams_group::admin::plan::Scenario;
+use streams_group::admin::plan::ResetScenario;
 use streams_group::admin::report::ResetReport;
 use streams_group::render::{admin as view, out};
 
-use super::admin_args::{check_groups, dry_run_note, Mode, Scope};
+use super::admin_args::{dry_run_note, Mode, Scope};
+use super::args::GroupSelectionArgs;
 use super::GlobalArgs;
 use super::Outcome;
 use crate::command_error::CommandError;
@@ -87,20 +88,14 @@ fn duration(s: &str) -> Result<(i128, String), String> {
 }
 
 #[derive(Debug, clap::Args)]
-#[command(long_about = LONG_ABOUT, after_help = AFTER_HELP)]
+#[command(
+    long_about = LONG_ABOUT,
+    after_help = AFTER_HELP,
+    mut_arg("groups", |a| a.help("Group to reset (repeatable)"))
+)]
 pub struct Args {
-    /// Group to reset (repeatable)
-    #[arg(
-        long = "group",
-        short = 'g',
-        value_name = "GROUP",
-        required_unless_present = "all_groups",
-        conflicts_with = "all_groups"
-    )]
-    pub groups: Vec<String>,
-    /// Every streams group of the cluster
-    #[arg(long)]
-    pub all_groups: bool,
+    #[command(flatten)]
+    pub selection: GroupSelectionArgs,
     #[command(flatten)]
     pub scope: Scope,
     #[command(flatten)]
@@ -115,32 +110,35 @@ pub struct Args {
 /// The scenario, read before anything is sent, and its label.
 fn reset_to(args: &Args) -> Result<(ResetTo, String), CommandError> {
     let s = &args.scenario;
-    let plain = |sc: Scenario, label: String| Ok((ResetTo::Scenario(sc), label));
+    let plain = |sc: ResetScenario, label: String| Ok((ResetTo::Scenario(sc), label));
     if let Some(path) = &s.from_file {
         let text = std::fs::read_to_string(path).map_err(|e| {
             CommandError::usage(format!("cannot read --from-file {}: {e}", path.display()))
         })?;
-        let plan = parse::csv_plan(&text, &args.groups)
+        let plan = parse::csv_plan(&text, &args.selection.groups)
             .map_err(|e| CommandError::usage(format!("--from-file {}: {e}", path.display())))?;
         return Ok((ResetTo::File(plan), format!("from-file {}", path.display())));
     }
     if s.to_earliest {
-        return plain(Scenario::ToEarliest, "to-earliest".into());
+        return plain(ResetScenario::ToEarliest, "to-earliest".into());
     }
     if s.to_latest {
-        return plain(Scenario::ToLatest, "to-latest".into());
+        return plain(ResetScenario::ToLatest, "to-latest".into());
     }
     if s.to_current {
-        return plain(Scenario::ToCurrent, "to-current".into());
+        return plain(ResetScenario::ToCurrent, "to-current".into());
     }
     if let Some(n) = s.to_offset {
-        return plain(Scenario::ToOffset(n), format!("to-offset {n}"));
+        return plain(ResetScenario::ToOffset(n), format!("to-offset {n}"));
     }
     if let Some(n) = s.shift_by {
-        return plain(Scenario::ShiftBy(n), format!("shift-by {n}"));
+        return plain(ResetScenario::ShiftBy(n), format!("shift-by {n}"));
     }
     if let Some((ms, text)) = &s.to_datetime {
-        return plain(Scenario::ToTimestamp(*ms), format!("to-datetime {text}"));
+        return plain(
+            ResetScenario::ToTimestamp(*ms),
+            format!("to-datetime {text}"),
+        );
     }
     if let Some((ns, text)) = &s.by_duration {
         // Wall-clock time enters here, at the edge, once.
@@ -151,7 +149,10 @@ fn reset_to(args: &Args) -> Result<(ResetTo, String), CommandError> {
         let ms = i64::try_from(ms).map_err(|_| {
             CommandError::usage(format!("--by-duration {text} reaches beyond the calendar"))
         })?;
-        return plain(Scenario::ToTimestamp(ms), format!("by-duration {text}"));
+        return plain(
+            ResetScenario::ToTimestamp(ms),
+            format!("by-duration {text}"),
+        );
     }
     Err(CommandError::usage(
         "reset-offsets needs a scenario (see --help)",
@@ -159,17 +160,13 @@ fn reset_to(args: &Args) -> Result<(ResetTo, String), CommandError> {
 }
 
 pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
-    check_groups(&args.groups)?;
+    let groups = args.selection.selection()?;
     let (to, label) = reset_to(args)?;
     let scopes = match to {
         ResetTo::File(_) => Vec::new(),
         ResetTo::Scenario(_) => args.scope.required("reset-offsets")?,
     };
     let client = super::live::client_config(global)?;
-    let groups = match args.all_groups {
-        true => Groups::All,
-        false => Groups::Named(args.groups.clone()),
-    };
     let report = admin::live::reset(
         &client,
         ResetRequest {
@@ -181,7 +178,7 @@ pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
         },
     )?;
     if args.export {
-        out::write_stdout(&view::reset_csv(&report, args.groups.len() == 1))?;
+        out::write_stdout(&view::reset_csv(&report, args.selection.groups.len() == 1))?;
     } else {
         out::report(global.format(), &report, view::reset_table)?;
     }

@@ -6,12 +6,15 @@ use std::path::PathBuf;
 use streams_group::model::{GroupStateName, KafkaVersion};
 use streams_group::render::{out, simulate as view};
 use streams_group::simulate::setup::{
-    self, GroupSettings, Members, Plan, RunSettings, Start, StepSize, MAX_MEMBERS,
+    self, GroupSettings, Members, Plan, Start, StepSize, MAX_MEMBERS,
 };
+use streams_group::simulate::RunSettings;
 use streams_group::source::choice;
 use streams_group::source::{load_group, resolve_topology, GroupSource, SourcedGroup};
 
-use super::args::{kafka_version, members, source_arg, GroupConfigArgs, SourceArg, TopicCountArgs};
+use super::args::{
+    members, source_arg, GroupConfigArgs, KafkaVersionArg, SourceArg, TopicCountArgs,
+};
 use super::GlobalArgs;
 use super::Outcome;
 use crate::command_error::CommandError;
@@ -120,11 +123,8 @@ pub struct Args {
     #[arg(long)]
     pub trace: bool,
 
-    /// Kafka release whose group coordinator runs: 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1, 4.2 (4.2.2),
-    /// 4.1 (4.1.2) or kip (the KIP-1071 text, with topology epoch updates). Default: the
-    /// snapshot's or live broker's version, else 4.4
-    #[arg(long, value_name = "VERSION", value_parser = kafka_version)]
-    pub kafka_version: Option<KafkaVersion>,
+    #[command(flatten)]
+    pub version: KafkaVersionArg,
 
     /// Task assignor: `sticky` (the release's own StickyTaskAssignor, exactly) or
     /// `balanced-sticky` (this tool's: stateful and stateless balanced apart, rack-aware
@@ -148,7 +148,10 @@ pub struct Args {
 
 pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
     let start = starting_group(global, args)?;
-    let choice = choice::choose(args.kafka_version, start.as_ref().map(|g| &g.origin));
+    let choice = choice::choose(
+        args.version.kafka_version,
+        start.as_ref().map(|g| &g.origin),
+    );
     if let Some(n) = &choice.note {
         out::note(n);
     }
@@ -182,7 +185,7 @@ pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
         None => StepSize::Members(args.count),
     };
     let scenario = setup::scenario(&args.scenario, size, custom_topology, &mut cfg)?;
-    let bar = progress_bar(cfg.members, cfg.max_time_ms);
+    let bar = progress_bar(cfg.members, cfg.run.max_time_ms);
     let mut last = 0;
     let mut progress = |now: i64, _limit: i64| {
         if let Some(b) = &bar {

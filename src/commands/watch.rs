@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use streams_group::describe::live::Selection;
+use streams_group::describe::live::GroupSelection;
 use streams_group::error;
 use streams_group::kafka::config::ClientConfig;
 use streams_group::model::group::Snapshot;
@@ -67,7 +67,7 @@ pub fn run(
     args: &WatchArgs,
     every: Duration,
     client: ClientConfig,
-    selection: Selection,
+    selection: GroupSelection,
     view: View,
 ) -> Outcome {
     let mut record = args.record.as_deref().map(Recording::open).transpose()?;
@@ -111,10 +111,10 @@ fn next(events: &Receiver<Event>, deadline: Option<Instant>) -> Event {
     got.unwrap_or(Event::Stop)
 }
 
-fn title(selection: &Selection, view: &View, every: Duration) -> String {
+fn title(selection: &GroupSelection, view: &View, every: Duration) -> String {
     let groups = match selection {
-        Selection::All => "all groups".to_string(),
-        Selection::Groups(ids) => ids.join(", "),
+        GroupSelection::All => "all groups".to_string(),
+        GroupSelection::Groups(ids) => ids.join(", "),
     };
     let every = match every.as_millis() {
         ms if ms % 1000 == 0 => format!("{} s", ms / 1000),
@@ -127,7 +127,12 @@ fn title(selection: &Selection, view: &View, every: Duration) -> String {
 }
 
 /// One describe per tick; a tick missed by a slow describe is skipped, not caught up.
-fn start_sampler(client: ClientConfig, selection: Selection, every: Duration, tx: Sender<Event>) {
+fn start_sampler(
+    client: ClientConfig,
+    selection: GroupSelection,
+    every: Duration,
+    tx: Sender<Event>,
+) {
     std::thread::spawn(move || {
         let mut tick = Instant::now();
         loop {

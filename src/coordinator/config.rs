@@ -82,48 +82,48 @@ impl Default for BrokerBounds {
 
 /// A configuration that cannot work.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ConfigError(pub String);
+pub struct GroupConfigError(pub String);
 
-impl std::fmt::Display for ConfigError {
+impl std::fmt::Display for GroupConfigError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.0)
     }
 }
 
-impl std::error::Error for ConfigError {}
+impl std::error::Error for GroupConfigError {}
 
 impl GroupConfig {
     /// Checks the relations the broker enforces between the values.
-    pub fn validate(&self) -> Result<(), ConfigError> {
+    pub fn validate(&self) -> Result<(), GroupConfigError> {
         if self.heartbeat_interval_ms <= 0 {
-            return Err(ConfigError(format!(
+            return Err(GroupConfigError(format!(
                 "heartbeat interval must be positive, got {} ms",
                 self.heartbeat_interval_ms
             )));
         }
         if self.session_timeout_ms <= self.heartbeat_interval_ms {
-            return Err(ConfigError(format!(
+            return Err(GroupConfigError(format!(
                 "session timeout ({} ms) must be greater than the heartbeat interval ({} ms)",
                 self.session_timeout_ms, self.heartbeat_interval_ms
             )));
         }
         if self.initial_rebalance_delay_ms < 0 {
-            return Err(ConfigError(
+            return Err(GroupConfigError(
                 "initial rebalance delay must not be negative".into(),
             ));
         }
         if self.assignment_interval_ms < 0 {
-            return Err(ConfigError(
+            return Err(GroupConfigError(
                 "assignment interval must not be negative".into(),
             ));
         }
         if self.acceptable_recovery_lag < 0 {
-            return Err(ConfigError(
+            return Err(GroupConfigError(
                 "acceptable recovery lag must not be negative".into(),
             ));
         }
         if self.max_size == 0 {
-            return Err(ConfigError("group max size must be at least 1".into()));
+            return Err(GroupConfigError("group max size must be at least 1".into()));
         }
         Ok(())
     }
@@ -137,10 +137,10 @@ impl GroupConfig {
         key: &str,
         value: &str,
         version: KafkaVersion,
-    ) -> Result<GroupConfig, ConfigError> {
+    ) -> Result<GroupConfig, GroupConfigError> {
         let mut c = self.clone();
         let n: i64 = value.trim().parse().map_err(|_| {
-            ConfigError(format!(
+            GroupConfigError(format!(
                 "Invalid value {value} for configuration {key}: Not a number of type INT"
             ))
         })?;
@@ -155,12 +155,16 @@ impl GroupConfig {
             }
             "streams.num.standby.replicas" => {
                 c.num_standby_replicas = u32::try_from(n).map_err(|_| {
-                    ConfigError(format!(
+                    GroupConfigError(format!(
                         "Invalid value {value} for configuration {key}: Value must be at least 0"
                     ))
                 })?
             }
-            _ => return Err(ConfigError(format!("Unknown group config name: {key}"))),
+            _ => {
+                return Err(GroupConfigError(format!(
+                    "Unknown group config name: {key}"
+                )))
+            }
         }
         c.validate_bounds(&BrokerBounds::default())?;
         Ok(c)
@@ -169,13 +173,13 @@ impl GroupConfig {
     /// Checks the group configs against a broker's bounds, as `kafka-configs.sh --alter` on a
     /// group is checked (`GroupConfig.validate`): the message names the bound and the broker
     /// setting that moves it.
-    pub fn validate_bounds(&self, bounds: &BrokerBounds) -> Result<(), ConfigError> {
+    pub fn validate_bounds(&self, bounds: &BrokerBounds) -> Result<(), GroupConfigError> {
         self.validate()?;
         let check = |ok: bool, what: &str, value: i64, rel: &str, bound: i64, setting: &str| {
             if ok {
                 Ok(())
             } else {
-                Err(ConfigError(format!(
+                Err(GroupConfigError(format!(
                     "{what} is {value}, but a broker requires it to be {rel} {bound} \
                      (broker setting {setting})"
                 )))

@@ -20,9 +20,9 @@ use super::config::GroupConfig;
 use super::member::Member;
 use super::member_order::MemberOrder;
 use super::ownership::Ownership;
-use super::profile::KafkaVersion;
 use super::refined_cache::RefinedCache;
 use super::target::{self, TargetAssignment, WarmupRefiner};
+use crate::model::KafkaVersion;
 
 /// Group states, named as Kafka names them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

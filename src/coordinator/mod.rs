@@ -25,10 +25,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 pub use config::GroupConfig;
 pub use group::{GroupState, HeartbeatOutcome, Removal, RequestContext, StreamsGroup};
-pub use profile::KafkaVersion;
 
 use crate::model::heartbeat::{LEAVE_EPOCH, STATIC_LEAVE_EPOCH};
-use crate::model::{ErrorCode, HeartbeatRequest, HeartbeatResponse};
+use crate::model::{ErrorCode, HeartbeatRequest, HeartbeatResponse, KafkaVersion};
 use crate::topology::configure::TopicMetadata;
 
 use assignor::{StickyAssignor, TaskAssignor};

@@ -6,7 +6,7 @@
 //! `GroupMetadataManager`, `GroupCoordinatorService` and `CurrentAssignmentBuilder` of each
 //! release, checked in lock-step by `tests/coordinator_oracle.rs`.
 
-pub use crate::model::version::KafkaVersion;
+use crate::model::KafkaVersion;
 
 /// How the coordinator answers a topology that differs from the group's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -15,7 +15,7 @@ use super::assignor::{
 };
 use super::config::GroupConfig;
 use super::member::Member;
-use super::profile::KafkaVersion;
+use crate::model::KafkaVersion;
 
 /// The per-member target assignment.
 pub type TargetAssignment = BTreeMap<String, Assignment>;

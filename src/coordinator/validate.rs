@@ -9,7 +9,7 @@ use crate::model::heartbeat::{JOIN_EPOCH, STATIC_LEAVE_EPOCH};
 use crate::model::{ErrorCode, HeartbeatRequest, TaskSet, Topology};
 use crate::topology::topic_name::is_valid_topic_name;
 
-use super::profile::KafkaVersion;
+use crate::model::KafkaVersion;
 
 /// A request the coordinator refuses outright.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -37,7 +37,7 @@ pub fn list(
 ) -> Result<ListReport, Error> {
     let report = kafka::run_session(client.clone(), move |cluster| {
         Box::pin(async move {
-            let groups = cluster.list_groups(&states).await?;
+            let groups = cluster.list_groups(&[STREAMS], &states).await?;
             let mut rows: Vec<ListRow> = groups
                 .iter()
                 .map(|g| ListRow {
@@ -71,32 +71,46 @@ pub fn list(
     Ok(report)
 }
 
-/// Which groups to describe.
+/// The group type of streams groups, as ListGroups names it.
+const STREAMS: &str = "streams";
+
+/// Which groups a command acts on: `--group` (repeatable) or `--all-groups`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Selection {
+pub enum GroupSelection {
+    /// Every streams group of the cluster.
     All,
     Groups(Vec<String>),
+}
+
+/// The group ids selected, listed by the cluster or given, without repeats.
+pub async fn group_ids(
+    cluster: &mut Cluster,
+    selection: &GroupSelection,
+) -> KafkaResult<Vec<String>> {
+    let ids = match selection {
+        GroupSelection::All => cluster
+            .list_groups(&[STREAMS], &[])
+            .await?
+            .into_iter()
+            .map(|g| g.group_id)
+            .collect(),
+        GroupSelection::Groups(ids) => ids.clone(),
+    };
+    let mut seen = BTreeSet::new();
+    Ok(ids.into_iter().filter(|g| seen.insert(g.clone())).collect())
 }
 
 /// Describe the groups: `None` when the selection is empty (a cluster without streams groups).
 pub fn describe(
     client: &ClientConfig,
-    selection: Selection,
+    selection: GroupSelection,
 ) -> Result<Option<DescribeResult>, Error> {
-    if let Selection::Groups(ids) = &selection {
+    if let GroupSelection::Groups(ids) = &selection {
         kafka::limits::check_group_ids(ids)?;
     }
     let result = kafka::run_session(client.clone(), move |cluster| {
         Box::pin(async move {
-            let ids = match selection {
-                Selection::All => cluster
-                    .list_groups(&[])
-                    .await?
-                    .into_iter()
-                    .map(|g| g.group_id)
-                    .collect(),
-                Selection::Groups(ids) => ids,
-            };
+            let ids = group_ids(cluster, &selection).await?;
             if ids.is_empty() {
                 return Ok(None);
             }
@@ -150,7 +164,9 @@ pub async fn describe_groups(
     let earliest = if need_earliest.is_empty() {
         BTreeMap::new()
     } else {
-        cluster.offsets_at(&need_earliest, -2, &mut warnings).await?
+        cluster
+            .offsets_at(&need_earliest, -2, &mut warnings)
+            .await?
     };
     let offsets = Offsets {
         leaders: &leaders,

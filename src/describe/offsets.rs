@@ -96,19 +96,16 @@ impl Offsets<'_> {
                 warnings.push(format!(
                     "group `{group_id}`: topic `{t}` does not exist (or is not visible)"
                 ));
-                rows.extend(
-                    committed
-                        .iter()
-                        .filter(|((ct, _), _)| ct == t)
-                        .map(|((_, cp), (off, ep))| PartitionOffsets {
-                            topic: t.clone(),
-                            partition: *cp,
-                            committed: Some(*off),
-                            leader_epoch: Some(*ep).filter(|e| *e >= 0),
-                            end: None,
-                            lag: None,
-                        }),
-                );
+                rows.extend(committed.iter().filter(|((ct, _), _)| ct == t).map(
+                    |((_, cp), (off, ep))| PartitionOffsets {
+                        topic: t.clone(),
+                        partition: *cp,
+                        committed: Some(*off),
+                        leader_epoch: Some(*ep).filter(|e| *e >= 0),
+                        end: None,
+                        lag: None,
+                    },
+                ));
                 continue;
             };
             for p in ps.keys() {
@@ -163,7 +160,15 @@ mod tests {
         let rows = offsets.rows("g", topics.iter(), &committed, &mut warnings);
         let got: Vec<_> = rows
             .iter()
-            .map(|r| (r.topic.as_str(), r.partition, r.committed, r.leader_epoch, r.lag))
+            .map(|r| {
+                (
+                    r.topic.as_str(),
+                    r.partition,
+                    r.committed,
+                    r.leader_epoch,
+                    r.lag,
+                )
+            })
             .collect();
         assert_eq!(
             got,

@@ -27,17 +27,18 @@ use crate::topology::ResolvedTopology;
 /// Whether two things compared are the same.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
-pub enum Verdict {
+#[schemars(rename = "Verdict")]
+pub enum DiffVerdict {
     Identical,
     Different,
 }
 
-impl Verdict {
+impl DiffVerdict {
     pub fn of(identical: bool) -> Self {
         if identical {
-            Verdict::Identical
+            DiffVerdict::Identical
         } else {
-            Verdict::Different
+            DiffVerdict::Different
         }
     }
 }
@@ -47,7 +48,7 @@ impl Verdict {
 pub struct TopologyDiffReport {
     pub old: String,
     pub new: String,
-    pub verdict: Verdict,
+    pub verdict: DiffVerdict,
     pub identical: bool,
     /// True when a hazard was found.
     pub hazardous: bool,
@@ -75,7 +76,7 @@ pub fn topologies(mut old: ResolvedTopology, mut new: ResolvedTopology) -> Topol
     TopologyDiffReport {
         old: old.label,
         new: new.label,
-        verdict: Verdict::of(identical),
+        verdict: DiffVerdict::of(identical),
         identical,
         hazardous: !d.hazards.is_empty(),
         diff: d,
@@ -115,7 +116,7 @@ pub struct AssignmentDiffReport {
     pub after: String,
     pub compared_by: ComparedBy,
     pub notes: Vec<String>,
-    pub verdict: Verdict,
+    pub verdict: DiffVerdict,
     pub identical: bool,
     /// Active tasks that went from one owner to another.
     pub moved_active: u64,
@@ -152,7 +153,7 @@ fn report(
         after: s.after,
         compared_by: s.compared_by,
         notes: s.notes,
-        verdict: Verdict::of(identical),
+        verdict: DiffVerdict::of(identical),
         identical,
         moved_active,
         moved_standby,
@@ -266,7 +267,7 @@ pub fn vs_simulation(g: &SourcedGroup, plan: &Plan) -> Result<AssignmentDiffRepo
              the {} assignor, final state {}",
             cfg.members,
             cfg.threads_per_process,
-            cfg.seed,
+            cfg.run.seed,
             run.kafka_version,
             run.assignor,
             run.final_state
@@ -417,7 +418,7 @@ mod tests {
     #[test]
     fn verdicts_serialise_as_before() {
         assert_eq!(
-            serde_json::to_value(Verdict::Identical).unwrap(),
+            serde_json::to_value(DiffVerdict::Identical).unwrap(),
             "identical"
         );
         assert_eq!(

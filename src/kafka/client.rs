@@ -15,7 +15,7 @@ use kafka_protocol::messages::{
 };
 use kafka_protocol::protocol::StrBytes;
 
-use crate::model::group::{CommittedOffsets, Coordinator, GroupDescription};
+use crate::model::group::{CommittedOffsets, CoordinatorNode, GroupDescription};
 use crate::model::processor_graph::StoredDescription;
 
 use super::codec::describe::{DescribeRequest, DescribeResponse, WireDescribedGroup};
@@ -24,7 +24,6 @@ use super::conn::{Connection, API_STREAMS_GROUP_DESCRIBE};
 use super::error::{KafkaError, KafkaResult, HINT_OLD_BROKER};
 
 mod admin;
-
 
 /// Why a partition's offset could not be listed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,11 +35,11 @@ pub enum LeaderlessOr {
 }
 
 /// A group as ListGroups reports it.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ListedGroup {
     pub group_id: String,
     pub state: String,
-    #[serde(skip)]
+    /// `consumer`, `classic`, `share` or `streams`.
     pub group_type: String,
 }
 
@@ -164,18 +163,28 @@ impl Cluster {
         true
     }
 
-    /// ListGroups v5 (types = streams) on every broker, merged and sorted by group id.
-    pub async fn list_groups(&mut self, states: &[String]) -> KafkaResult<Vec<ListedGroup>> {
+    /// ListGroups v5 on every broker, merged and sorted by group id: the groups of `types`
+    /// (every type when empty) in `states` (every state when empty).
+    pub async fn list_groups(
+        &mut self,
+        types: &[&str],
+        states: &[String],
+    ) -> KafkaResult<Vec<ListedGroup>> {
+        let req = ListGroupsRequest::default()
+            .with_types_filter(
+                types
+                    .iter()
+                    .map(|t| StrBytes::from_string(t.to_string()))
+                    .collect(),
+            )
+            .with_states_filter(
+                states
+                    .iter()
+                    .map(|x| StrBytes::from_string(x.clone()))
+                    .collect(),
+            );
         let mut out: BTreeMap<String, ListedGroup> = BTreeMap::new();
         for id in self.broker_ids() {
-            let req = ListGroupsRequest::default()
-                .with_types_filter(vec![StrBytes::from_static_str("streams")])
-                .with_states_filter(
-                    states
-                        .iter()
-                        .map(|x| StrBytes::from_string(x.clone()))
-                        .collect(),
-                );
             let conn = self.conn(id).await?;
             let (_, resp): (i16, ListGroupsResponse) =
                 conn.negotiated(ApiKey::ListGroups, 5, &req).await?;
@@ -187,7 +196,9 @@ impl Cluster {
                 ));
             }
             for g in resp.groups {
-                if !s(&g.group_type).eq_ignore_ascii_case("streams") {
+                let group_type = s(&g.group_type);
+                // A broker before ListGroups v5's type filter would answer with every type.
+                if !types.is_empty() && !types.iter().any(|t| t.eq_ignore_ascii_case(&group_type)) {
                     continue;
                 }
                 out.insert(
@@ -195,7 +206,7 @@ impl Cluster {
                     ListedGroup {
                         group_id: g.group_id.to_string(),
                         state: s(&g.group_state),
-                        group_type: s(&g.group_type),
+                        group_type,
                     },
                 );
             }
@@ -207,7 +218,7 @@ impl Cluster {
     pub async fn find_coordinators(
         &mut self,
         groups: &[String],
-    ) -> KafkaResult<BTreeMap<String, Coordinator>> {
+    ) -> KafkaResult<BTreeMap<String, CoordinatorNode>> {
         let mut found = BTreeMap::new();
         let mut pending: Vec<String> = groups.to_vec();
         let mut attempt = 0;
@@ -235,7 +246,7 @@ impl Cluster {
                         });
                         found.insert(
                             key,
-                            Coordinator {
+                            CoordinatorNode {
                                 id: c.node_id.0,
                                 host: s(&c.host),
                                 port: c.port,
@@ -316,7 +327,7 @@ impl Cluster {
         &mut self,
         groups: &[String],
     ) -> KafkaResult<(
-        BTreeMap<String, Result<(WireDescribedGroup, Coordinator), KafkaError>>,
+        BTreeMap<String, Result<(WireDescribedGroup, CoordinatorNode), KafkaError>>,
         i16,
     )> {
         let mut results = BTreeMap::new();

@@ -233,15 +233,15 @@ pub fn split_bootstrap(s: &str) -> Vec<String> {
 
 /// A configuration problem (exit 2).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ConfigError(pub String);
+pub struct ClientConfigError(pub String);
 
-impl fmt::Display for ConfigError {
+impl fmt::Display for ClientConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
 
-impl std::error::Error for ConfigError {}
+impl std::error::Error for ClientConfigError {}
 
 /// Pull `name="value"` (or `name=value`) out of a JAAS line. Quoted values are skipped while
 /// looking for `name`; an unquoted value is a token, as Kafka's JAAS parser reads it, so
@@ -369,7 +369,7 @@ pub fn from_properties(
     timeout: Duration,
     props: &BTreeMap<String, String>,
     base_dir: Option<&Path>,
-) -> Result<ClientConfig, ConfigError> {
+) -> Result<ClientConfig, ClientConfigError> {
     let p = Props { props, base_dir };
     let mut cfg = ClientConfig::plaintext(bootstrap, timeout);
     if let Some(s) = p.get("security.protocol") {
@@ -377,7 +377,8 @@ pub fn from_properties(
     }
     if let Some(c) = p.get("client.id") {
         // Every request header carries it.
-        super::limits::check_string("client.id", &c).map_err(|e| ConfigError(e.to_string()))?;
+        super::limits::check_string("client.id", &c)
+            .map_err(|e| ClientConfigError(e.to_string()))?;
         cfg.client_id = c;
     }
     truststore(&p, &mut cfg.tls)?;
@@ -396,24 +397,24 @@ pub fn from_properties(
     Ok(cfg)
 }
 
-fn security_protocol(p: &str) -> Result<SecurityProtocol, ConfigError> {
+fn security_protocol(p: &str) -> Result<SecurityProtocol, ClientConfigError> {
     match p.to_ascii_uppercase().as_str() {
         "PLAINTEXT" => Ok(SecurityProtocol::Plaintext),
         "SSL" => Ok(SecurityProtocol::Ssl),
         "SASL_PLAINTEXT" => Ok(SecurityProtocol::SaslPlaintext),
         "SASL_SSL" => Ok(SecurityProtocol::SaslSsl),
-        other => Err(ConfigError(format!(
+        other => Err(ClientConfigError(format!(
             "security.protocol={other} is not supported (PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL)"
         ))),
     }
 }
 
 /// The CA: Kafka's truststore settings (PEM only) or librdkafka's; the last given wins.
-fn truststore(p: &Props<'_>, tls: &mut TlsConfig) -> Result<(), ConfigError> {
+fn truststore(p: &Props<'_>, tls: &mut TlsConfig) -> Result<(), ClientConfigError> {
     let ts_type = p.kind("ssl.truststore.type");
     if let Some(loc) = p.get("ssl.truststore.location") {
         if ts_type == "JKS" || ts_type == "PKCS12" || (ts_type.is_empty() && !looks_pem(&loc)) {
-            return Err(ConfigError(format!(
+            return Err(ClientConfigError(format!(
                 "ssl.truststore.location={loc}: {} truststores are not supported; convert it to \
                  PEM (keytool -exportcert -rfc -alias <ca> -keystore {loc} -file ca.pem) and set \
                  ssl.truststore.type=PEM",
@@ -436,11 +437,11 @@ fn truststore(p: &Props<'_>, tls: &mut TlsConfig) -> Result<(), ConfigError> {
 
 /// The client certificate chain and key for mutual TLS: a PEM keystore, inline PEM, or
 /// librdkafka's settings; the last given wins.
-fn keystore(p: &Props<'_>, tls: &mut TlsConfig) -> Result<(), ConfigError> {
+fn keystore(p: &Props<'_>, tls: &mut TlsConfig) -> Result<(), ClientConfigError> {
     let ks_type = p.kind("ssl.keystore.type");
     if let Some(loc) = p.get("ssl.keystore.location") {
         if ks_type != "PEM" {
-            return Err(ConfigError(format!(
+            return Err(ClientConfigError(format!(
                 "ssl.keystore.location={loc}: {} keystores are not supported; convert the key \
                  and certificate to PEM and set ssl.keystore.type=PEM (or use \
                  ssl.keystore.key / ssl.keystore.certificate.chain)",
@@ -474,9 +475,9 @@ fn keystore(p: &Props<'_>, tls: &mut TlsConfig) -> Result<(), ConfigError> {
 
 /// Host-name verification, and what is refused: encrypted keys, no verification, half a
 /// client identity.
-fn tls_checks(p: &Props<'_>, tls: &mut TlsConfig) -> Result<(), ConfigError> {
+fn tls_checks(p: &Props<'_>, tls: &mut TlsConfig) -> Result<(), ClientConfigError> {
     if p.props.contains_key("ssl.key.password") {
-        return Err(ConfigError(
+        return Err(ClientConfigError(
             "ssl.key.password: encrypted private keys are not supported; use an unencrypted PEM key"
                 .into(),
         ));
@@ -486,7 +487,7 @@ fn tls_checks(p: &Props<'_>, tls: &mut TlsConfig) -> Result<(), ConfigError> {
     }
     if let Some(v) = p.get("enable.ssl.certificate.verification") {
         if v.eq_ignore_ascii_case("false") {
-            return Err(ConfigError(
+            return Err(ClientConfigError(
                 "enable.ssl.certificate.verification=false is not supported; give the CA with \
                  ssl.ca.location"
                     .into(),
@@ -494,7 +495,7 @@ fn tls_checks(p: &Props<'_>, tls: &mut TlsConfig) -> Result<(), ConfigError> {
         }
     }
     if tls.cert_chain.is_some() != tls.key.is_some() {
-        return Err(ConfigError(
+        return Err(ClientConfigError(
             "mTLS needs both a client certificate chain and a private key".into(),
         ));
     }
@@ -502,7 +503,7 @@ fn tls_checks(p: &Props<'_>, tls: &mut TlsConfig) -> Result<(), ConfigError> {
 }
 
 /// The SASL mechanism and credentials (from `sasl.jaas.config`, or librdkafka's settings).
-fn sasl(p: &Props<'_>) -> Result<SaslConfig, ConfigError> {
+fn sasl(p: &Props<'_>) -> Result<SaslConfig, ClientConfigError> {
     let mech = p
         .get("sasl.mechanism")
         .or_else(|| p.get("sasl.mechanisms"))
@@ -512,7 +513,7 @@ fn sasl(p: &Props<'_>) -> Result<SaslConfig, ConfigError> {
         "SCRAM-SHA-256" => SaslMechanism::ScramSha256,
         "SCRAM-SHA-512" => SaslMechanism::ScramSha512,
         other => {
-            return Err(ConfigError(format!(
+            return Err(ClientConfigError(format!(
                 "sasl.mechanism={other} is not supported (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512)"
             )))
         }
@@ -525,7 +526,7 @@ fn sasl(p: &Props<'_>) -> Result<SaslConfig, ConfigError> {
         .get("sasl.password")
         .or_else(|| jaas_option(&jaas, "password"));
     let (Some(username), Some(password)) = (username, password) else {
-        return Err(ConfigError(
+        return Err(ClientConfigError(
             "SASL needs a username and a password: set sasl.jaas.config (username=\"...\" \
              password=\"...\") or sasl.username and sasl.password"
                 .into(),
@@ -548,20 +549,20 @@ pub fn load(
     bootstrap: &str,
     timeout: Duration,
     command_config: Option<&Path>,
-) -> Result<ClientConfig, ConfigError> {
+) -> Result<ClientConfig, ClientConfigError> {
     match command_config {
         None => Ok(ClientConfig::plaintext(bootstrap, timeout)),
         Some(p) => {
             let text = crate::input::read_text_capped(p, crate::input::MAX_SMALL_FILE_BYTES)
                 .map_err(|e| {
-                    ConfigError(format!(
+                    ClientConfigError(format!(
                         "cannot read the client properties file {}: {e}",
                         p.display()
                     ))
                 })?;
             let props = parse_properties(&text);
             from_properties(bootstrap, timeout, &props, p.parent())
-                .map_err(|e| ConfigError(format!("{}: {}", p.display(), e.0)))
+                .map_err(|e| ClientConfigError(format!("{}: {}", p.display(), e.0)))
         }
     }
 }

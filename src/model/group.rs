@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::version::KafkaVersion;
+use super::KafkaVersion;
 
 use super::heartbeat::{Endpoint, TopicPartitions};
 use super::task::{Assignment, TaskId};
@@ -36,7 +36,9 @@ pub struct Snapshot {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct Coordinator {
+// The JSON Schema keeps the name it was published with.
+#[schemars(rename = "Coordinator")]
+pub struct CoordinatorNode {
     pub id: i32,
     pub host: String,
     pub port: i32,
@@ -58,7 +60,7 @@ pub struct GroupDescription {
     pub group_epoch: i32,
     pub target_assignment_epoch: i32,
     #[serde(default)]
-    pub coordinator: Option<Coordinator>,
+    pub coordinator: Option<CoordinatorNode>,
     pub topology: DescribedTopology,
     pub members: Vec<MemberDescription>,
     /// Committed offsets and lag per source and repartition-source topic partition.

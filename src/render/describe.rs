@@ -368,7 +368,7 @@ pub fn warnings(s: &Snapshot) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::group::{Coordinator, DescribedTopology, PartitionOffsets};
+    use crate::model::group::{CoordinatorNode, DescribedTopology, PartitionOffsets};
     use crate::model::task::{Assignment, TaskId};
     use crate::model::topology::{Subtopology, TopicInfo};
 
@@ -416,7 +416,7 @@ mod tests {
                     state: "Reconciling".into(),
                     group_epoch: 4,
                     target_assignment_epoch: 4,
-                    coordinator: Some(Coordinator {
+                    coordinator: Some(CoordinatorNode {
                         id: 1,
                         host: "localhost".into(),
                         port: 9092,

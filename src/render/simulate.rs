@@ -3,7 +3,7 @@
 use colored::Colorize;
 
 use crate::model::{natural, GroupStateName, StatusCode, TaskSet};
-use crate::simulate::report::{Report, StopReason};
+use crate::simulate::report::{SimulationReport, StopReason};
 
 fn state_colored(state: GroupStateName) -> String {
     let name = state.name();
@@ -33,7 +33,7 @@ fn ms(v: Option<i64>) -> String {
 
 /// The table form of a simulation report: the transcript with `trace`, then the summary, the
 /// steps (with each step's assignment changes when `verbose`) and the members.
-pub fn table(r: &Report, trace: bool, verbose: bool) -> String {
+pub fn table(r: &SimulationReport, trace: bool, verbose: bool) -> String {
     let mut out = String::new();
     if trace {
         out.push_str(&transcript(r));
@@ -56,7 +56,7 @@ pub fn table(r: &Report, trace: bool, verbose: bool) -> String {
 
 /// ENDPOINT ACTIVE STANDBY: what each endpoint serves, its members' entries merged as Kafka
 /// Streams merges them.
-fn endpoints(r: &Report) -> String {
+fn endpoints(r: &SimulationReport) -> String {
     use std::collections::{BTreeMap, BTreeSet};
     type Served = BTreeMap<String, BTreeSet<i32>>;
     let mut by_endpoint: BTreeMap<(String, u16), (Served, Served)> = BTreeMap::new();
@@ -100,7 +100,7 @@ fn endpoints(r: &Report) -> String {
 }
 
 /// The heartbeat-by-heartbeat transcript.
-fn transcript(r: &Report) -> String {
+fn transcript(r: &SimulationReport) -> String {
     let mut t = super::table::new(&[
         "TIME",
         "MEMBER",
@@ -132,7 +132,7 @@ fn transcript(r: &Report) -> String {
 }
 
 /// The profile, the end state, time to Stable, balance and what was seen.
-fn summary(r: &Report) -> String {
+fn summary(r: &SimulationReport) -> String {
     let mut out = format!(
         "Kafka {} coordinator, {} assignor. Scenario {} (seed {}): group {} at group epoch {}, target assignment epoch {}, topology epoch {}\n",
         r.kafka_version,
@@ -184,7 +184,7 @@ fn summary(r: &Report) -> String {
 }
 
 /// Members that died, a stop at the time limit, advice, and invariant violations.
-fn problems(r: &Report) -> String {
+fn problems(r: &SimulationReport) -> String {
     let mut out = stopped_by_max_time(r);
     for f in &r.failed_members {
         out.push_str(&format!(
@@ -206,7 +206,7 @@ fn problems(r: &Report) -> String {
 }
 
 /// The line saying that the time limit ended the run, with the way out; empty otherwise.
-fn stopped_by_max_time(r: &Report) -> String {
+fn stopped_by_max_time(r: &SimulationReport) -> String {
     if r.stop_reason != StopReason::MaxTime {
         return String::new();
     }
@@ -228,7 +228,7 @@ fn stopped_by_max_time(r: &Report) -> String {
 }
 
 /// One row per scenario step, then (with `verbose`) each step's assignment changes.
-fn steps(r: &Report, verbose: bool) -> String {
+fn steps(r: &SimulationReport, verbose: bool) -> String {
     let mut t = super::table::new(&[
         "STEP",
         "STARTED",
@@ -263,7 +263,7 @@ fn steps(r: &Report, verbose: bool) -> String {
 }
 
 /// The members at the end, with their tasks.
-fn members(r: &Report) -> String {
+fn members(r: &SimulationReport) -> String {
     let mut t = super::table::new(&[
         "PROCESS",
         "MEMBER",

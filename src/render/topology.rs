@@ -1,6 +1,6 @@
 //! `topology` output: the subtopologies, the internal topics to create, and the verdict.
 
-use crate::topology::report::{ConfigurationReport, Report};
+use crate::topology::report::{ConfigurationReport, TopologyReport};
 
 fn cell(items: &[String]) -> String {
     if items.is_empty() {
@@ -11,7 +11,7 @@ fn cell(items: &[String]) -> String {
 }
 
 /// The table form of the report.
-pub fn table(r: &Report) -> String {
+pub fn table(r: &TopologyReport) -> String {
     let mut out = subtopologies(r);
     let c = &r.configuration;
     if !c.internal_topics_to_create.is_empty() {
@@ -34,7 +34,7 @@ pub fn table(r: &Report) -> String {
     out
 }
 
-fn subtopologies(r: &Report) -> String {
+fn subtopologies(r: &TopologyReport) -> String {
     let mut t = super::table::new(&[
         "SUBTOPOLOGY",
         "STATEFUL",
@@ -84,7 +84,7 @@ fn topics_to_create(c: &ConfigurationReport) -> String {
 }
 
 /// Ready (once the internal topics exist), not ready, or not accepted.
-fn verdict(r: &Report) -> String {
+fn verdict(r: &TopologyReport) -> String {
     let c = &r.configuration;
     if !c.ready {
         return match (&c.error_code, &c.detail) {

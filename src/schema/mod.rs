@@ -18,8 +18,8 @@ use crate::describe::ListReport;
 use crate::diff::{AssignmentDiffReport, TopologyDiffReport};
 use crate::lag::LagReport;
 use crate::model::group::Snapshot;
-use crate::simulate::report::Report as SimulationReport;
-use crate::topology::report::Report as TopologyReport;
+use crate::simulate::report::SimulationReport;
+use crate::topology::report::TopologyReport;
 use crate::watch::timeline::TimelineReport;
 use crate::watch::WatchLine;
 

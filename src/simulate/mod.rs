@@ -20,12 +20,11 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::coordinator::config::BrokerBounds;
 use crate::coordinator::StreamsGroup;
-use crate::coordinator::{
-    Coordinator, GroupConfig, GroupState, KafkaVersion, Removal, RequestContext,
-};
+use crate::coordinator::{Coordinator, GroupConfig, GroupState, Removal, RequestContext};
 use crate::model::group::GroupDescription;
 use crate::model::heartbeat::Endpoint;
 use crate::model::natural;
+use crate::model::KafkaVersion;
 use crate::model::{
     Assignment, ErrorCode, GroupStateName, HeartbeatRequest, HeartbeatResponse, StatusCode,
     Topology,
@@ -34,7 +33,9 @@ use crate::topology::configure::TopicMetadata;
 
 use client::{Client, Effect, Liveness};
 use invariants::Invariants;
-use report::{Balance, MemberFailure, MemberReport, Report, StepReport, StopReason, TraceEntry};
+use report::{
+    Balance, MemberFailure, MemberReport, SimulationReport, StepReport, StopReason, TraceEntry,
+};
 use scenario::{Action, Scenario};
 
 /// Everything a run needs besides the scenario.
@@ -51,6 +52,16 @@ pub struct SimConfig {
     /// Topics that exist at the start (topic → partitions).
     pub metadata: TopicMetadata,
     pub group: GroupConfig,
+    /// Timing and membership of the simulated clients.
+    pub run: RunSettings,
+    /// Start from this group (a `describe` snapshot) instead of an empty one: its members are
+    /// the initial clients, with their epochs and assignments, and `members` is ignored.
+    pub initial: Option<GroupDescription>,
+}
+
+/// Timing and membership of the simulated clients.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunSettings {
     pub seed: u64,
     /// How long a client takes to close a revoked task.
     pub release_delay_ms: i64,
@@ -66,9 +77,21 @@ pub struct SimConfig {
     pub racks: u32,
     /// Simulated processes serve interactive queries at `PROCESS:8080` (`application.server`).
     pub endpoints: bool,
-    /// Start from this group (a `describe` snapshot) instead of an empty one: its members are
-    /// the initial clients, with their epochs and assignments, and `members` is ignored.
-    pub initial: Option<GroupDescription>,
+}
+
+impl Default for RunSettings {
+    fn default() -> Self {
+        RunSettings {
+            seed: 42,
+            release_delay_ms: 200,
+            restart_delay_ms: 3_000,
+            static_members: false,
+            max_time_ms: 600_000,
+            trace: false,
+            racks: 0,
+            endpoints: false,
+        }
+    }
 }
 
 /// The port of a simulated process's interactive-query endpoint.
@@ -184,7 +207,7 @@ impl<'a> Engine<'a> {
         start: i64,
     ) -> usize {
         let mut c = Client::new(member_id.clone(), process_id, topology, start);
-        if self.cfg.static_members {
+        if self.cfg.run.static_members {
             c.instance_id = Some(
                 member_id
                     .split("-r")
@@ -194,16 +217,16 @@ impl<'a> Engine<'a> {
             );
         }
         c.heartbeat_interval_ms = self.cfg.group.heartbeat_interval_ms;
-        if self.cfg.endpoints {
+        if self.cfg.run.endpoints {
             c.user_endpoint = Some(Endpoint {
                 host: c.process_id.clone(),
                 port: SIMULATED_ENDPOINT_PORT,
             });
         }
-        if self.cfg.racks > 0 {
+        if self.cfg.run.racks > 0 {
             // Processes are numbered p1, p2, ...: neighbours land on different racks.
             let n: u32 = c.process_id.trim_start_matches('p').parse().unwrap_or(1);
-            let rack = format!("r{}", (n.saturating_sub(1)) % self.cfg.racks + 1);
+            let rack = format!("r{}", (n.saturating_sub(1)) % self.cfg.run.racks + 1);
             c.rack_id = Some(rack.clone());
             c.client_tags.insert("rack".into(), rack);
         }
@@ -262,7 +285,7 @@ impl<'a> Engine<'a> {
         if let Some(e) = resp.error {
             *self.errors_seen.entry(e.name()).or_default() += 1;
         }
-        if self.cfg.trace {
+        if self.cfg.run.trace {
             self.trace.push(TraceEntry {
                 time_ms: self.now,
                 member_id: req.member_id.clone(),
@@ -306,7 +329,7 @@ impl<'a> Engine<'a> {
         let before = (resp.error.is_some() || resp.active_tasks.is_some())
             .then(|| self.clients[idx].owned());
         let now = self.now;
-        let effect = self.clients[idx].on_response(&resp, now, self.cfg.release_delay_ms);
+        let effect = self.clients[idx].on_response(&resp, now, self.cfg.run.release_delay_ms);
         if self.clients[idx].liveness != Liveness::Running {
             self.running -= 1;
         }
@@ -473,8 +496,8 @@ impl<'a> Engine<'a> {
         let topology = topology
             .clone()
             .map_or_else(|| Arc::clone(&self.clients[i].topology), Arc::new);
-        let at = self.now + self.cfg.restart_delay_ms;
-        if self.cfg.static_members {
+        let at = self.now + self.cfg.run.restart_delay_ms;
+        if self.cfg.run.static_members {
             // Same member object comes back: reuse the client slot.
             let c = &mut self.clients[i];
             if c.liveness != Liveness::Running {
@@ -528,7 +551,7 @@ impl<'a> Engine<'a> {
                 return until(self);
             }
             self.now = self.now.max(at);
-            progress(self.now, self.cfg.max_time_ms);
+            progress(self.now, self.cfg.run.max_time_ms);
             match event {
                 Event::Heartbeat { client, generation } => {
                     if self.generation[client] == generation {
@@ -568,12 +591,12 @@ pub fn run(
     cfg: &SimConfig,
     scenario: &Scenario,
     progress: &mut dyn FnMut(i64, i64),
-) -> Result<Report, SimError> {
+) -> Result<SimulationReport, SimError> {
     let mut e = Engine::new(cfg)?;
     e.start_clients();
     e.schedule(TICK_MS, Event::Tick);
 
-    let limit = cfg.max_time_ms;
+    let limit = cfg.run.max_time_ms;
     // The group forms first, unless the first step is due earlier (e.g. topics appear).
     let formation_deadline = scenario
         .steps
@@ -672,7 +695,7 @@ impl<'a> Engine<'a> {
     /// group is, or `members` new ones joining with a little jitter.
     fn start_clients(&mut self) {
         let cfg = self.cfg;
-        let mut rng = ChaCha8Rng::seed_from_u64(cfg.seed);
+        let mut rng = ChaCha8Rng::seed_from_u64(cfg.run.seed);
         let Some(initial) = &cfg.initial else {
             let t = cfg.threads_per_process.max(1);
             for i in 0..cfg.members {
@@ -783,7 +806,7 @@ impl<'a> Engine<'a> {
         step: Planned,
         progress: &mut dyn FnMut(i64, i64),
     ) -> Result<(StepReport, bool), SimError> {
-        let limit = self.cfg.max_time_ms;
+        let limit = self.cfg.run.max_time_ms;
         if let Some(at) = step.at_ms {
             self.run_until(at.min(limit), progress, |e| e.now >= at);
         }
@@ -825,7 +848,7 @@ impl<'a> Engine<'a> {
         renames: &mut BTreeMap<String, String>,
         progress: &mut dyn FnMut(i64, i64),
     ) -> Result<bool, SimError> {
-        let limit = self.cfg.max_time_ms;
+        let limit = self.cfg.run.max_time_ms;
         self.died_in_unit = false;
         // A restarted member may have been renamed by an earlier unit of this step.
         let unit = match unit {
@@ -873,7 +896,7 @@ fn build_report(
     scenario: &Scenario,
     tts: Option<i64>,
     steps: Vec<StepReport>,
-) -> Report {
+) -> SimulationReport {
     debug_assert_eq!(
         e.running,
         e.clients
@@ -909,7 +932,7 @@ fn build_report(
                 .map(|s| s.num_tasks.max(0) as u64)
                 .sum()
         });
-    Report {
+    SimulationReport {
         kafka_version: cfg.kafka_version.release().to_string(),
         assignor: e.coordinator.assignor_name().to_string(),
         scenario: if scenario.name.is_empty() {
@@ -917,9 +940,9 @@ fn build_report(
         } else {
             scenario.name.clone()
         },
-        seed: cfg.seed,
+        seed: cfg.run.seed,
         stop_reason: StopReason::Completed,
-        max_time_ms: cfg.max_time_ms,
+        max_time_ms: cfg.run.max_time_ms,
         final_state: e.group_state().map_or(GroupStateName::Dead, state_name),
         group_epoch: group.map_or(0, |g| g.group_epoch()),
         target_assignment_epoch: group.map_or(0, |g| g.target_assignment_epoch()),

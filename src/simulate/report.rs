@@ -10,7 +10,8 @@ use crate::model::movement::{OwnerDiff, TaskMove};
 use crate::model::{Assignment, ErrorCode, GroupStateName, StatusCode, TaskSet};
 
 #[derive(Clone, Debug, Serialize, JsonSchema)]
-pub struct Report {
+#[schemars(rename = "Report")]
+pub struct SimulationReport {
     /// The coordinator profile that ran, by its exact release ("4.3.2", "4.4.0") or "kip".
     pub kafka_version: String,
     /// The task assignor that ran.

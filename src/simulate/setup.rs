@@ -10,9 +10,9 @@ use crate::coordinator::GroupConfig;
 use crate::error::Error;
 use crate::model::group::GroupDescription;
 use crate::model::{KafkaVersion, Topology};
-use crate::simulate::report::Report;
+use crate::simulate::report::SimulationReport;
 use crate::simulate::scenario::{self, BuiltInContext, Scenario};
-use crate::simulate::{self, example, SimConfig};
+use crate::simulate::{self, example, RunSettings, SimConfig};
 use crate::snapshot;
 use crate::source::choice;
 use crate::topology::configure::TopicMetadata;
@@ -53,36 +53,6 @@ pub fn group_shape(g: &GroupDescription) -> GroupShape {
         members: g.members.len() as u32,
         threads_per_process: per_process.values().copied().max().unwrap_or(1).max(1),
         num_standby_replicas: standby_owners.values().copied().max().unwrap_or(0),
-    }
-}
-
-/// Run settings besides the group: timing and membership of the simulated clients.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RunSettings {
-    pub seed: u64,
-    pub release_delay_ms: i64,
-    pub restart_delay_ms: i64,
-    pub static_members: bool,
-    pub max_time_ms: i64,
-    pub trace: bool,
-    /// Spread processes over this many racks (rack-aware standbys); 0 for none.
-    pub racks: u32,
-    /// Simulated processes serve interactive queries (an endpoint each).
-    pub endpoints: bool,
-}
-
-impl Default for RunSettings {
-    fn default() -> Self {
-        RunSettings {
-            seed: 42,
-            release_delay_ms: 200,
-            restart_delay_ms: 3_000,
-            static_members: false,
-            max_time_ms: 600_000,
-            trace: false,
-            racks: 0,
-            endpoints: false,
-        }
     }
 }
 
@@ -354,14 +324,7 @@ fn finish(plan: &Plan, c: Cast) -> Result<SimConfig, Error> {
         topology: c.topology,
         metadata,
         group,
-        seed: run.seed,
-        release_delay_ms: run.release_delay_ms,
-        restart_delay_ms: run.restart_delay_ms,
-        static_members: run.static_members,
-        max_time_ms: run.max_time_ms,
-        trace: run.trace,
-        racks: run.racks,
-        endpoints: run.endpoints,
+        run: run.clone(),
         initial: c.initial,
     })
 }
@@ -485,7 +448,7 @@ pub fn run(
     cfg: &SimConfig,
     scenario: &Scenario,
     progress: &mut dyn FnMut(i64, i64),
-) -> Result<Report, Error> {
+) -> Result<SimulationReport, Error> {
     simulate::run(cfg, scenario, progress).map_err(|e| Error::Input(e.0))
 }
 

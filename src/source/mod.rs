@@ -275,7 +275,7 @@ fn parse_file_topology(
     };
     let needs_app_id = application_id.is_none()
         && crate::topology::detect_format(&text).ok()
-            == Some(crate::topology::Format::DescribeText);
+            == Some(crate::topology::TopologyFormat::DescribeText);
     let (topology, parsed_notes, graph) =
         crate::topology::parse_topology_graph(&text, application_id).map_err(|e| {
             let message = e.in_file(label).to_string();

@@ -89,7 +89,7 @@ impl std::error::Error for ParseError {}
 
 /// The two topology file formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
+pub enum TopologyFormat {
     /// The JSON form of [`Topology`].
     Json,
     /// Kafka Streams `Topology#describe()` output.
@@ -99,14 +99,14 @@ pub enum Format {
 /// Which format `text` is in: JSON when the first non-blank character is `{`, describe text
 /// when the first non-blank line starts with one of its keywords (`Topologies:`, `Topology:`,
 /// `Sub-topology:`, `Source:`, ...), also after a log prefix.
-pub fn detect_format(text: &str) -> Result<Format, ParseError> {
+pub fn detect_format(text: &str) -> Result<TopologyFormat, ParseError> {
     let body = text.strip_prefix('\u{feff}').unwrap_or(text);
     let trimmed = body.trim_start();
     if trimmed.starts_with('{') {
-        return Ok(Format::Json);
+        return Ok(TopologyFormat::Json);
     }
     if describe_text::looks_like_describe(body) {
-        return Ok(Format::DescribeText);
+        return Ok(TopologyFormat::DescribeText);
     }
     if trimmed.is_empty() {
         return Err(ParseError::general(
@@ -146,8 +146,8 @@ pub fn parse_topology_graph(
     application_id: Option<&str>,
 ) -> Result<(Topology, Vec<String>, Option<ProcessorGraph>), ParseError> {
     match detect_format(text)? {
-        Format::Json => json::parse_json(text).map(|t| (t, Vec::new(), None)),
-        Format::DescribeText => match application_id {
+        TopologyFormat::Json => json::parse_json(text).map(|t| (t, Vec::new(), None)),
+        TopologyFormat::DescribeText => match application_id {
             Some(app) => describe_text::parse_describe_graph(text, app)
                 .map(|(t, notes, graph)| (t, notes, Some(graph))),
             None => Err(ParseError::general(
@@ -228,22 +228,25 @@ mod tests {
 
     #[test]
     fn detects_formats() {
-        assert_eq!(detect_format("  \n {\"a\":1}").unwrap(), Format::Json);
+        assert_eq!(
+            detect_format("  \n {\"a\":1}").unwrap(),
+            TopologyFormat::Json
+        );
         assert_eq!(
             detect_format("Topologies:\n   Sub-topology: 0\n").unwrap(),
-            Format::DescribeText
+            TopologyFormat::DescribeText
         );
         assert_eq!(
             detect_format("\nTopology: x:\n").unwrap(),
-            Format::DescribeText
+            TopologyFormat::DescribeText
         );
         assert_eq!(
             detect_format("2024-01-01 10:00:00 INFO  Topologies:\n").unwrap(),
-            Format::DescribeText
+            TopologyFormat::DescribeText
         );
         assert_eq!(
             detect_format("\r\n\tSub-topology: 0\r\n").unwrap(),
-            Format::DescribeText
+            TopologyFormat::DescribeText
         );
         let e = detect_format("\n  hello").unwrap_err();
         assert_eq!((e.line, e.column), (Some(2), Some(3)));

@@ -18,7 +18,7 @@ pub struct Picture {
     /// What was drawn: the file, or `group:ID`.
     pub title: String,
     pub epoch: i32,
-    pub subtopologies: Vec<Cluster>,
+    pub subtopologies: Vec<SubtopologyBox>,
     pub topics: BTreeMap<String, TopicBox>,
     /// True when the clusters hold processors (describe text, a stored description).
     pub has_processors: bool,
@@ -59,7 +59,7 @@ pub struct TopicBox {
 
 /// One subtopology.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Cluster {
+pub struct SubtopologyBox {
     pub id: String,
     /// A global-store sub-topology (processors only; it makes no tasks).
     pub global: bool,
@@ -92,7 +92,7 @@ pub struct Node {
     pub successors: Vec<String>,
 }
 
-impl Cluster {
+impl SubtopologyBox {
     /// How a heading names it: `sub-topology 0`, or `global store 2`.
     pub fn title(&self) -> String {
         match self.global {
@@ -128,7 +128,7 @@ pub fn picture(
 ) -> Picture {
     let mut subs: Vec<&Subtopology> = topology.subtopologies.iter().collect();
     subs.sort_by(|a, b| natural::cmp(&a.id, &b.id));
-    let mut clusters: Vec<Cluster> = subs
+    let mut clusters: Vec<SubtopologyBox> = subs
         .iter()
         .map(|s| cluster(s, graph.and_then(|g| g.subtopology(&s.id)), tasks))
         .collect();
@@ -191,7 +191,7 @@ fn cluster(
     s: &Subtopology,
     graph: Option<&SubtopologyGraph>,
     tasks: &BTreeMap<String, i32>,
-) -> Cluster {
+) -> SubtopologyBox {
     let sorted = |v: Vec<String>| -> Vec<String> {
         v.into_iter().collect::<BTreeSet<_>>().into_iter().collect()
     };
@@ -222,7 +222,7 @@ fn cluster(
         NodeKind::Sink { topic } => topic.clone(),
         _ => None,
     }));
-    Cluster {
+    SubtopologyBox {
         id: s.id.clone(),
         global: false,
         tasks: tasks.get(&s.id).copied(),
@@ -241,7 +241,7 @@ fn cluster(
 
 /// A global-store sub-topology: its topics are read to fill the store, which has no changelog
 /// (the topic is its changelog).
-fn global_cluster(g: &SubtopologyGraph) -> Cluster {
+fn global_cluster(g: &SubtopologyGraph) -> SubtopologyBox {
     let nodes = nodes(g);
     let mut reads = BTreeSet::new();
     let mut patterns = BTreeSet::new();
@@ -252,7 +252,7 @@ fn global_cluster(g: &SubtopologyGraph) -> Cluster {
         }
     }
     let stores: BTreeSet<&str> = nodes.iter().flat_map(stores_of).collect();
-    Cluster {
+    SubtopologyBox {
         id: g.id.clone(),
         global: true,
         tasks: None,
@@ -333,7 +333,7 @@ fn is_changelog_of(changelog: &str, store: &str) -> bool {
 
 fn topics(
     topology: &Topology,
-    clusters: &[Cluster],
+    clusters: &[SubtopologyBox],
     partitions: &TopicMetadata,
 ) -> BTreeMap<String, TopicBox> {
     let repartition: BTreeSet<&str> = topology

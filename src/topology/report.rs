@@ -77,7 +77,8 @@ pub struct ConfigurationReport {
 
 /// The `topology` report: the JSON output contract.
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct Report {
+#[schemars(rename = "Report")]
+pub struct TopologyReport {
     pub file: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub application_id: Option<String>,
@@ -94,11 +95,11 @@ pub fn report(
     t: &ResolvedTopology,
     application_id: Option<&str>,
     metadata: TopicMetadata,
-) -> Report {
+) -> TopologyReport {
     let (configuration, tasks) = configuration(&t.topology, &metadata);
     let mut subs: Vec<&Subtopology> = t.topology.subtopologies.iter().collect();
     subs.sort_by(|a, b| a.id.cmp(&b.id));
-    Report {
+    TopologyReport {
         file: t.label.clone(),
         application_id: application_id.map(str::to_string),
         epoch: t.topology.epoch,

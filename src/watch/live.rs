@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::describe::live::{self, Selection};
+use crate::describe::live::{self, GroupSelection};
 use crate::error::Error;
 use crate::kafka::config::ClientConfig;
 use crate::model::group::{Snapshot, SNAPSHOT_SCHEMA_VERSION};
@@ -14,7 +14,11 @@ use crate::watch::timeline::{self, TimelineReport};
 /// The groups of `selection` as described now (`at_ms`, from the caller's clock). A cluster
 /// that cannot be reached, or answers the session with an error, gives a sample that says so:
 /// a watch goes on. Only what no retry can fix (an impossible group id) is an error.
-pub fn sample(client: &ClientConfig, selection: &Selection, at_ms: i64) -> Result<Sample, Error> {
+pub fn sample(
+    client: &ClientConfig,
+    selection: &GroupSelection,
+    at_ms: i64,
+) -> Result<Sample, Error> {
     match live::describe(client, selection.clone()) {
         Ok(Some(result)) => {
             let errors = result

@@ -237,7 +237,7 @@ pub(crate) fn topology_json(input: &[u8]) -> Outcome {
         Ok(topology) => {
             configure(&topology)?;
             if streams_group::topology::detect_format(&t).ok()
-                == Some(streams_group::topology::Format::Json)
+                == Some(streams_group::topology::TopologyFormat::Json)
             {
                 let again = serde_json::to_string(&topology).map_err(|e| e.to_string())?;
                 match streams_group::topology::parse_json(&again) {

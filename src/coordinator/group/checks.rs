@@ -6,9 +6,10 @@ use crate::model::{Assignment, ErrorCode, HeartbeatRequest, StatusCode, TaskRole
 use crate::topology::configure::Configuration;
 
 use super::super::member::Member;
-use super::super::profile::{KafkaVersion, TopologyRules};
+use super::super::profile::TopologyRules;
 use super::super::topology_epoch::{broker_verdict, kip_verdict, BrokerVerdict, TopologyVerdict};
 use super::{reject, server_error, Rejection, StreamsGroup};
+use crate::model::KafkaVersion;
 
 impl StreamsGroup {
     /// Find or create the member the request speaks for (Apache's

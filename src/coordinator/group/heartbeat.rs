@@ -12,7 +12,6 @@ use crate::topology::configure::{self, Configuration, TopicMetadata};
 use super::super::assignor::TaskAssignor;
 use super::super::endpoints;
 use super::super::member::{Member, MemberState};
-use super::super::profile::KafkaVersion;
 use super::super::reconcile::{reconcile, RoleChanges};
 use super::super::refined_cache::RefinedCache;
 use super::super::target::{TargetAssignment, WarmupRefiner};
@@ -21,6 +20,7 @@ use super::{
     clamp_i32, error_response, reject, server_error, HeartbeatOutcome, RefreshDeadline, Rejection,
     RequestContext, StreamsGroup,
 };
+use crate::model::KafkaVersion;
 
 /// What a heartbeat that passed every check changes, before anything is written.
 struct Plan {

@@ -13,13 +13,13 @@ use kafka_protocol::messages::offset_delete_request::{
 };
 use kafka_protocol::messages::{
     ApiKey, DeleteGroupsRequest, DeleteGroupsResponse, DeleteTopicsRequest, DeleteTopicsResponse,
-    GroupId, ListGroupsRequest, ListGroupsResponse, OffsetCommitRequest, OffsetCommitResponse,
-    OffsetDeleteRequest, OffsetDeleteResponse, TopicName,
+    GroupId, OffsetCommitRequest, OffsetCommitResponse, OffsetDeleteRequest, OffsetDeleteResponse,
+    TopicName,
 };
 use kafka_protocol::protocol::StrBytes;
 
 use super::{Cluster, LeaderlessOr};
-use crate::kafka::error::{KafkaError, KafkaResult};
+use crate::kafka::error::KafkaResult;
 use crate::model::ErrorCode;
 
 use crate::model::TopicPartition;
@@ -29,7 +29,9 @@ fn name(s: &str) -> StrBytes {
 }
 
 /// Partitions grouped by topic, in order.
-fn by_topic<'a>(parts: impl IntoIterator<Item = &'a TopicPartition>) -> BTreeMap<&'a str, Vec<i32>> {
+fn by_topic<'a>(
+    parts: impl IntoIterator<Item = &'a TopicPartition>,
+) -> BTreeMap<&'a str, Vec<i32>> {
     let mut out: BTreeMap<&str, Vec<i32>> = BTreeMap::new();
     for (t, p) in parts {
         out.entry(t.as_str()).or_default().push(*p);
@@ -38,45 +40,6 @@ fn by_topic<'a>(parts: impl IntoIterator<Item = &'a TopicPartition>) -> BTreeMap
 }
 
 impl Cluster {
-    /// The type (`consumer`, `classic`, `share`, `streams`) of each of `groups` that some broker
-    /// lists (ListGroups v5 without a type filter, on every broker).
-    pub async fn group_types(
-        &mut self,
-        groups: &[String],
-    ) -> KafkaResult<BTreeMap<String, String>> {
-        let wanted: BTreeSet<&String> = groups.iter().collect();
-        let mut out = BTreeMap::new();
-        for id in self.broker_ids() {
-            let conn = self.conn(id).await?;
-            let (_, resp): (i16, ListGroupsResponse) = conn
-                .negotiated(ApiKey::ListGroups, 5, &ListGroupsRequest::default())
-                .await?;
-            if resp.error_code != 0 {
-                return Err(KafkaError::broker(
-                    resp.error_code,
-                    None,
-                    format!("ListGroups on broker {id}"),
-                ));
-            }
-            for g in resp.groups {
-                let gid = g.group_id.to_string();
-                if wanted.contains(&gid) {
-                    out.insert(gid, g.group_type.to_string());
-                }
-            }
-        }
-        Ok(out)
-    }
-
-    /// The partitions of `topics` with their leaders (-1: none); topics that do not exist (or
-    /// are not visible) are absent.
-    pub async fn partitions_of(
-        &mut self,
-        topics: &BTreeSet<String>,
-    ) -> KafkaResult<BTreeMap<String, BTreeMap<i32, i32>>> {
-        self.leaders(topics).await
-    }
-
     /// ListOffsets for `parts` at `timestamp` (-2 earliest, -1 latest, else by record
     /// timestamp: -1 when no record is that recent), batched per leader. A partition that
     /// does not exist is absent.

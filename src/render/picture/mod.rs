@@ -9,7 +9,7 @@ pub mod mermaid;
 pub mod text;
 
 use crate::model::processor_graph::NodeKind;
-use crate::topology::picture::{Cluster, Picture, TopicBox, TopicRole};
+use crate::topology::picture::{Picture, SubtopologyBox, TopicBox, TopicRole};
 
 /// What a drawn element looks like; each language picks its shape for it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -158,7 +158,7 @@ struct Ids<'a> {
     pattern: &'a dyn Fn(&str) -> String,
 }
 
-fn store_items(c: &Cluster, ids: &Ids, links: &mut Vec<Link>) -> Vec<Item> {
+fn store_items(c: &SubtopologyBox, ids: &Ids, links: &mut Vec<Link>) -> Vec<Item> {
     let mut items = Vec::new();
     for (k, st) in c.stores.iter().enumerate() {
         let id = format!("{}_st{k}", ids.s);
@@ -175,7 +175,7 @@ fn store_items(c: &Cluster, ids: &Ids, links: &mut Vec<Link>) -> Vec<Item> {
 }
 
 /// A subtopology without processors: one element for its tasks, linked to its topics.
-fn tasks_items(c: &Cluster, ids: &Ids, links: &mut Vec<Link>) -> Vec<Item> {
+fn tasks_items(c: &SubtopologyBox, ids: &Ids, links: &mut Vec<Link>) -> Vec<Item> {
     let id = format!("{}_tasks", ids.s);
     for t in &c.reads {
         links.push(link(&(ids.topic)(t), &id, Line::Flow));
@@ -200,7 +200,7 @@ fn tasks_items(c: &Cluster, ids: &Ids, links: &mut Vec<Link>) -> Vec<Item> {
 }
 
 /// A subtopology with processors: sources, processors and sinks with their edges, and stores.
-fn node_items(c: &Cluster, ids: &Ids, links: &mut Vec<Link>) -> Vec<Item> {
+fn node_items(c: &SubtopologyBox, ids: &Ids, links: &mut Vec<Link>) -> Vec<Item> {
     let node_id = |name: &str| {
         let j = c.nodes.iter().position(|n| n.name == name).unwrap_or(0);
         format!("{}_n{j}", ids.s)

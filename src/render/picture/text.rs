@@ -5,7 +5,7 @@
 use std::fmt::Write;
 
 use crate::model::processor_graph::NodeKind;
-use crate::topology::picture::{Cluster, Node, Picture, TopicRole};
+use crate::topology::picture::{Node, Picture, SubtopologyBox, TopicRole};
 
 pub fn text(p: &Picture) -> String {
     let mut out = super::title(p);
@@ -20,7 +20,7 @@ pub fn text(p: &Picture) -> String {
     out
 }
 
-fn cluster(out: &mut String, p: &Picture, c: &Cluster) {
+fn cluster(out: &mut String, p: &Picture, c: &SubtopologyBox) {
     let facts = c.facts();
     let _ = match facts.is_empty() {
         true => writeln!(out, "{}", c.title()),
