@@ -571,7 +571,8 @@ fn sticky_is_exactly_apaches_in_every_shipped_version() {
         .collect();
     let mut lines = Vec::new();
     for r in reports.iter().flatten() {
-        println!("{}", r.line);
+        // Straight to stderr, past libtest's capture: `cargo test` (and so .ci/run) shows it.
+        std::io::Write::write_all(&mut std::io::stderr(), format!("{}\n", r.line).as_bytes()).ok();
         println!("{}", r.details);
         lines.push(r.line.clone());
         for f in &r.failures {

@@ -2751,7 +2751,8 @@ fn lockstep(version_name: &'static str) {
         differences
     );
     println!("{line}");
-    eprintln!("{line}");
+    // Straight to stderr, past libtest's capture: `cargo test` (and so .ci/run) shows it.
+    std::io::Write::write_all(&mut std::io::stderr(), format!("{line}\n").as_bytes()).ok();
     let extra = if settings.assignor == AssignorMode::Ours {
         format!(" (our assignor; {invalid_targets} invalid targets)")
     } else {
