@@ -39,6 +39,7 @@ fn config(members: u32, subtopologies: usize, partitions: i32) -> SimConfig {
             num_standby_replicas: 1,
             ..GroupConfig::default()
         },
+        broker_bounds: Default::default(),
         run: streams_group::simulate::RunSettings {
             seed: 1,
             ..Default::default()

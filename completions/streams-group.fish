@@ -60,9 +60,10 @@ complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l count -d 'Members (stream threads) added, removed or crashed by the scale-out, scale-in and crash scenarios' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l instances -d 'Instead of --count: instances (processes) the scale-out, scale-in and crash scenarios add, remove or crash; a new instance runs the group\'s threads per process' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l standby-replicas -d 'streams.num.standby.replicas (default: what the starting group shows, else 0)' -r
-complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l session-timeout -d 'streams.session.timeout.ms' -r
-complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l heartbeat-interval -d 'streams.heartbeat.interval.ms' -r
-complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l initial-rebalance-delay -d 'streams.initial.rebalance.delay.ms' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l session-timeout -d 'streams.session.timeout.ms (default: the starting group\'s, else the broker\'s, else 45000)' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l heartbeat-interval -d 'streams.heartbeat.interval.ms (default: the starting group\'s, else the broker\'s, else 5000)' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l initial-rebalance-delay -d 'streams.initial.rebalance.delay.ms (default: the starting group\'s, else the broker\'s, else 3000)' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l broker-config -d 'A broker setting, as in its server.properties (repeatable): group.streams.* defaults and bounds, e.g. group.streams.min.heartbeat.interval.ms=100. Default: what the broker reported for the starting group, else Kafka\'s defaults' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l release-delay -d 'How long a client takes to release a revoked task' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l restart-delay -d 'How long a restarting member stays away' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l racks -d 'Spread processes over R racks: rack ids and a `rack` client tag, with rack-aware standby placement (`rack.aware.assignment.tags=rack`)' -r

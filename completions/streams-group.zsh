@@ -50,9 +50,10 @@ _arguments "${_arguments_options[@]}" : \
 '--count=[Members (stream threads) added, removed or crashed by the scale-out, scale-in and crash scenarios]:K:_default' \
 '(--count)--instances=[Instead of --count\: instances (processes) the scale-out, scale-in and crash scenarios add, remove or crash; a new instance runs the group'\''s threads per process]:N:_default' \
 '--standby-replicas=[streams.num.standby.replicas (default\: what the starting group shows, else 0)]:N:_default' \
-'--session-timeout=[streams.session.timeout.ms]:MS:_default' \
-'--heartbeat-interval=[streams.heartbeat.interval.ms]:MS:_default' \
-'--initial-rebalance-delay=[streams.initial.rebalance.delay.ms]:MS:_default' \
+'--session-timeout=[streams.session.timeout.ms (default\: the starting group'\''s, else the broker'\''s, else 45000)]:MS:_default' \
+'--heartbeat-interval=[streams.heartbeat.interval.ms (default\: the starting group'\''s, else the broker'\''s, else 5000)]:MS:_default' \
+'--initial-rebalance-delay=[streams.initial.rebalance.delay.ms (default\: the starting group'\''s, else the broker'\''s, else 3000)]:MS:_default' \
+'*--broker-config=[A broker setting, as in its server.properties (repeatable)\: group.streams.* defaults and bounds, e.g. group.streams.min.heartbeat.interval.ms=100. Default\: what the broker reported for the starting group, else Kafka'\''s defaults]:KEY=VALUE:_default' \
 '--release-delay=[How long a client takes to release a revoked task]:MS:_default' \
 '--restart-delay=[How long a restarting member stays away]:MS:_default' \
 '--racks=[Spread processes over R racks\: rack ids and a \`rack\` client tag, with rack-aware standby placement (\`rack.aware.assignment.tags=rack\`)]:R:_default' \

@@ -234,6 +234,7 @@ mod tests {
             members: vec![],
             offsets: vec![],
             assignor: None,
+            configs: None,
         }
     }
 

@@ -448,6 +448,24 @@ fn commands_against_a_live_group(b: &str, group: &str) {
         Some(streams_group::model::KafkaVersion::V4_3),
         "describe --output json records the broker's version"
     );
+    // ... and the group's configs and its coordinator's settings, as the harness set them
+    // (heartbeat 500 ms, session 6 s, bounds lowered to allow them), so the simulation above
+    // ran with them and printed no note about assumed defaults.
+    let configs = snap.groups[0].configs.as_ref().expect("configs recorded");
+    let group = configs.group.as_ref().expect("group configs read");
+    let broker = configs.broker.as_ref().expect("broker settings read");
+    assert_eq!(group["streams.heartbeat.interval.ms"], "500", "{configs:?}");
+    assert_eq!(group["streams.session.timeout.ms"], "6000", "{configs:?}");
+    assert_eq!(
+        broker["group.streams.min.heartbeat.interval.ms"], "100",
+        "{configs:?}"
+    );
+    assert!(configs.unreadable.is_empty(), "{configs:?}");
+    assert!(
+        !stderr_of(&out).contains("assumed Kafka's defaults"),
+        "{}",
+        stderr_of(&out)
+    );
     // Two instances of the app's 2 threads each: 4 more members in 2 more processes.
     let before: BTreeSet<&str> = snap.groups[0]
         .members

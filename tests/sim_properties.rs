@@ -55,6 +55,7 @@ fn config(
             num_standby_replicas: standby,
             ..GroupConfig::default()
         },
+        broker_bounds: Default::default(),
         run: RunSettings {
             seed,
             release_delay_ms: 150,

@@ -219,6 +219,7 @@ fn absent_group(id: &str) -> GroupDescription {
         members: Vec::new(),
         offsets: Vec::new(),
         assignor: None,
+        configs: None,
     }
 }
 

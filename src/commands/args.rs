@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use streams_group::coordinator::broker_settings::BrokerSettings;
 use streams_group::describe::live::GroupSelection;
 use streams_group::model::version::UnknownVersion;
 use streams_group::model::KafkaVersion;
@@ -223,20 +224,42 @@ pub struct GroupConfigArgs {
     #[arg(long, value_name = "N")]
     pub standby_replicas: Option<u32>,
 
-    /// streams.session.timeout.ms
-    #[arg(long, default_value_t = 45_000, value_name = "MS",
+    /// streams.session.timeout.ms (default: the starting group's, else the broker's, else
+    /// 45000)
+    #[arg(long, value_name = "MS",
           value_parser = clap::value_parser!(i64).range(1..=i32::MAX as i64))]
-    pub session_timeout: i64,
+    pub session_timeout: Option<i64>,
 
-    /// streams.heartbeat.interval.ms
-    #[arg(long, default_value_t = 5_000, value_name = "MS",
+    /// streams.heartbeat.interval.ms (default: the starting group's, else the broker's, else
+    /// 5000)
+    #[arg(long, value_name = "MS",
           value_parser = clap::value_parser!(i64).range(1..=i32::MAX as i64))]
-    pub heartbeat_interval: i64,
+    pub heartbeat_interval: Option<i64>,
 
-    /// streams.initial.rebalance.delay.ms
-    #[arg(long, default_value_t = 3_000, value_name = "MS",
+    /// streams.initial.rebalance.delay.ms (default: the starting group's, else the broker's,
+    /// else 3000)
+    #[arg(long, value_name = "MS",
           value_parser = clap::value_parser!(i64).range(0..=i32::MAX as i64))]
-    pub initial_rebalance_delay: i64,
+    pub initial_rebalance_delay: Option<i64>,
+
+    /// A broker setting, as in its server.properties (repeatable): group.streams.* defaults and
+    /// bounds, e.g. group.streams.min.heartbeat.interval.ms=100. Default: what the broker
+    /// reported for the starting group, else Kafka's defaults
+    #[arg(long, value_name = "KEY=VALUE", value_parser = broker_config)]
+    pub broker_config: Vec<(String, String)>,
+}
+
+/// clap value parser for `--broker-config KEY=VALUE`: a known `group.streams.*` setting with a
+/// value Kafka would take.
+pub fn broker_config(s: &str) -> Result<(String, String), String> {
+    let (k, v) = s
+        .split_once('=')
+        .ok_or_else(|| format!("expected KEY=VALUE, found {s:?}"))?;
+    let (k, v) = (k.trim(), v.trim());
+    BrokerSettings::default()
+        .set(k, v)
+        .map_err(|e| e.to_string())?;
+    Ok((k.to_string(), v.to_string()))
 }
 
 #[cfg(test)]

@@ -164,6 +164,12 @@ pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
              one a 4.1 broker may compute; epochs, states and timings are exact",
         );
     }
+    if let Some(g) = &start {
+        let note = setup::assumed_settings_note(&g.group, &plan(args, choice.version));
+        if let Some(n) = note {
+            out::note(&n);
+        }
+    }
     let custom_topology = args.topology.is_some() || start.is_some();
     let start = match start {
         Some(g) => Start::Restore(g.group),
@@ -242,6 +248,7 @@ fn plan(args: &Args, kafka_version: KafkaVersion) -> Plan {
             heartbeat_interval_ms: g.heartbeat_interval,
             initial_rebalance_delay_ms: g.initial_rebalance_delay,
             num_standby_replicas: g.standby_replicas,
+            broker: g.broker_config.clone(),
         },
         run: RunSettings {
             seed: args.seed,

@@ -939,6 +939,7 @@ impl StreamsGroup {
                 .collect(),
             offsets: Vec::new(),
             assignor: None,
+            configs: None,
         }
     }
 }

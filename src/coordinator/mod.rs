@@ -8,6 +8,7 @@
 //! - `target` + `assignor`: the target assignment (sticky assignor, warm-up hook).
 
 pub mod assignor;
+pub mod broker_settings;
 pub mod config;
 pub mod endpoints;
 pub mod group;

@@ -9,7 +9,9 @@ use crate::kafka::client::Cluster;
 use crate::kafka::config::ClientConfig;
 use crate::kafka::error::{KafkaError, KafkaResult};
 use crate::kafka::{self};
-use crate::model::group::{CommittedOffsets, GroupDescription, Snapshot, SNAPSHOT_SCHEMA_VERSION};
+use crate::model::group::{
+    ClusterSettings, CommittedOffsets, GroupDescription, Snapshot, SNAPSHOT_SCHEMA_VERSION,
+};
 use crate::model::processor_graph::StoredDescription;
 use crate::model::KafkaVersion;
 
@@ -145,10 +147,11 @@ pub async fn describe_groups(
     let mut described: Vec<GroupDescription> = Vec::new();
     let mut committed_all: BTreeMap<String, CommittedOffsets> = BTreeMap::new();
     for g in groups {
-        if let Some(d) = ok.remove(g) {
+        if let Some(mut d) = ok.remove(g) {
             let coordinator = d.coordinator.as_ref().map_or(-1, |c| c.id);
             let committed = cluster.committed_offsets(coordinator, g).await?;
             committed_all.insert(g.clone(), committed);
+            d.configs = Some(settings(cluster, coordinator, g).await?);
             described.push(d);
         }
     }
@@ -191,4 +194,53 @@ pub async fn describe_groups(
         descriptions,
         warnings,
     })
+}
+
+/// DescribeConfigs resource types.
+const GROUP_RESOURCE: i8 = 32;
+const BROKER_RESOURCE: i8 = 4;
+
+/// The group's `streams.*` configs and its coordinator's `group.streams.*` settings. A part the
+/// principal may not read (or a broker that has no such resource) is named, never fatal.
+async fn settings(
+    cluster: &mut Cluster,
+    coordinator: i32,
+    group: &str,
+) -> KafkaResult<ClusterSettings> {
+    let resources = [
+        (GROUP_RESOURCE, group.to_string()),
+        (BROKER_RESOURCE, coordinator.to_string()),
+    ];
+    let answers = match cluster.describe_configs(coordinator, &resources).await {
+        Ok(a) => a,
+        Err(e @ KafkaError::Unsupported { .. }) => {
+            let line = format!("configs not read: {e}");
+            return Ok(ClusterSettings {
+                unreadable: vec![line],
+                ..ClusterSettings::default()
+            });
+        }
+        Err(e) => return Err(e),
+    };
+    let mut out = ClusterSettings::default();
+    for ((kind, _), answer) in resources.iter().zip(answers) {
+        let (prefix, what) = match *kind {
+            GROUP_RESOURCE => ("streams.", "group configs"),
+            _ => ("group.streams.", "broker settings"),
+        };
+        match answer {
+            Ok(all) => {
+                let mine = all
+                    .into_iter()
+                    .filter(|(k, _)| k.starts_with(prefix))
+                    .collect();
+                match *kind {
+                    GROUP_RESOURCE => out.group = Some(mine),
+                    _ => out.broker = Some(mine),
+                }
+            }
+            Err(e) => out.unreadable.push(format!("{what} not read: {e}")),
+        }
+    }
+    Ok(out)
 }

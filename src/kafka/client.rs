@@ -5,13 +5,15 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
+use kafka_protocol::messages::describe_configs_request::DescribeConfigsResource;
 use kafka_protocol::messages::list_offsets_request::{ListOffsetsPartition, ListOffsetsTopic};
 use kafka_protocol::messages::metadata_request::MetadataRequestTopic;
 use kafka_protocol::messages::offset_fetch_request::OffsetFetchRequestGroup;
 use kafka_protocol::messages::{
-    ApiKey, BrokerId, FindCoordinatorRequest, FindCoordinatorResponse, GroupId, ListGroupsRequest,
-    ListGroupsResponse, ListOffsetsRequest, ListOffsetsResponse, MetadataRequest, MetadataResponse,
-    OffsetFetchRequest, OffsetFetchResponse, TopicName,
+    ApiKey, BrokerId, DescribeConfigsRequest, DescribeConfigsResponse, FindCoordinatorRequest,
+    FindCoordinatorResponse, GroupId, ListGroupsRequest, ListGroupsResponse, ListOffsetsRequest,
+    ListOffsetsResponse, MetadataRequest, MetadataResponse, OffsetFetchRequest,
+    OffsetFetchResponse, TopicName,
 };
 use kafka_protocol::protocol::StrBytes;
 
@@ -566,6 +568,59 @@ impl Cluster {
         let mut warnings = Vec::new();
         let ends = self.offsets_at(&parts, -1, &mut warnings).await?;
         Ok((ends, warnings))
+    }
+
+    /// DescribeConfigs at broker `node` for `resources` (resource type, name), in order: each
+    /// resource's configs (name to value; configs without a value left out) or its error.
+    pub async fn describe_configs(
+        &mut self,
+        node: i32,
+        resources: &[(i8, String)],
+    ) -> KafkaResult<Vec<Result<BTreeMap<String, String>, KafkaError>>> {
+        let req = DescribeConfigsRequest::default().with_resources(
+            resources
+                .iter()
+                .map(|(t, name)| {
+                    DescribeConfigsResource::default()
+                        .with_resource_type(*t)
+                        .with_resource_name(StrBytes::from_string(name.clone()))
+                        .with_configuration_keys(None)
+                })
+                .collect(),
+        );
+        let conn = self.conn(node).await?;
+        let (_, resp): (i16, DescribeConfigsResponse) =
+            conn.negotiated(ApiKey::DescribeConfigs, 1, &req).await?;
+        let mut answers: Vec<_> = resources
+            .iter()
+            .map(|(_, name)| {
+                Err(KafkaError::Protocol {
+                    addr: format!("node {node}"),
+                    detail: format!("DescribeConfigs did not answer for `{name}`"),
+                })
+            })
+            .collect();
+        for r in resp.results {
+            let Some(i) = resources
+                .iter()
+                .position(|(t, n)| *t == r.resource_type && *n == r.resource_name.as_str())
+            else {
+                continue;
+            };
+            answers[i] = match r.error_code {
+                0 => Ok(r
+                    .configs
+                    .into_iter()
+                    .filter_map(|c| Some((c.name.to_string(), c.value?.to_string())))
+                    .collect()),
+                code => Err(KafkaError::broker(
+                    code,
+                    r.error_message.map(|m| m.to_string()),
+                    format!("the configs of `{}`", r.resource_name),
+                )),
+            };
+        }
+        Ok(answers)
     }
 
     /// Make [`Cluster::describe_groups`] ask for the topology descriptions brokers store (Kafka 4.4+

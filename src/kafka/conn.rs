@@ -50,6 +50,8 @@ pub fn client_max_version(api_key: i16) -> Option<i16> {
         k if k == ApiKey::DeleteTopics as i16 => 5,
         k if k == ApiKey::SaslHandshake as i16 => 1,
         k if k == ApiKey::SaslAuthenticate as i16 => 2,
+        // Group configs and the coordinator's group.streams.* settings.
+        k if k == ApiKey::DescribeConfigs as i16 => 4,
         API_STREAMS_GROUP_DESCRIBE => super::codec::describe::MAX_VERSION,
         API_STREAMS_GROUP_HEARTBEAT => super::codec::heartbeat::MAX_VERSION,
         _ => return None,

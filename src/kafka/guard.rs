@@ -21,9 +21,10 @@
 
 use bytes::Bytes;
 use kafka_protocol::messages::{
-    ApiVersionsResponse, DeleteGroupsResponse, DeleteTopicsResponse, FindCoordinatorResponse,
-    ListGroupsResponse, ListOffsetsResponse, MetadataResponse, OffsetCommitResponse,
-    OffsetDeleteResponse, OffsetFetchResponse, SaslAuthenticateResponse, SaslHandshakeResponse,
+    ApiVersionsResponse, DeleteGroupsResponse, DeleteTopicsResponse, DescribeConfigsResponse,
+    FindCoordinatorResponse, ListGroupsResponse, ListOffsetsResponse, MetadataResponse,
+    OffsetCommitResponse, OffsetDeleteResponse, OffsetFetchResponse, SaslAuthenticateResponse,
+    SaslHandshakeResponse,
 };
 use kafka_protocol::protocol::Decodable;
 
@@ -81,6 +82,7 @@ const fn tagged(tag: u32, ty: Ty, from: i16) -> Field {
 const I16: Ty = Ty::Fixed(2);
 const I32: Ty = Ty::Fixed(4);
 const I64: Ty = Ty::Fixed(8);
+const I8: Ty = Ty::Fixed(1);
 const BOOL: Ty = Ty::Fixed(1);
 const UUID: Ty = Ty::Fixed(16);
 
@@ -471,6 +473,43 @@ impl Guarded for DeleteTopicsResponse {
         fields: &[
             all(I32),                          // throttle_time_ms
             all(Ty::Structs(DELETABLE_TOPIC)), // responses
+        ],
+    };
+}
+
+// DescribeConfigs v1-v4 (group configs and the coordinator's group.streams.* settings).
+
+const CONFIG_SYNONYM: &[Field] = &[
+    all(Ty::Str), // name
+    all(Ty::Str), // value
+    all(I8),      // source
+];
+const CONFIG_ENTRY: &[Field] = &[
+    all(Ty::Str),                     // name
+    all(Ty::Str),                     // value
+    all(BOOL),                        // read_only
+    all(I8),                          // config_source
+    all(BOOL),                        // is_sensitive
+    all(Ty::Structs(CONFIG_SYNONYM)), // synonyms
+    f(I8, 3, i16::MAX),               // config_type
+    f(Ty::Str, 3, i16::MAX),          // documentation
+];
+const CONFIG_RESULT: &[Field] = &[
+    all(I16),                       // error_code
+    all(Ty::Str),                   // error_message
+    all(I8),                        // resource_type
+    all(Ty::Str),                   // resource_name
+    all(Ty::Structs(CONFIG_ENTRY)), // configs
+];
+
+impl Guarded for DescribeConfigsResponse {
+    const SCHEMA: &'static Schema = &Schema {
+        name: "DescribeConfigs",
+        versions: (1, 4),
+        flexible_from: 4,
+        fields: &[
+            all(I32),                        // throttle_time_ms
+            all(Ty::Structs(CONFIG_RESULT)), // results
         ],
     };
 }

@@ -110,6 +110,7 @@ mod tests {
             members: vec![m; members],
             offsets: vec![],
             assignor: None,
+            configs: None,
         }
     }
 

@@ -338,6 +338,7 @@ pub(crate) mod tests {
             members: vec![member()],
             offsets: vec![],
             assignor: None,
+            configs: None,
         };
         let ends: LogEnds = [
             (("a-changelog".to_string(), 3), 100),

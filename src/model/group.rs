@@ -69,6 +69,26 @@ pub struct GroupDescription {
     /// The assignor name (describe v1, Kafka 4.4+), if the broker says.
     #[serde(default)]
     pub assignor: Option<String>,
+    /// The settings the coordinator applies to the group, as DescribeConfigs answered when the
+    /// group was described (absent offline, and in snapshots recorded before they were read).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub configs: Option<ClusterSettings>,
+}
+
+/// What DescribeConfigs said of a group and its coordinator. Kafka's names and values, as read.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct ClusterSettings {
+    /// The group's `streams.*` configs, defaults included (DescribeConfigs on the GROUP
+    /// resource); absent when they could not be read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<BTreeMap<String, String>>,
+    /// The coordinator broker's `group.streams.*` settings (DescribeConfigs on its BROKER
+    /// resource); absent when they could not be read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub broker: Option<BTreeMap<String, String>>,
+    /// Why a part could not be read (one line each), e.g. no DescribeConfigs permission.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unreadable: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

@@ -440,6 +440,7 @@ mod tests {
                     ],
                     offsets: vec![off("in", 1, None, 7, 7), off("in", 0, Some(3), 10, 7)],
                     assignor: None,
+                    configs: None,
                 },
                 GroupDescription {
                     group_id: "stopped".into(),
@@ -451,6 +452,7 @@ mod tests {
                     members: vec![],
                     offsets: vec![off("x", 0, Some(1), 5, 4)],
                     assignor: None,
+                    configs: None,
                 },
             ],
         }

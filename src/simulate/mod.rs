@@ -52,6 +52,9 @@ pub struct SimConfig {
     /// Topics that exist at the start (topic → partitions).
     pub metadata: TopicMetadata,
     pub group: GroupConfig,
+    /// The broker's bounds on group configs (a scenario step that sets a config is checked
+    /// against them).
+    pub broker_bounds: BrokerBounds,
     /// Timing and membership of the simulated clients.
     pub run: RunSettings,
     /// Start from this group (a `describe` snapshot) instead of an empty one: its members are
@@ -480,7 +483,7 @@ impl<'a> Engine<'a> {
         if let Some(g) = self.coordinator.group_mut(&self.cfg.group_id) {
             let mut c = g.config().clone();
             c.num_standby_replicas = n;
-            c.validate_bounds(&BrokerBounds::default())
+            c.validate_bounds(&self.cfg.broker_bounds)
                 .map_err(|e| SimError(format!("set_standby_replicas: {e}")))?;
             g.set_config(c);
         }
@@ -655,7 +658,7 @@ impl<'a> Engine<'a> {
             return Err(SimError("a run needs at least one member".into()));
         }
         cfg.group
-            .validate_bounds(&BrokerBounds::default())
+            .validate_bounds(&cfg.broker_bounds)
             .map_err(|e| SimError(format!("invalid group configuration: {e}")))?;
         let assignor = crate::coordinator::assignor::assignor_by_name(
             &cfg.assignor,

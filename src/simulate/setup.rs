@@ -5,9 +5,11 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use crate::coordinator::broker_settings::BrokerSettings;
 use crate::coordinator::config::BrokerBounds;
 use crate::coordinator::GroupConfig;
 use crate::error::Error;
+use crate::model::group::ClusterSettings;
 use crate::model::group::GroupDescription;
 use crate::model::{KafkaVersion, Topology};
 use crate::simulate::report::SimulationReport;
@@ -56,26 +58,18 @@ pub fn group_shape(g: &GroupDescription) -> GroupShape {
     }
 }
 
-/// The group configs a run sets: a broker's defaults unless given, and the standby replicas a
-/// starting group shows unless given.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The group configs a run is given. Each one not given is the starting group's (as its broker
+/// reported it), else the broker's default (reported, or declared with `broker`), else Kafka's;
+/// the standby replicas fall back to what a starting group shows.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GroupSettings {
-    pub session_timeout_ms: i64,
-    pub heartbeat_interval_ms: i64,
-    pub initial_rebalance_delay_ms: i64,
+    pub session_timeout_ms: Option<i64>,
+    pub heartbeat_interval_ms: Option<i64>,
+    pub initial_rebalance_delay_ms: Option<i64>,
     pub num_standby_replicas: Option<u32>,
-}
-
-impl Default for GroupSettings {
-    fn default() -> Self {
-        let d = GroupConfig::default();
-        GroupSettings {
-            session_timeout_ms: d.session_timeout_ms,
-            heartbeat_interval_ms: d.heartbeat_interval_ms,
-            initial_rebalance_delay_ms: d.initial_rebalance_delay_ms,
-            num_standby_replicas: None,
-        }
-    }
+    /// Broker settings declared by name (`--broker-config KEY=VALUE`), over what the broker
+    /// reported.
+    pub broker: Vec<(String, String)>,
 }
 
 /// How many clients, and how they are grouped into processes. `None`: from the starting group,
@@ -142,6 +136,8 @@ struct Cast {
     metadata: TopicMetadata,
     num_standby_replicas: u32,
     recorded_assignor: Option<String>,
+    /// The starting group's configs and its broker's settings, as recorded.
+    recorded_settings: Option<ClusterSettings>,
     initial: Option<GroupDescription>,
 }
 
@@ -179,6 +175,7 @@ fn new_group(
         topology,
         num_standby_replicas: plan.group.num_standby_replicas.unwrap_or(0),
         recorded_assignor: None,
+        recorded_settings: None,
         initial: None,
     })
 }
@@ -250,6 +247,7 @@ fn cast_like(
             .num_standby_replicas
             .unwrap_or(shape.num_standby_replicas),
         recorded_assignor: g.assignor.clone(),
+        recorded_settings: g.configs.clone(),
         initial: None,
     }
 }
@@ -290,21 +288,7 @@ fn threads(members: u32, m: &Members) -> Result<u32, Error> {
 /// The group configuration and run settings shared by every start, checked.
 fn finish(plan: &Plan, c: Cast) -> Result<SimConfig, Error> {
     let run = &plan.run;
-    let group = GroupConfig {
-        session_timeout_ms: plan.group.session_timeout_ms,
-        heartbeat_interval_ms: plan.group.heartbeat_interval_ms,
-        num_standby_replicas: c.num_standby_replicas,
-        initial_rebalance_delay_ms: plan.group.initial_rebalance_delay_ms,
-        rack_aware_assignment_tags: if run.racks > 0 {
-            vec!["rack".into()]
-        } else {
-            vec![]
-        },
-        ..GroupConfig::default()
-    };
-    group
-        .validate_bounds(&BrokerBounds::default())
-        .map_err(|e| Error::input(format!("invalid group configuration: {e}")))?;
+    let (group, broker_bounds) = group_config(plan, &c)?;
     if run.release_delay_ms < 0 || run.restart_delay_ms < 0 || run.max_time_ms <= 0 {
         return Err(Error::input(
             "the release and restart delays must not be negative, the time limit must be positive",
@@ -324,9 +308,75 @@ fn finish(plan: &Plan, c: Cast) -> Result<SimConfig, Error> {
         topology: c.topology,
         metadata,
         group,
+        broker_bounds,
         run: run.clone(),
         initial: c.initial,
     })
+}
+
+/// The group configs of the run and the broker's bounds, checked: given > the starting group's
+/// > the broker's defaults > Kafka's.
+fn group_config(plan: &Plan, c: &Cast) -> Result<(GroupConfig, BrokerBounds), Error> {
+    let recorded = c.recorded_settings.as_ref();
+    let mut broker = match recorded.and_then(|r| r.broker.as_ref()) {
+        Some(reported) => BrokerSettings::from_reported(reported)
+            .map_err(|e| Error::input(format!("the recorded broker settings: {e}")))?,
+        None => BrokerSettings::default(),
+    };
+    for (k, v) in &plan.group.broker {
+        broker
+            .set(k, v)
+            .map_err(|e| Error::input(format!("--broker-config {k}={v}: {e}")))?;
+    }
+    let mut group = match recorded.and_then(|r| r.group.as_ref()) {
+        Some(configs) => broker
+            .group_config(configs)
+            .map_err(|e| Error::input(format!("the recorded group configs: {e}")))?,
+        None => broker.defaults.clone(),
+    };
+    let given = &plan.group;
+    group.session_timeout_ms = given.session_timeout_ms.unwrap_or(group.session_timeout_ms);
+    group.heartbeat_interval_ms = given
+        .heartbeat_interval_ms
+        .unwrap_or(group.heartbeat_interval_ms);
+    group.initial_rebalance_delay_ms = given
+        .initial_rebalance_delay_ms
+        .unwrap_or(group.initial_rebalance_delay_ms);
+    if given.num_standby_replicas.is_some() || recorded.and_then(|r| r.group.as_ref()).is_none() {
+        group.num_standby_replicas = c.num_standby_replicas;
+    }
+    if plan.run.racks > 0 {
+        group.rack_aware_assignment_tags = vec!["rack".into()];
+    }
+    group.validate_bounds(&broker.bounds).map_err(|e| {
+        let hint = match e.0.contains("broker setting") {
+            true => "; declare the broker's with --broker-config KEY=VALUE",
+            false => "",
+        };
+        Error::input(format!("invalid group configuration: {e}{hint}"))
+    })?;
+    Ok((group, broker.bounds))
+}
+
+/// A note when a run starts from a group whose configs were not recorded (an offline snapshot
+/// from before they were, or a principal without DescribeConfigs rights): which settings the
+/// run assumed, and how to declare them.
+pub fn assumed_settings_note(g: &GroupDescription, plan: &Plan) -> Option<String> {
+    let why = match &g.configs {
+        None => "the snapshot does not record them".to_string(),
+        Some(s) if s.group.is_some() && s.broker.is_some() => return None,
+        Some(s) => s.unreadable.join("; "),
+    };
+    if !plan.group.broker.is_empty() {
+        return None;
+    }
+    let d = GroupConfig::default();
+    Some(format!(
+        "note: group {}'s configs are not known ({why}): assumed Kafka's defaults (session \
+         timeout {} ms, heartbeat interval {} ms, initial rebalance delay {} ms); declare the \
+         broker's with --broker-config KEY=VALUE",
+        g.group_id, d.session_timeout_ms, d.heartbeat_interval_ms, d.initial_rebalance_delay_ms,
+    ))
 }
 
 /// The scenario to run: a built-in name, or a JSON scenario file. `custom_topology`: the run
@@ -496,6 +546,7 @@ mod tests {
             members,
             offsets: vec![],
             assignor: None,
+            configs: None,
         }
     }
 

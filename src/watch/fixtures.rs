@@ -56,6 +56,7 @@ pub fn group(
         members,
         offsets: vec![],
         assignor: None,
+        configs: None,
     }
 }
 

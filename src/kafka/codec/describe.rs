@@ -810,6 +810,7 @@ impl WireDescribedGroup {
             members,
             offsets: Vec::new(),
             assignor: self.assignor_name.clone(),
+            configs: None,
         }
     }
 }

@@ -308,6 +308,45 @@ fn admin_action_responses() {
     }
 }
 
+#[test]
+fn describe_configs_every_version() {
+    use kafka_protocol::messages::describe_configs_response::{
+        DescribeConfigsResourceResult, DescribeConfigsResult, DescribeConfigsSynonym,
+    };
+    for v in versions::<DescribeConfigsResponse>() {
+        let syn = DescribeConfigsSynonym::default()
+            .with_name(s("group.streams.heartbeat.interval.ms"))
+            .with_value(Some(s("500")))
+            .with_source(4);
+        let mut entry = DescribeConfigsResourceResult::default()
+            .with_name(s("streams.heartbeat.interval.ms"))
+            .with_value(Some(s("500")))
+            .with_config_source(5)
+            .with_synonyms(vec![syn.clone(), syn]);
+        if v >= 3 {
+            entry = entry
+                .with_config_type(3)
+                .with_documentation(Some(s("how often")));
+        }
+        let result = DescribeConfigsResult::default()
+            .with_error_code(0)
+            .with_resource_type(32)
+            .with_resource_name(s("app"))
+            .with_configs(vec![entry.clone(), entry.with_value(None)]);
+        let denied = DescribeConfigsResult::default()
+            .with_error_code(31)
+            .with_error_message(Some(s("Cluster authorization failed.")))
+            .with_resource_type(4)
+            .with_resource_name(s("1"));
+        exact(
+            &DescribeConfigsResponse::default()
+                .with_throttle_time_ms(3)
+                .with_results(vec![result, denied]),
+            v,
+        );
+    }
+}
+
 /// Without the guard each of these aborts the process (the crate asks for gigabytes).
 #[test]
 fn huge_length_prefixes_are_refused_before_the_crate_sees_them() {

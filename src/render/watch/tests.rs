@@ -30,6 +30,7 @@ fn group(epoch: i32, members: &[&str]) -> GroupDescription {
         members: members.iter().map(member).collect(),
         offsets: vec![],
         assignor: None,
+        configs: None,
     }
 }
 
