@@ -194,7 +194,7 @@ complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch"
 complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -s V -l version -d 'Print version'
 complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -l group -d 'The group: live (with --bootstrap-server), or the one to pick in --snapshot' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -l snapshot -d 'Read the group from a `describe --output json` snapshot instead of the cluster' -r -F
-complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -l acceptable-recovery-lag -d 'The lag at which a task counts as caught up (streams.acceptable.recovery.lag)' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -l acceptable-recovery-lag -d 'The lag at which a task counts as caught up (streams.acceptable.recovery.lag). Default: the group\'s, when its broker reports it, else 10000' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
 complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r

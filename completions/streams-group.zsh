@@ -258,7 +258,7 @@ broker\:"What shipped Apache Kafka brokers (4.1 to 4.4) do"))' \
 _arguments "${_arguments_options[@]}" : \
 '--group=[The group\: live (with --bootstrap-server), or the one to pick in --snapshot]:GROUP:_default' \
 '--snapshot=[Read the group from a \`describe --output json\` snapshot instead of the cluster]:FILE:_files' \
-'--acceptable-recovery-lag=[The lag at which a task counts as caught up (streams.acceptable.recovery.lag)]:N:_default' \
+'--acceptable-recovery-lag=[The lag at which a task counts as caught up (streams.acceptable.recovery.lag). Default\: the group'\''s, when its broker reports it, else 10000]:N:_default' \
 '--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
 '--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
 '--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \

@@ -28,10 +28,11 @@ pub struct Args {
     #[command(flatten)]
     pub group: GroupArgs,
 
-    /// The lag at which a task counts as caught up (streams.acceptable.recovery.lag)
-    #[arg(long, value_name = "N", default_value_t = lag::DEFAULT_ACCEPTABLE_RECOVERY_LAG,
-          allow_negative_numbers = true, value_parser = super::args::non_negative)]
-    pub acceptable_recovery_lag: i64,
+    /// The lag at which a task counts as caught up (streams.acceptable.recovery.lag). Default:
+    /// the group's, when its broker reports it, else 10000
+    #[arg(long, value_name = "N", allow_negative_numbers = true,
+          value_parser = super::args::non_negative)]
+    pub acceptable_recovery_lag: Option<i64>,
 
     /// Exit 1 when any task is lagging beyond the acceptable lag, 6 when no member reports task
     /// offsets at all (nothing could be checked: the line on stderr says why)
@@ -47,12 +48,10 @@ pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
     };
     let sourced = load_group(&source)?;
     let ends = changelog_ends(&source, &sourced.group)?;
-    let report = report(
-        &sourced.group,
-        &sourced.origin,
-        args.acceptable_recovery_lag,
-        ends,
-    );
+    let acceptable = args
+        .acceptable_recovery_lag
+        .unwrap_or_else(|| lag::acceptable_recovery_lag(&sourced.group));
+    let report = report(&sourced.group, &sourced.origin, acceptable, ends);
     out::report(global.format(), &report, view::table)?;
     for w in &report.warnings {
         out::note(&format!("warning: {w}"));

@@ -31,6 +31,18 @@ use crate::model::{TaskId, TaskRole};
 /// Default of `streams.acceptable.recovery.lag` / `group.streams.acceptable.recovery.lag`.
 pub const DEFAULT_ACCEPTABLE_RECOVERY_LAG: i64 = 10_000;
 
+/// The group's `streams.acceptable.recovery.lag` when its broker reported it (Kafka 4.4 keeps
+/// it internal and does not), else [`DEFAULT_ACCEPTABLE_RECOVERY_LAG`].
+pub fn acceptable_recovery_lag(g: &GroupDescription) -> i64 {
+    g.configs
+        .as_ref()
+        .and_then(|c| c.group.as_ref())
+        .and_then(|c| c.get("streams.acceptable.recovery.lag"))
+        .and_then(|v| v.trim().parse().ok())
+        .filter(|n: &i64| *n >= 0)
+        .unwrap_or(DEFAULT_ACCEPTABLE_RECOVERY_LAG)
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum LagStatus {
@@ -362,6 +374,15 @@ pub(crate) mod tests {
             all_changelog_topics(&g).into_iter().collect::<Vec<_>>(),
             ["a-changelog", "b-changelog"]
         );
+        // The acceptable lag: the group's when its broker reports it, else Kafka's default.
+        assert_eq!(acceptable_recovery_lag(&g), DEFAULT_ACCEPTABLE_RECOVERY_LAG);
+        let mut reported = g.clone();
+        let configs = [("streams.acceptable.recovery.lag".to_string(), "250".to_string())];
+        reported.configs = Some(crate::model::group::ClusterSettings {
+            group: Some(configs.into_iter().collect()),
+            ..Default::default()
+        });
+        assert_eq!(acceptable_recovery_lag(&reported), 250);
     }
 
     #[test]
