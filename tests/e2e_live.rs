@@ -513,6 +513,67 @@ fn live_sasl_ssl_good_and_bad_credentials() {
     );
     assert_eq!(out.status.code(), Some(4), "{}", stderr_of(&out));
 
+    // Configs: alice reads the group's and the broker's; bob may not (the harness denies him
+    // DescribeConfigs), and every command still works, naming what it could not read.
+    let _app = broker.app("acl", 1, 1);
+    let configs = |file: &str| -> streams_group::model::group::ClusterSettings {
+        let out = sg(
+            &sb,
+            &[
+                "describe",
+                "--group",
+                "acl",
+                "--command-config",
+                file,
+                "-o",
+                "json",
+            ],
+        );
+        let text = ok(&out);
+        support::json_schema::assert_valid("describe", &text);
+        let snap: Snapshot = serde_json::from_str(&text).unwrap();
+        snap.groups[0].configs.clone().expect("configs")
+    };
+    let alice = configs(&props_s);
+    assert!(alice.group.is_some() && alice.broker.is_some(), "{alice:?}");
+    assert!(alice.unreadable.is_empty(), "{alice:?}");
+    let bob_props = broker.dir.join("client-sasl-ssl-bob.properties");
+    let bob_s = bob_props.to_str().unwrap();
+    let bob = configs(bob_s);
+    assert_eq!(
+        (bob.group.as_ref(), bob.broker.as_ref()),
+        (None, None),
+        "{bob:?}"
+    );
+    assert_eq!(
+        bob.unreadable,
+        [
+            "group configs not read: GROUP_AUTHORIZATION_FAILED",
+            "broker settings not read: CLUSTER_AUTHORIZATION_FAILED"
+        ]
+    );
+    let out = sg(
+        &sb,
+        &[
+            "simulate",
+            "--from-group",
+            "acl",
+            "--command-config",
+            bob_s,
+            "--scenario",
+            "scale-out",
+        ],
+    );
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let assumed: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("assumed Kafka's defaults"))
+        .collect();
+    assert_eq!(assumed.len(), 1, "{err}");
+    assert!(assumed[0].contains("GROUP_AUTHORIZATION_FAILED"), "{err}");
+    assert!(assumed[0].contains("--broker-config"), "{err}");
+
     let text = std::fs::read_to_string(&props).unwrap();
     // wrong password → exit 3 with a clear line, and the password is not printed
     let bad = broker.dir.join("bad-password.properties");

@@ -239,6 +239,9 @@ async fn settings(
                     _ => out.broker = Some(mine),
                 }
             }
+            Err(KafkaError::Broker { code, .. }) => out
+                .unreadable
+                .push(format!("{what} not read: {}", code.name())),
             Err(e) => out.unreadable.push(format!("{what} not read: {e}")),
         }
     }

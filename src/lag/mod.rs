@@ -377,7 +377,10 @@ pub(crate) mod tests {
         // The acceptable lag: the group's when its broker reports it, else Kafka's default.
         assert_eq!(acceptable_recovery_lag(&g), DEFAULT_ACCEPTABLE_RECOVERY_LAG);
         let mut reported = g.clone();
-        let configs = [("streams.acceptable.recovery.lag".to_string(), "250".to_string())];
+        let configs = [(
+            "streams.acceptable.recovery.lag".to_string(),
+            "250".to_string(),
+        )];
         reported.configs = Some(crate::model::group::ClusterSettings {
             group: Some(configs.into_iter().collect()),
             ..Default::default()
