@@ -9,22 +9,66 @@ pub const MAX_DOCUMENT_BYTES: u64 = 128 << 20;
 /// The most a properties or PEM file may hold.
 pub const MAX_SMALL_FILE_BYTES: u64 = 1 << 20;
 
-/// The whole file as text, or an error when it is longer than `cap` bytes or not UTF-8.
+/// The whole file as text (`-`: standard input), or an error when it is longer than `cap` bytes
+/// or not UTF-8.
 pub fn read_text_capped(path: &Path, cap: u64) -> io::Result<String> {
-    let file = std::fs::File::open(path)?;
-    let mut bytes = Vec::new();
-    file.take(cap + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > cap {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!(
-                "it is larger than {}, the most this tool reads from such a file (is it the right file?)",
-                human(cap)
-            ),
-        ));
-    }
+    let bytes = if path == Path::new("-") {
+        read_capped(io::stdin().lock(), cap)?
+    } else {
+        let file = std::fs::File::open(path)?;
+        // A regular file says its size: refuse a big one without reading it.
+        if file.metadata().is_ok_and(|m| m.is_file() && m.len() > cap) {
+            return Err(too_large(cap));
+        }
+        read_capped(file, cap)?
+    };
     String::from_utf8(bytes)
         .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "it is not UTF-8 text"))
+}
+
+/// At most `cap` bytes of `r`, read in chunks so that refusing an endless input (`/dev/zero`,
+/// a pipe) holds no more than `cap` bytes: a growing buffer would hold up to twice that while
+/// it moves.
+fn read_capped(mut r: impl Read, cap: u64) -> io::Result<Vec<u8>> {
+    let chunk_size = (cap + 1).min(1 << 20);
+    let mut chunks: Vec<Vec<u8>> = Vec::new();
+    let mut total: u64 = 0;
+    loop {
+        let mut chunk = vec![0u8; chunk_size as usize];
+        let mut n = 0;
+        while n < chunk.len() {
+            match r.read(&mut chunk[n..]) {
+                Ok(0) => break,
+                Ok(k) => n += k,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        chunk.truncate(n);
+        let n = n as u64;
+        if n == 0 {
+            break;
+        }
+        total += n;
+        if total > cap {
+            return Err(too_large(cap));
+        }
+        chunks.push(chunk);
+    }
+    Ok(match chunks.len() {
+        1 => chunks.pop().unwrap_or_default(),
+        _ => chunks.concat(),
+    })
+}
+
+fn too_large(cap: u64) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        format!(
+            "it is larger than {}, the most this tool reads from such a file (is it the right file?)",
+            human(cap)
+        ),
+    )
 }
 
 /// A topology, snapshot or scenario file.

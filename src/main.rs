@@ -49,7 +49,20 @@ fn main() -> ExitCode {
 /// Usage errors: one line, with the way out; `--help` and `--version` print and succeed.
 fn usage_error(e: clap::Error) -> Code {
     if !e.use_stderr() {
-        let _ = e.print();
+        // --help and --version: their output is the command's output, so a write that fails
+        // (a full disk, /dev/full) fails the run as any report's would.
+        use std::io::Write;
+        let written = e.print().and_then(|()| std::io::stdout().flush());
+        // A reader that closed the pipe (`| head`) wanted no more: nothing went wrong.
+        let written = written.or_else(|err| match err.kind() {
+            std::io::ErrorKind::BrokenPipe => Ok(()),
+            _ => Err(err),
+        });
+        if let Err(err) = written {
+            let err = streams_group::render::out::WriteError::Io(err);
+            streams_group::render::out::note(&format!("error: {err}"));
+            return Code::Output;
+        }
         return Code::Success;
     }
     let text = e.render().to_string();

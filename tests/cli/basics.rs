@@ -125,6 +125,77 @@ fn closed_and_full_stdout_never_panic() {
         assert_eq!(out.status.code(), Some(5), "{err}");
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(err.contains("cannot write the output"), "{err}");
+        // --help and --version are output too.
+        for args in [&["--help"][..], &["--version"], &["simulate", "--help"]] {
+            let full = std::fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .unwrap();
+            let out = Command::new(env!("CARGO_BIN_EXE_streams-group"))
+                .args(args)
+                .stdout(full)
+                .output()
+                .unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(5), "{args:?}: {err}");
+            assert_eq!(err.lines().count(), 1, "{err}");
+            assert!(err.starts_with("error: cannot write the output"), "{err}");
+        }
+    }
+}
+
+/// `-` reads standard input wherever a file is read; an endless input is refused.
+#[test]
+fn dash_reads_standard_input_and_endless_input_is_refused() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let text = std::fs::read_to_string("tests/data/topologies/global-store.txt").unwrap();
+    let from_stdin = |args: &[&str]| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_streams-group"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(text.as_bytes())
+            .unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let piped = from_stdin(&["topology", "-", "--application-id", "app", "-o", "json"]);
+    let (code, from_file, _) = run(
+        &[
+            "topology",
+            "tests/data/topologies/global-store.txt",
+            "--application-id",
+            "app",
+            "-o",
+            "json",
+        ],
+        &[],
+    );
+    assert_eq!((piped.status.code(), code), (Some(0), 0));
+    let name = "\"tests/data/topologies/global-store.txt\"";
+    assert_eq!(
+        String::from_utf8_lossy(&piped.stdout),
+        from_file.replace(name, "\"-\""),
+        "the same report, the file named -"
+    );
+    let out = from_stdin(&["simulate", "--topology", "-", "--application-id", "app"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    if std::path::Path::new("/dev/zero").exists() {
+        let (code, _, err) = run(&["topology", "/dev/zero"], &[]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("larger than 128 MiB"), "{err}");
     }
 }
 

@@ -105,6 +105,16 @@ pub fn parse_describe_graph(
         return Err(ParseError::general("the application id must not be empty"));
     }
     let blocks = grammar::parse(&lines::clean(text))?;
+    if blocks.iter().all(|b| b.subs.is_empty()) {
+        // At the end of the text: that is where a sub-topology was still expected.
+        return Err(ParseError {
+            line: Some(text.lines().count().max(1)),
+            ..ParseError::general(
+                "no sub-topology found: the input holds no topology (Topology#describe() \
+                 prints `Sub-topology: 0` and its nodes)",
+            )
+        });
+    }
     let mut notes = Vec::new();
     let several = blocks.len() > 1;
     let mut subtopologies = Vec::new();
