@@ -691,4 +691,77 @@ mod tests {
         let e = config(&plan(), like).unwrap_err();
         assert!(e.to_string().contains("shows no topology"), "{e}");
     }
+
+    fn two_by_two() -> SimConfig {
+        let mut p = plan();
+        p.members.members = Some(4);
+        p.members.threads_per_process = Some(2);
+        let start = Start::New {
+            topology: None,
+            application_id: None,
+        };
+        config(&p, start).unwrap()
+    }
+
+    fn step_of(name: &str, size: StepSize) -> Result<scenario::Action, String> {
+        scenario(name, &size, false, &mut two_by_two())
+            .map(|s| s.steps[0].action.clone())
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn scale_in_and_crash_leave_a_member_running_or_say_so() {
+        let e = step_of("scale-in", StepSize::Instances(2)).unwrap_err();
+        assert_eq!(
+            e,
+            "--instances 2 is too many for scale-in: the group has 2 instances (p1, p2) and at \
+             least one keeps running, so at most 1 can be removed"
+        );
+        let e = step_of("crash", StepSize::Members(5)).unwrap_err();
+        assert!(e.starts_with("--count 5 is too many for crash: the group has 4 members (p1-t1, p1-t2, p2-t1, p2-t2)"), "{e}");
+        assert!(e.ends_with("so at most 3 can be crashed"), "{e}");
+        // Left out, the count is 2 and shrinks to what the group can lose, as before.
+        let mut one = two_by_two();
+        one.members = 2;
+        one.threads_per_process = 1;
+        let s = scenario("scale-in", &StepSize::Default, false, &mut one).unwrap();
+        assert_eq!(s.steps[0].action.label(), "remove p2-t1");
+        // Scale-out adds as many as asked.
+        assert_eq!(
+            step_of("scale-out", StepSize::Instances(3))
+                .unwrap()
+                .label(),
+            "add 3 instances × 2 threads"
+        );
+    }
+
+    #[test]
+    fn named_processes_and_members() {
+        let named = |processes: &[&str], members: &[&str]| {
+            StepSize::Named(Names {
+                processes: processes.iter().map(|s| s.to_string()).collect(),
+                members: members.iter().map(|s| s.to_string()).collect(),
+            })
+        };
+        let a = step_of("crash", named(&["p2"], &[])).unwrap();
+        assert_eq!(a.label(), "crash p2-t1, p2-t2");
+        let a = step_of("rolling-bounce", named(&[], &["p2-t2", "p1-t1"])).unwrap();
+        assert_eq!(a.label(), "restart p2-t2, p1-t1");
+        let e = step_of("scale-in", named(&["p1", "p2"], &[])).unwrap_err();
+        assert!(e.contains("name every member of the group"), "{e}");
+        let e = step_of("scale-in", named(&["p3"], &[])).unwrap_err();
+        assert_eq!(
+            e,
+            "unknown process `p3` in --process; running processes are: p1, p2"
+        );
+        let e = step_of("crash", named(&[], &["p1"])).unwrap_err();
+        assert!(
+            e.starts_with("ambiguous member `p1` in --member: 2 running members"),
+            "{e}"
+        );
+        for other in ["scale-out", "start", "deploy", "create-topics"] {
+            let e = step_of(other, named(&["p1"], &[])).unwrap_err();
+            assert!(e.contains(&format!("not `{other}`")), "{e}");
+        }
+    }
 }
