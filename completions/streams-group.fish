@@ -57,8 +57,10 @@ complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l partitions -d 'Partitions of every source topic whose count is not known otherwise (from --topic-partitions, or from the group)' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l topic-partitions -d 'Partition count of one topic (repeatable, or comma-separated); internal topics too, to model existing ones; 0 = the topic is missing' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l scenario -d 'Scenario: a built-in name or a JSON scenario file' -r
-complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l count -d 'Members (stream threads) added, removed or crashed by the scale-out, scale-in and crash scenarios' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l count -d 'Members (stream threads) added, removed or crashed by the scale-out, scale-in and crash scenarios; scale-in and crash take the last ones and leave at least one [default: 2]' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l instances -d 'Instead of --count: instances (processes) the scale-out, scale-in and crash scenarios add, remove or crash; a new instance runs the group\'s threads per process' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l process -d 'The process whose members scale-in removes, crash crashes or rolling-bounce restarts: its id or a unique prefix of it (repeatable; instead of --count and --instances)' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l member -d 'A member scale-in removes, crash crashes or rolling-bounce restarts: its id or a unique prefix of it (repeatable; with --process too)' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l standby-replicas -d 'streams.num.standby.replicas (default: what the starting group shows, else 0)' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l session-timeout -d 'streams.session.timeout.ms' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l heartbeat-interval -d 'streams.heartbeat.interval.ms' -r

@@ -30,12 +30,13 @@ Examples:
       --scenario my-scenario.json --output json
   streams-group simulate --from-snapshot group.json --scenario scale-out --instances 2
   streams-group simulate --from-snapshot group.json --scenario crash --process 3f2a
-  streams-group simulate --from-snapshot group.json --scenario rolling-bounce --member 9c1e --member 77d0
+  streams-group simulate --from-snapshot group.json --scenario rolling-bounce --member Xq3v
   streams-group simulate --from-group my-app --bootstrap-server localhost:9092 --scenario scale-out
 
 Built-in scenarios: start (default), scale-out, scale-in, crash, rolling-bounce, deploy,
-create-topics. A scenario file is JSON: {\"steps\": [{\"action\": \"add_members\", \"count\": 2}]}
-(see docs/simulate.md for every action).
+create-topics. --process and --member take a process or member id, or a unique prefix of one.
+A scenario file is JSON: {\"steps\": [{\"action\": \"add_members\", \"count\": 2},
+{\"action\": \"crash\", \"processes\": [\"3f2a\"]}]} (see docs/simulate.md for every action).
 
 Exit status: 0 when the group ends Stable with no member dead, 1 when it does not, 2 on bad
 input.";
