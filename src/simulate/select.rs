@@ -72,28 +72,26 @@ impl<'a> Ids<'a> {
     /// The one id that `name` names: the id itself, else the only id it is a prefix of. An
     /// empty name names nothing.
     pub fn resolve(&self, name: &str) -> Result<&'a str, NameError> {
-        let from = self.sorted.partition_point(|id| *id < name);
-        let starting: Vec<&str> = if name.is_empty() {
-            vec![]
+        let rest = &self.sorted[self.sorted.partition_point(|id| *id < name)..];
+        // Sorted: the id itself comes before the longer ids it begins.
+        if rest.first() == Some(&name) {
+            return Ok(rest[0]);
+        }
+        let starting = if name.is_empty() {
+            0
         } else {
-            self.sorted[from..]
-                .iter()
-                .copied()
-                .take_while(|id| id.starts_with(name))
-                .collect()
+            rest.iter().take_while(|id| id.starts_with(name)).count()
         };
-        match starting.as_slice() {
-            // Sorted: the id itself comes before the longer ids it begins.
-            [first, ..] if *first == name => Ok(first),
-            [one] => Ok(one),
-            [] => Err(NameError::Unknown {
+        match starting {
+            0 => Err(NameError::Unknown {
                 kind: self.kind,
                 name: name.to_string(),
             }),
-            many => Err(NameError::Ambiguous {
+            1 => Ok(rest[0]),
+            n => Err(NameError::Ambiguous {
                 kind: self.kind,
                 name: name.to_string(),
-                matches: many.iter().map(|s| s.to_string()).collect(),
+                matches: rest[..n].iter().map(|s| s.to_string()).collect(),
             }),
         }
     }
