@@ -47,8 +47,10 @@ _arguments "${_arguments_options[@]}" : \
 '--partitions=[Partitions of every source topic whose count is not known otherwise (from --topic-partitions, or from the group)]:N:_default' \
 '*--topic-partitions=[Partition count of one topic (repeatable, or comma-separated); internal topics too, to model existing ones; 0 = the topic is missing]:TOPIC=N:_default' \
 '--scenario=[Scenario\: a built-in name or a JSON scenario file]:NAME|FILE:_default' \
-'--count=[Members (stream threads) added, removed or crashed by the scale-out, scale-in and crash scenarios]:K:_default' \
+'--count=[Members (stream threads) added, removed or crashed by the scale-out, scale-in and crash scenarios; scale-in and crash take the last ones and leave at least one \[default\: 2\]]:K:_default' \
 '(--count)--instances=[Instead of --count\: instances (processes) the scale-out, scale-in and crash scenarios add, remove or crash; a new instance runs the group'\''s threads per process]:N:_default' \
+'(--count --instances)*--process=[The process whose members scale-in removes, crash crashes or rolling-bounce restarts\: its id or a unique prefix of it (repeatable; instead of --count and --instances)]:ID:_default' \
+'(--count --instances)*--member=[A member scale-in removes, crash crashes or rolling-bounce restarts\: its id or a unique prefix of it (repeatable; with --process too)]:ID:_default' \
 '--standby-replicas=[streams.num.standby.replicas (default\: what the starting group shows, else 0)]:N:_default' \
 '--session-timeout=[streams.session.timeout.ms (default\: the starting group'\''s, else the broker'\''s, else 45000)]:MS:_default' \
 '--heartbeat-interval=[streams.heartbeat.interval.ms (default\: the starting group'\''s, else the broker'\''s, else 5000)]:MS:_default' \

@@ -82,6 +82,7 @@ fn run(cfg: &SimConfig, name: &str) -> SimulationReport {
         member_ids: &ids,
         count: 1,
         instances: None,
+        named: None,
         topology_epoch: cfg.topology.epoch,
         missing_topics: &missing,
         deploy_topology: Some(next),

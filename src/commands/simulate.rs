@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use streams_group::model::{GroupStateName, KafkaVersion};
 use streams_group::render::{out, simulate as view};
 use streams_group::simulate::setup::{
-    self, GroupSettings, Members, Plan, Start, StepSize, MAX_MEMBERS,
+    self, GroupSettings, Members, Names, Plan, Start, StepSize, MAX_MEMBERS,
 };
 use streams_group::simulate::RunSettings;
 use streams_group::source::choice;
@@ -29,11 +29,14 @@ Examples:
   streams-group simulate --topology topology.txt --application-id my-app --partitions 12 \\
       --scenario my-scenario.json --output json
   streams-group simulate --from-snapshot group.json --scenario scale-out --instances 2
+  streams-group simulate --from-snapshot group.json --scenario crash --process 3f2a
+  streams-group simulate --from-snapshot group.json --scenario rolling-bounce --member Xq3v
   streams-group simulate --from-group my-app --bootstrap-server localhost:9092 --scenario scale-out
 
 Built-in scenarios: start (default), scale-out, scale-in, crash, rolling-bounce, deploy,
-create-topics. A scenario file is JSON: {\"steps\": [{\"action\": \"add_members\", \"count\": 2}]}
-(see docs/simulate.md for every action).
+create-topics. --process and --member take a process or member id, or a unique prefix of one.
+A scenario file is JSON: {\"steps\": [{\"action\": \"add_members\", \"count\": 2},
+{\"action\": \"crash\", \"processes\": [\"3f2a\"]}]} (see docs/simulate.md for every action).
 
 Exit status: 0 when the group ends Stable with no member dead, 1 when it does not, 2 on bad
 input.";
@@ -74,14 +77,26 @@ pub struct Args {
     pub scenario: String,
 
     /// Members (stream threads) added, removed or crashed by the scale-out, scale-in and crash
-    /// scenarios
-    #[arg(long, default_value_t = 2, value_name = "K", value_parser = members)]
-    pub count: u32,
+    /// scenarios; scale-in and crash take the last ones and leave at least one [default: 2]
+    #[arg(long, value_name = "K", value_parser = members)]
+    pub count: Option<u32>,
 
     /// Instead of --count: instances (processes) the scale-out, scale-in and crash scenarios
     /// add, remove or crash; a new instance runs the group's threads per process
     #[arg(long, value_name = "N", value_parser = members, conflicts_with = "count")]
     pub instances: Option<u32>,
+
+    /// The process whose members scale-in removes, crash crashes or rolling-bounce restarts:
+    /// its id or a unique prefix of it (repeatable; instead of --count and --instances)
+    #[arg(long = "process", value_name = "ID", value_parser = name_arg,
+          conflicts_with_all = ["count", "instances"])]
+    pub process: Vec<String>,
+
+    /// A member scale-in removes, crash crashes or rolling-bounce restarts: its id or a unique
+    /// prefix of it (repeatable; with --process too)
+    #[arg(long = "member", value_name = "ID", value_parser = name_arg,
+          conflicts_with_all = ["count", "instances"])]
+    pub member: Vec<String>,
 
     #[command(flatten)]
     pub group_config: GroupConfigArgs,
@@ -164,12 +179,10 @@ pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
              one a 4.1 broker may compute; epochs, states and timings are exact",
         );
     }
-    if let Some(g) = &start {
-        let note = setup::assumed_settings_note(&g.group, &plan(args, choice.version));
-        if let Some(n) = note {
-            out::note(&n);
-        }
-    }
+    // Said once the run is known to go ahead: a usage error stays one line.
+    let assumed = start
+        .as_ref()
+        .and_then(|g| setup::assumed_settings_note(&g.group, &plan(args, choice.version)));
     let custom_topology = args.topology.is_some() || start.is_some();
     let start = match start {
         Some(g) => Start::Restore(g.group),
@@ -186,11 +199,10 @@ pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
         },
     };
     let mut cfg = setup::config(&plan(args, choice.version), start)?;
-    let size = match args.instances {
-        Some(n) => StepSize::Instances(n),
-        None => StepSize::Members(args.count),
-    };
-    let scenario = setup::scenario(&args.scenario, size, custom_topology, &mut cfg)?;
+    let scenario = setup::scenario(&args.scenario, &step_size(args), custom_topology, &mut cfg)?;
+    if let Some(n) = &assumed {
+        out::note(n);
+    }
     let bar = progress_bar(cfg.members, cfg.run.max_time_ms);
     let mut last = 0;
     let mut progress = |now: i64, _limit: i64| {
@@ -216,6 +228,29 @@ pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
     Ok(Code::answer(
         report.final_state == GroupStateName::Stable && report.failed_members.is_empty(),
     ))
+}
+
+/// What the scale-out, scale-in, crash and rolling-bounce scenarios add or take.
+fn step_size(args: &Args) -> StepSize {
+    if !args.process.is_empty() || !args.member.is_empty() {
+        return StepSize::Named(Names {
+            processes: args.process.clone(),
+            members: args.member.clone(),
+        });
+    }
+    match (args.instances, args.count) {
+        (Some(n), _) => StepSize::Instances(n),
+        (None, Some(n)) => StepSize::Members(n),
+        (None, None) => StepSize::Default,
+    }
+}
+
+/// clap value parser for a process or member id (or a prefix of one): not empty.
+fn name_arg(s: &str) -> Result<String, String> {
+    if s.is_empty() {
+        return Err("expected an id or the start of one, found nothing".into());
+    }
+    Ok(s.to_string())
 }
 
 /// The group the run starts from, if it starts from a snapshot or a live group.

@@ -147,7 +147,14 @@ fn summary(r: &SimulationReport) -> String {
     out.push_str(&format!(
         "{}; {}, {}, {} moved; ended at {}\n",
         match r.virtual_time_to_stable_ms {
+            Some(t) if r.stable_from_first_step => {
+                format!(
+                    "Stable after {} of virtual time from the first step",
+                    ms(Some(t))
+                )
+            }
             Some(t) => format!("Stable after {} of virtual time", ms(Some(t))),
+            None if r.stable_from_first_step => "Never Stable after the first step".to_string(),
             None => "Never Stable".to_string(),
         },
         plural(r.heartbeats, "heartbeat"),

@@ -9,6 +9,7 @@ pub mod example;
 pub mod invariants;
 pub mod report;
 pub mod scenario;
+pub mod select;
 pub mod setup;
 
 use std::cmp::Reverse;
@@ -36,7 +37,7 @@ use invariants::Invariants;
 use report::{
     Balance, MemberFailure, MemberReport, SimulationReport, StepReport, StopReason, TraceEntry,
 };
-use scenario::{Action, Scenario};
+use scenario::{Action, Scenario, Step};
 
 /// Everything a run needs besides the scenario.
 #[derive(Clone, Debug)]
@@ -407,30 +408,39 @@ impl<'a> Engine<'a> {
         match self.by_member.get(id) {
             Some(i) if self.clients[*i].liveness == Liveness::Running => Ok(*i),
             _ => {
-                let valid: Vec<&str> = self
-                    .clients
-                    .iter()
-                    .filter(|c| c.liveness == Liveness::Running)
-                    .map(|c| c.member_id.as_str())
-                    .collect();
-                Err(SimError(format!(
-                    "unknown member `{id}` in the scenario; running members are: {}",
-                    valid.join(", ")
-                )))
+                let (valid, _) = self.running_ids();
+                let e = select::NameError::Unknown {
+                    kind: select::Kind::Member,
+                    name: id.to_string(),
+                };
+                Err(SimError(e.message(" in the scenario", &valid)))
             }
         }
+    }
+
+    /// The running members' ids and their processes, in the order they started.
+    fn running_ids(&self) -> (Vec<&str>, Vec<&str>) {
+        self.clients
+            .iter()
+            .filter(|c| c.liveness == Liveness::Running)
+            .map(|c| (c.member_id.as_str(), c.process_id.as_str()))
+            .unzip()
     }
 
     fn apply(&mut self, work: &Work) -> Result<(), SimError> {
         match work {
             Work::Action(Action::AddMembers { count }) => self.add_members(*count),
-            Work::Action(Action::RemoveMembers { members }) => {
+            Work::Action(Action::AddInstances { count, threads }) => {
+                let t = threads.unwrap_or(self.cfg.threads_per_process);
+                self.add_instances(*count, t);
+            }
+            Work::Action(Action::RemoveMembers { members, .. }) => {
                 for m in members {
                     let i = self.member_index(m)?;
                     self.stop(i, true);
                 }
             }
-            Work::Action(Action::Crash { members }) => {
+            Work::Action(Action::Crash { members, .. }) => {
                 for m in members {
                     let i = self.member_index(m)?;
                     self.stop(i, false);
@@ -450,19 +460,36 @@ impl<'a> Engine<'a> {
         Ok(())
     }
 
-    /// New members in new processes, with the group's topology.
+    /// New members in new processes of the run's threads per process, with the group's
+    /// topology.
     fn add_members(&mut self, count: u32) {
         let t = self.cfg.threads_per_process.max(1);
-        let topology = self
-            .coordinator
-            .group(&self.cfg.group_id)
-            .and_then(|g| g.topology().cloned())
-            .map_or_else(|| Arc::clone(&self.topology), Arc::new);
+        let topology = self.group_topology();
         for i in 0..count {
             let (m, p) = member_name(self.next_process + i / t, i % t);
             self.add_client(m, p, Arc::clone(&topology), self.now);
         }
         self.next_process += count.div_ceil(t);
+    }
+
+    /// New instances (processes) of `threads` members each, with the group's topology.
+    fn add_instances(&mut self, count: u32, threads: u32) {
+        let topology = self.group_topology();
+        for i in 0..count {
+            for t in 0..threads.max(1) {
+                let (m, p) = member_name(self.next_process + i, t);
+                self.add_client(m, p, Arc::clone(&topology), self.now);
+            }
+        }
+        self.next_process += count;
+    }
+
+    /// The topology new members start with: the group's, else the configured one.
+    fn group_topology(&self) -> Arc<Topology> {
+        self.coordinator
+            .group(&self.cfg.group_id)
+            .and_then(|g| g.topology().cloned())
+            .map_or_else(|| Arc::clone(&self.topology), Arc::new)
     }
 
     /// Naming an existing topic with more partitions grows it, as `kafka-topics.sh --alter
@@ -614,9 +641,9 @@ pub fn run(
 
     let mut steps = Vec::new();
     // Steps start only while there is time left: none when the group never formed.
-    let planned = if settled { e.expand(scenario) } else { vec![] };
-    for planned in planned {
-        let (step, step_settled) = e.run_step(planned, progress)?;
+    let to_run = if settled { &scenario.steps[..] } else { &[] };
+    for step in to_run {
+        let (step, step_settled) = e.run_step(step, progress)?;
         settled = step_settled;
         steps.push(step);
         if virtual_time_to_stable_ms.is_none() && settled {
@@ -637,14 +664,21 @@ pub fn run(
     } else {
         StopReason::MaxTime
     };
+    // A described group was running before the run began: its time to Stable counts from
+    // the scenario's first step, until the group was Stable after it. A new group's first
+    // step is forming, at 0.
+    let from_first_step = cfg.initial.is_some() && !steps.is_empty();
+    if from_first_step {
+        virtual_time_to_stable_ms = steps[0].time_to_stable_ms;
+    }
     let mut report = build_report(&e, scenario, virtual_time_to_stable_ms, steps);
     report.stop_reason = stop_reason;
+    report.stable_from_first_step = from_first_step;
     Ok(report)
 }
 
-/// A scenario step as units of work: when it is due (if timed), its label, its units.
+/// A scenario step as units of work: its label, its units.
 struct Planned {
-    at_ms: Option<i64>,
     label: String,
     /// The label for a table: long member lists counted.
     short_label: String,
@@ -749,70 +783,94 @@ impl<'a> Engine<'a> {
         self.next_process = processes.len() as u32;
     }
 
-    /// The scenario as units of work: restarts and deploys become one restart per member.
-    fn expand(&self, scenario: &Scenario) -> Vec<Planned> {
-        let running = || -> Vec<String> {
-            self.clients
-                .iter()
-                .filter(|c| c.liveness == Liveness::Running)
-                .map(|c| c.member_id.clone())
-                .collect()
-        };
+    /// A step as units of work, planned when it starts: the members and processes it names
+    /// are looked up among the running clients (by id or unique prefix), an added instance
+    /// gets the run's threads per process unless the step says, and restarts and deploys
+    /// become one restart per member.
+    fn plan(&self, step: &Step) -> Result<Planned, SimError> {
+        let action = self.resolve(&step.action)?;
         let restart =
             |member: String, topology: Option<Topology>| Work::RestartOne { member, topology };
-        scenario
-            .steps
-            .iter()
-            .map(|step| {
-                let units = match &step.action {
-                    Action::Restart { members } => {
-                        members.iter().map(|m| restart(m.clone(), None)).collect()
-                    }
-                    Action::Deploy {
-                        topology,
-                        topology_epoch,
-                    } => {
-                        let mut t = topology
-                            .clone()
-                            .unwrap_or_else(|| example::next_topology(*topology_epoch));
-                        t.epoch = *topology_epoch;
-                        running()
-                            .into_iter()
-                            .map(|m| restart(m, Some(t.clone())))
-                            .collect()
-                    }
-                    other => vec![Work::Action(other.clone())],
-                };
-                // Members added with several threads per process come in new processes.
-                let t = self.cfg.threads_per_process.max(1);
-                let processes = match &step.action {
-                    Action::AddMembers { count } if t > 1 => {
-                        format!(" in {} new process(es)", count.div_ceil(t))
-                    }
-                    _ => String::new(),
-                };
-                Planned {
-                    at_ms: step.at_ms,
-                    label: step.action.label() + &processes,
-                    short_label: step.action.short_label() + &processes,
-                    units,
-                }
-            })
-            .collect()
+        let units = match &action {
+            Action::Restart { members, .. } => {
+                members.iter().map(|m| restart(m.clone(), None)).collect()
+            }
+            Action::Deploy {
+                topology,
+                topology_epoch,
+            } => {
+                let mut t = topology
+                    .clone()
+                    .unwrap_or_else(|| example::next_topology(*topology_epoch));
+                t.epoch = *topology_epoch;
+                let (running, _) = self.running_ids();
+                running
+                    .into_iter()
+                    .map(|m| restart(m.to_string(), Some(t.clone())))
+                    .collect()
+            }
+            other => vec![Work::Action(other.clone())],
+        };
+        // Members added with several threads per process come in new processes.
+        let t = self.cfg.threads_per_process.max(1);
+        let processes = match &action {
+            Action::AddMembers { count } if t > 1 => {
+                format!(" in {} new process(es)", count.div_ceil(t))
+            }
+            _ => String::new(),
+        };
+        Ok(Planned {
+            label: action.label() + &processes,
+            short_label: action.short_label() + &processes,
+            units,
+        })
     }
 
-    /// Run one step: wait for its time if it has one, apply its units (each waiting for the
-    /// group to settle, as a rolling restart does), and report it. Also says whether the group
-    /// settled; a member dying ends the step.
+    /// The action with the members and processes it names resolved to running members' ids
+    /// (`processes` left empty), and an added instance's threads filled in.
+    fn resolve(&self, action: &Action) -> Result<Action, SimError> {
+        let named = |members: &[String], processes: &[String]| {
+            let (ids, of) = self.running_ids();
+            let origins = select::Origins {
+                members: " in the scenario",
+                processes: " in the scenario",
+            };
+            select::named_members(members, processes, &ids, &of, origins).map_err(SimError)
+        };
+        Ok(match action {
+            Action::RemoveMembers { members, processes } => Action::RemoveMembers {
+                members: named(members, processes)?,
+                processes: vec![],
+            },
+            Action::Crash { members, processes } => Action::Crash {
+                members: named(members, processes)?,
+                processes: vec![],
+            },
+            Action::Restart { members, processes } => Action::Restart {
+                members: named(members, processes)?,
+                processes: vec![],
+            },
+            Action::AddInstances { count, threads } => Action::AddInstances {
+                count: *count,
+                threads: Some(threads.unwrap_or(self.cfg.threads_per_process).max(1)),
+            },
+            other => other.clone(),
+        })
+    }
+
+    /// Run one step: wait for its time if it has one, plan it, apply its units (each waiting
+    /// for the group to settle, as a rolling restart does), and report it. Also says whether
+    /// the group settled; a member dying ends the step.
     fn run_step(
         &mut self,
-        step: Planned,
+        step: &Step,
         progress: &mut dyn FnMut(i64, i64),
     ) -> Result<(StepReport, bool), SimError> {
         let limit = self.cfg.run.max_time_ms;
         if let Some(at) = step.at_ms {
             self.run_until(at.min(limit), progress, |e| e.now >= at);
         }
+        let step = self.plan(step)?;
         let started = self.now;
         let epoch_before = self.group_epoch();
         let before = self.current_assignments();
@@ -951,6 +1009,7 @@ fn build_report(
         target_assignment_epoch: group.map_or(0, |g| g.target_assignment_epoch()),
         topology_epoch: group.and_then(|g| g.topology()).map_or(-1, |t| t.epoch),
         virtual_time_to_stable_ms: tts,
+        stable_from_first_step: false,
         virtual_time_end_ms: e.now,
         heartbeats: e.heartbeats,
         rebalances: e.rebalances,

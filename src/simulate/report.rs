@@ -28,8 +28,16 @@ pub struct SimulationReport {
     pub group_epoch: i32,
     pub target_assignment_epoch: i32,
     pub topology_epoch: i32,
-    /// Virtual time from the start until the group first was Stable, if it was.
+    /// Virtual time until the group was Stable, if it was. A run that starts a new group
+    /// counts from the start (0) until the group first was Stable. A run that starts from a
+    /// described group (`--from-snapshot`, `--from-group`), which was running before, counts
+    /// from the start of the scenario's first step until the group was Stable after that step
+    /// (that step's `time_to_stable_ms`); with no step, from the start.
     pub virtual_time_to_stable_ms: Option<i64>,
+    /// `virtual_time_to_stable_ms` counts from the scenario's first step (the run started from
+    /// a described group), not from the start.
+    #[serde(skip)]
+    pub stable_from_first_step: bool,
     pub virtual_time_end_ms: i64,
     pub heartbeats: u64,
     /// Target assignments computed (each is a rebalance).

@@ -14,7 +14,7 @@ use crate::model::group::GroupDescription;
 use crate::model::{KafkaVersion, Topology};
 use crate::simulate::report::SimulationReport;
 use crate::simulate::scenario::{self, BuiltInContext, Scenario};
-use crate::simulate::{self, example, RunSettings, SimConfig};
+use crate::simulate::{self, example, select, RunSettings, SimConfig};
 use crate::snapshot;
 use crate::source::choice;
 use crate::topology::configure::TopicMetadata;
@@ -384,19 +384,11 @@ pub fn assumed_settings_note(g: &GroupDescription, plan: &Plan) -> Option<String
 /// `create-topics` scenario takes the source topics out of `cfg` until its step creates them.
 pub fn scenario(
     name_or_file: &str,
-    size: StepSize,
+    size: &StepSize,
     custom_topology: bool,
     cfg: &mut SimConfig,
 ) -> Result<Scenario, Error> {
-    if let StepSize::Instances(_) = size {
-        if !SIZED_BY_INSTANCES.contains(&name_or_file) {
-            return Err(Error::input(format!(
-                "--instances sizes only the {} scenarios, not `{name_or_file}`: leave it out \
-                 or pick one of those",
-                SIZED_BY_INSTANCES.join(", ")
-            )));
-        }
-    }
+    check_size_applies(name_or_file, size)?;
     if scenario::BUILT_IN.contains(&name_or_file) {
         return built_in(name_or_file, size, custom_topology, cfg);
     }
@@ -415,54 +407,83 @@ pub fn scenario(
     if s.name.is_empty() {
         s.name = file.clone();
     }
-    s.check_limits(u64::from(cfg.members))
+    s.check_limits(u64::from(cfg.members), cfg.threads_per_process)
         .map_err(|e| Error::input(format!("{file}: {e}")))?;
     Ok(s)
 }
 
-/// How much the scale-out, scale-in and crash scenarios add, remove or crash.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// `--instances` sizes only some built-in scenarios, and `--process`/`--member` name only
+/// what others take.
+fn check_size_applies(name_or_file: &str, size: &StepSize) -> Result<(), Error> {
+    match size {
+        StepSize::Instances(_) if !SIZED_BY_INSTANCES.contains(&name_or_file) => {
+            Err(Error::input(format!(
+                "--instances sizes only the {} scenarios, not `{name_or_file}`: leave it out \
+                 or pick one of those",
+                SIZED_BY_INSTANCES.join(", ")
+            )))
+        }
+        StepSize::Named(_) if !TAKES_NAMED.contains(&name_or_file) => {
+            let not = if scenario::BUILT_IN.contains(&name_or_file) {
+                format!("not `{name_or_file}`: leave them out or pick one of those")
+            } else {
+                format!(
+                    "not the scenario file `{name_or_file}`: name them in its steps \
+                     (`members`, `processes`)"
+                )
+            };
+            Err(Error::input(format!(
+                "--process and --member name what the {} scenarios remove, crash or restart, {not}",
+                TAKES_NAMED.join(", ")
+            )))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// How much the scale-out, scale-in and crash scenarios add, remove or crash, or which members
+/// scale-in, crash and rolling-bounce take.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StepSize {
-    /// Members (stream threads); scale-out puts them in new processes of the run's threads
-    /// per process.
+    /// Nothing asked: two members; scale-in and crash take fewer when the group is that small
+    /// (the last member keeps running, unless it is the only one).
+    Default,
+    /// Members (stream threads), as asked: scale-out puts them in new processes of the run's
+    /// threads per process; scale-in and crash take the last ones, and asking for as many as
+    /// the group has, or more, is an error (one keeps running).
     Members(u32),
     /// Instances (processes): scale-out adds instances of the run's threads per process (for
     /// a starting group, the most members any of its processes runs); scale-in and crash take
-    /// every member of the last instances.
+    /// every member of the last instances, and asking for as many as the group has, or more,
+    /// is an error.
     Instances(u32),
+    /// Exactly these processes and members, each by its id or a unique prefix of it: scale-in
+    /// and crash take them (not every member: one keeps running), rolling-bounce restarts them.
+    Named(Names),
+}
+
+/// Processes and members named by id or unique prefix (`--process`, `--member`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Names {
+    pub processes: Vec<String>,
+    pub members: Vec<String>,
 }
 
 /// The built-in scenarios `--instances` sizes.
 pub const SIZED_BY_INSTANCES: &[&str] = &["scale-out", "scale-in", "crash"];
 
+/// The built-in scenarios `--process` and `--member` name members for.
+pub const TAKES_NAMED: &[&str] = &["scale-in", "crash", "rolling-bounce"];
+
 fn built_in(
     name: &str,
-    size: StepSize,
+    size: &StepSize,
     custom_topology: bool,
     cfg: &mut SimConfig,
 ) -> Result<Scenario, Error> {
     let member_ids = simulate::initial_member_ids(cfg);
     let processes = simulate::initial_processes(cfg);
-    let (count, instances) = match size {
-        StepSize::Members(n) => (n, None),
-        StepSize::Instances(n) => {
-            let added = u64::from(n) * u64::from(cfg.threads_per_process.max(1));
-            if name == "scale-out" && added + u64::from(cfg.members) > scenario::MAX_MEMBERS {
-                return Err(Error::input(format!(
-                    "--instances {n} of {} thread(s) each would make more than {} members: \
-                     add fewer instances",
-                    cfg.threads_per_process,
-                    scenario::MAX_MEMBERS
-                )));
-            }
-            let i = scenario::Instances {
-                count: n,
-                processes: &processes,
-                threads_per_process: cfg.threads_per_process,
-            };
-            (n, Some(i))
-        }
-    };
+    let taken = taken(name, size, cfg, &member_ids, &processes)?;
     let mut missing = BTreeMap::new();
     if name == "create-topics" {
         // The source topics do not exist yet: the group waits in NotReady.
@@ -483,14 +504,109 @@ fn built_in(
     }
     let ctx = BuiltInContext {
         member_ids: &member_ids,
-        count,
-        instances,
+        count: taken.count,
+        instances: taken.instances.map(|count| scenario::Instances {
+            count,
+            processes: &processes,
+            threads_per_process: cfg.threads_per_process,
+        }),
+        named: taken.named.as_deref(),
         topology_epoch: cfg.topology.epoch,
         missing_topics: &missing,
         deploy_topology,
     };
     scenario::built_in(name, &ctx)
         .ok_or_else(|| Error::Internal(format!("built-in scenario {name} is not built in")))
+}
+
+/// What a built-in scenario adds or takes: a count of members or instances, or named members.
+struct Taken {
+    count: u32,
+    instances: Option<u32>,
+    named: Option<Vec<String>>,
+}
+
+/// What `size` asks `name` to add or take from the run's starting members, checked: named
+/// processes and members exist, and scale-in and crash leave a member running.
+fn taken(
+    name: &str,
+    size: &StepSize,
+    cfg: &SimConfig,
+    member_ids: &[String],
+    processes: &[String],
+) -> Result<Taken, Error> {
+    let takes = matches!(name, "scale-in" | "crash");
+    let verb = if name == "crash" {
+        "crashed"
+    } else {
+        "removed"
+    };
+    let ids: Vec<&str> = member_ids.iter().map(String::as_str).collect();
+    let of: Vec<&str> = processes.iter().map(String::as_str).collect();
+    let too_many = |flag: &str, n: u32, what: &str, exist: &[&str]| {
+        let most = match exist.len() {
+            0 | 1 => "none".to_string(),
+            k => format!("at most {}", k - 1),
+        };
+        Error::input(format!(
+            "{flag} {n} is too many for {name}: the group has {} {what}{} ({}) and at least one \
+             keeps running, so {most} can be {verb}",
+            exist.len(),
+            if exist.len() == 1 { "" } else { "s" },
+            select::listing(exist),
+        ))
+    };
+    let mut out = Taken {
+        count: 2,
+        instances: None,
+        named: None,
+    };
+    match size {
+        StepSize::Default => {}
+        StepSize::Members(n) if takes && *n as usize >= ids.len() => {
+            return Err(too_many("--count", *n, "member", &ids))
+        }
+        StepSize::Members(n) => out.count = *n,
+        StepSize::Instances(n) => {
+            let distinct = select::Ids::new(select::Kind::Process, of.iter().copied());
+            if takes && *n as usize >= distinct.in_order().len() {
+                return Err(too_many("--instances", *n, "instance", distinct.in_order()));
+            }
+            check_added_instances(name, *n, cfg)?;
+            out.instances = Some(*n);
+        }
+        StepSize::Named(names) => {
+            let origins = select::Origins {
+                members: " in --member",
+                processes: " in --process",
+            };
+            let named = select::named_members(&names.members, &names.processes, &ids, &of, origins)
+                .map_err(Error::Input)?;
+            if takes && named.len() >= ids.len() {
+                return Err(Error::input(format!(
+                    "--process and --member name every member of the group ({}) for {name}: \
+                     at least one keeps running",
+                    select::listing(&ids)
+                )));
+            }
+            out.named = Some(named);
+        }
+    }
+    Ok(out)
+}
+
+/// Instances scale-out adds stay within the most members a run may have.
+fn check_added_instances(name: &str, n: u32, cfg: &SimConfig) -> Result<(), Error> {
+    let added = u64::from(n) * u64::from(cfg.threads_per_process.max(1));
+    if name == "scale-out" && added + u64::from(cfg.members) > scenario::MAX_MEMBERS {
+        return Err(Error::input(format!(
+            "--instances {n} of {} thread(s) each would make more than {} members: \
+             add fewer instances",
+            cfg.threads_per_process,
+            scenario::MAX_MEMBERS
+        )));
+    }
+    Ok(())
 }
 
 /// Run a simulation. `progress` is called with (virtual now, time limit) as time advances.
@@ -625,5 +741,78 @@ mod tests {
         };
         let e = config(&plan(), like).unwrap_err();
         assert!(e.to_string().contains("shows no topology"), "{e}");
+    }
+
+    fn two_by_two() -> SimConfig {
+        let mut p = plan();
+        p.members.members = Some(4);
+        p.members.threads_per_process = Some(2);
+        let start = Start::New {
+            topology: None,
+            application_id: None,
+        };
+        config(&p, start).unwrap()
+    }
+
+    fn step_of(name: &str, size: StepSize) -> Result<scenario::Action, String> {
+        scenario(name, &size, false, &mut two_by_two())
+            .map(|s| s.steps[0].action.clone())
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn scale_in_and_crash_leave_a_member_running_or_say_so() {
+        let e = step_of("scale-in", StepSize::Instances(2)).unwrap_err();
+        assert_eq!(
+            e,
+            "--instances 2 is too many for scale-in: the group has 2 instances (p1, p2) and at \
+             least one keeps running, so at most 1 can be removed"
+        );
+        let e = step_of("crash", StepSize::Members(5)).unwrap_err();
+        assert!(e.starts_with("--count 5 is too many for crash: the group has 4 members (p1-t1, p1-t2, p2-t1, p2-t2)"), "{e}");
+        assert!(e.ends_with("so at most 3 can be crashed"), "{e}");
+        // Left out, the count is 2 and shrinks to what the group can lose, as before.
+        let mut one = two_by_two();
+        one.members = 2;
+        one.threads_per_process = 1;
+        let s = scenario("scale-in", &StepSize::Default, false, &mut one).unwrap();
+        assert_eq!(s.steps[0].action.label(), "remove p2-t1");
+        // Scale-out adds as many as asked.
+        assert_eq!(
+            step_of("scale-out", StepSize::Instances(3))
+                .unwrap()
+                .label(),
+            "add 3 instances × 2 threads"
+        );
+    }
+
+    #[test]
+    fn named_processes_and_members() {
+        let named = |processes: &[&str], members: &[&str]| {
+            StepSize::Named(Names {
+                processes: processes.iter().map(|s| s.to_string()).collect(),
+                members: members.iter().map(|s| s.to_string()).collect(),
+            })
+        };
+        let a = step_of("crash", named(&["p2"], &[])).unwrap();
+        assert_eq!(a.label(), "crash p2-t1, p2-t2");
+        let a = step_of("rolling-bounce", named(&[], &["p2-t2", "p1-t1"])).unwrap();
+        assert_eq!(a.label(), "restart p2-t2, p1-t1");
+        let e = step_of("scale-in", named(&["p1", "p2"], &[])).unwrap_err();
+        assert!(e.contains("name every member of the group"), "{e}");
+        let e = step_of("scale-in", named(&["p3"], &[])).unwrap_err();
+        assert_eq!(
+            e,
+            "unknown process `p3` in --process; running processes are: p1, p2"
+        );
+        let e = step_of("crash", named(&[], &["p1"])).unwrap_err();
+        assert!(
+            e.starts_with("ambiguous member `p1` in --member: 2 running members"),
+            "{e}"
+        );
+        for other in ["scale-out", "start", "deploy", "create-topics"] {
+            let e = step_of(other, named(&["p1"], &[])).unwrap_err();
+            assert!(e.contains(&format!("not `{other}`")), "{e}");
+        }
     }
 }

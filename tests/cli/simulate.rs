@@ -507,3 +507,86 @@ fn a_restored_group_carries_on_without_a_rebalance() {
     ]);
     assert_eq!(scaled["rebalances"], 1, "one join, one new group epoch");
 }
+
+#[test]
+fn a_run_from_a_snapshot_counts_its_time_to_stable_from_the_first_step() {
+    let snap = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/cli/wordcount-uuids.json"
+    );
+    for scenario in ["scale-out", "scale-in", "crash", "rolling-bounce"] {
+        let v = json(&["simulate", "--from-snapshot", snap, "--scenario", scenario]);
+        let tts = &v["virtual_time_to_stable_ms"];
+        assert_eq!(tts, &v["steps"][0]["time_to_stable_ms"], "{scenario}");
+        assert!(tts.as_i64().unwrap() > 0, "{scenario}: {tts}");
+    }
+    // No step: the group, already Stable, is Stable at once.
+    let v = json(&["simulate", "--from-snapshot", snap]);
+    assert_eq!(v["virtual_time_to_stable_ms"], 0);
+    // A new group's first step is forming, at 0; the scale-out comes after it.
+    let v = json(&["simulate", "--members", "4", "--scenario", "scale-out"]);
+    let formed = v["virtual_time_to_stable_ms"].as_i64().unwrap();
+    assert!(formed > 0 && formed <= v["steps"][0]["started_at_ms"].as_i64().unwrap());
+}
+
+#[test]
+fn named_processes_and_members_are_exactly_what_changes() {
+    let snap = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/cli/wordcount-uuids.json"
+    );
+    let members = |v: &serde_json::Value| -> Vec<String> {
+        v["members"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["member_id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    // The second process, by a prefix of its UUID: its one member goes.
+    let v = json(&[
+        "simulate",
+        "--from-snapshot",
+        snap,
+        "--scenario",
+        "crash",
+        "--process",
+        "3f9b",
+    ]);
+    assert_eq!(
+        members(&v),
+        ["Mf9kTz1aR8eWcN4pQ2sL0g", "Xq3vH0dUQ4uSRm2b7yKj1A"]
+    );
+    // By member: the named one goes, wherever it is in the group's list.
+    let v = json(&[
+        "simulate",
+        "--from-snapshot",
+        snap,
+        "--scenario",
+        "scale-in",
+        "--member",
+        "Mf",
+    ]);
+    assert_eq!(
+        members(&v),
+        ["Xq3vH0dUQ4uSRm2b7yKj1A", "Xq7cP5nJT2i9Ld0xW3rE6Q"]
+    );
+    assert_eq!(v["steps"][0]["step"], "remove Mf9kTz1aR8eWcN4pQ2sL0g");
+    // Every usage error is one line and exit 2.
+    for args in [
+        &["--scenario", "crash", "--process", "3f"][..],
+        &["--scenario", "crash", "--process", "nope"],
+        &["--scenario", "scale-in", "--member", "Xq"],
+        &["--scenario", "scale-in", "--instances", "2"],
+        &["--scenario", "crash", "--count", "3"],
+        &["--scenario", "scale-out", "--member", "Mf"],
+        &["--scenario", "deploy", "--process", "3f2"],
+    ] {
+        let mut a = vec!["simulate", "--from-snapshot", snap];
+        a.extend(args);
+        let (code, out, err) = run(&a);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    }
+}

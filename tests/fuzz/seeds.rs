@@ -299,6 +299,7 @@ pub(crate) fn scenario_seeds() -> Vec<Vec<u8>> {
         member_ids: &ids,
         count: 2,
         instances: None,
+        named: None,
         topology_epoch: 1,
         missing_topics: &missing,
         deploy_topology: samples::heartbeat_request(0).to_model().unwrap().topology,

@@ -296,7 +296,7 @@ pub(crate) fn scenario(input: &[u8]) -> Outcome {
             for step in &s.steps {
                 let _ = step.action.label();
             }
-            match s.check_limits(6) {
+            match s.check_limits(6, 2) {
                 Ok(()) => Ok("ok".into()),
                 Err(e) => {
                     one_line(&e)?;
