@@ -24,14 +24,21 @@ pub fn kafka_version(s: &str) -> Result<KafkaVersion, String> {
 
 /// clap value parser for a member count.
 pub fn members(s: &str) -> Result<u32, String> {
-    let n: u32 = s
+    let n: i64 = s
         .trim()
         .parse()
         .map_err(|_| format!("expected a number of members, found {s:?}"))?;
-    if n == 0 || n > MAX_MEMBERS {
+    if n <= 0 || n > i64::from(MAX_MEMBERS) {
         return Err(format!("{n} is not in 1..={MAX_MEMBERS}"));
     }
-    Ok(n)
+    Ok(n as u32)
+}
+
+/// clap value parser for `--seed`: any whole number from 0 to 2^64 - 1.
+pub fn seed(s: &str) -> Result<u64, String> {
+    s.trim()
+        .parse()
+        .map_err(|_| format!("a seed is a whole number from 0 to {}, not {s:?}", u64::MAX))
 }
 
 /// clap value parser for a count that must not be negative (a lag, a delay).
@@ -122,7 +129,7 @@ pub fn check_groups(groups: &[String]) -> Result<(), CommandError> {
 pub struct TopicCountArgs {
     /// Partitions of every source topic whose count is not known otherwise (from
     /// --topic-partitions, or from the group)
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_PARTITIONS,
+    #[arg(allow_negative_numbers = true, long, value_name = "N", default_value_t = DEFAULT_PARTITIONS,
           value_parser = clap::value_parser!(i32).range(1..=MAX_PARTITIONS as i64))]
     pub partitions: i32,
 
@@ -221,24 +228,24 @@ impl GroupArgs {
 #[derive(Debug, Clone, clap::Args)]
 pub struct GroupConfigArgs {
     /// streams.num.standby.replicas (default: what the starting group shows, else 0)
-    #[arg(long, value_name = "N")]
+    #[arg(allow_negative_numbers = true, long, value_name = "N")]
     pub standby_replicas: Option<u32>,
 
     /// streams.session.timeout.ms (default: the starting group's, else the broker's, else
     /// 45000)
-    #[arg(long, value_name = "MS",
+    #[arg(allow_negative_numbers = true, long, value_name = "MS",
           value_parser = clap::value_parser!(i64).range(1..=i32::MAX as i64))]
     pub session_timeout: Option<i64>,
 
     /// streams.heartbeat.interval.ms (default: the starting group's, else the broker's, else
     /// 5000)
-    #[arg(long, value_name = "MS",
+    #[arg(allow_negative_numbers = true, long, value_name = "MS",
           value_parser = clap::value_parser!(i64).range(1..=i32::MAX as i64))]
     pub heartbeat_interval: Option<i64>,
 
     /// streams.initial.rebalance.delay.ms (default: the starting group's, else the broker's,
     /// else 3000)
-    #[arg(long, value_name = "MS",
+    #[arg(allow_negative_numbers = true, long, value_name = "MS",
           value_parser = clap::value_parser!(i64).range(0..=i32::MAX as i64))]
     pub initial_rebalance_delay: Option<i64>,
 

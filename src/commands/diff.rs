@@ -92,7 +92,7 @@ pub struct AssignmentArgs {
     pub simulate: bool,
 
     /// Members in the simulation (default: the snapshot's member count)
-    #[arg(long, value_name = "N", requires = "simulate", value_parser = members)]
+    #[arg(allow_negative_numbers = true, long, value_name = "N", requires = "simulate", value_parser = members)]
     pub members: Option<u32>,
 
     #[command(flatten)]

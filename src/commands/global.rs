@@ -24,7 +24,7 @@ pub struct GlobalArgs {
     pub command_config: Option<PathBuf>,
 
     /// Upper bound for every network wait, in milliseconds
-    #[arg(long, global = true, value_name = "MS", default_value_t = 30_000,
+    #[arg(allow_negative_numbers = true, long, global = true, value_name = "MS", default_value_t = 30_000,
           value_parser = parse_timeout)]
     pub timeout: u64,
 

@@ -59,7 +59,7 @@ pub struct ScenarioArgs {
     #[arg(long)]
     pub to_latest: bool,
     /// This offset, clamped to the log
-    #[arg(long, value_name = "OFFSET")]
+    #[arg(allow_negative_numbers = true, long, value_name = "OFFSET")]
     pub to_offset: Option<i64>,
     /// The committed offset plus N (negative: back), clamped to the log
     #[arg(long, value_name = "N", allow_negative_numbers = true)]

@@ -45,17 +45,17 @@ input.";
 #[command(after_long_help = EXAMPLES)]
 pub struct Args {
     /// Number of simulated members (stream threads) of a new group [default: 4]
-    #[arg(long, short = 'n', value_name = "N", value_parser = members,
+    #[arg(allow_negative_numbers = true, long, short = 'n', value_name = "N", value_parser = members,
           conflicts_with_all = ["from_snapshot", "from_group"])]
     pub members: Option<u32>,
 
     /// Stream threads per process (members of one process share a process id)
-    #[arg(long, value_name = "T", conflicts_with = "processes",
+    #[arg(allow_negative_numbers = true, long, value_name = "T", conflicts_with = "processes",
           value_parser = clap::value_parser!(u32).range(1..=MAX_MEMBERS as i64))]
     pub threads_per_process: Option<u32>,
 
     /// Number of processes of a new group; members are spread over them
-    #[arg(long, value_name = "P", value_parser = clap::value_parser!(u32).range(1..=MAX_MEMBERS as i64),
+    #[arg(allow_negative_numbers = true, long, value_name = "P", value_parser = clap::value_parser!(u32).range(1..=MAX_MEMBERS as i64),
           conflicts_with_all = ["from_snapshot", "from_group"])]
     pub processes: Option<u32>,
 
@@ -78,12 +78,12 @@ pub struct Args {
 
     /// Members (stream threads) added, removed or crashed by the scale-out, scale-in and crash
     /// scenarios; scale-in and crash take the last ones and leave at least one [default: 2]
-    #[arg(long, value_name = "K", value_parser = members)]
+    #[arg(allow_negative_numbers = true, long, value_name = "K", value_parser = members)]
     pub count: Option<u32>,
 
     /// Instead of --count: instances (processes) the scale-out, scale-in and crash scenarios
     /// add, remove or crash; a new instance runs the group's threads per process
-    #[arg(long, value_name = "N", value_parser = members, conflicts_with = "count")]
+    #[arg(allow_negative_numbers = true, long, value_name = "N", value_parser = members, conflicts_with = "count")]
     pub instances: Option<u32>,
 
     /// The process whose members scale-in removes, crash crashes or rolling-bounce restarts:
@@ -113,7 +113,12 @@ pub struct Args {
 
     /// Spread processes over R racks: rack ids and a `rack` client tag, with rack-aware standby
     /// placement (`rack.aware.assignment.tags=rack`)
-    #[arg(long, default_value_t = 0, value_name = "R")]
+    #[arg(
+        allow_negative_numbers = true,
+        long,
+        default_value_t = 0,
+        value_name = "R"
+    )]
     pub racks: u32,
 
     /// Give every simulated process an interactive-query endpoint (`application.server`
@@ -126,11 +131,11 @@ pub struct Args {
     pub static_members: bool,
 
     /// Seed for start-up jitter; the same seed gives the same run
-    #[arg(long, default_value_t = 42)]
+    #[arg(allow_negative_numbers = true, long, default_value_t = 42, value_parser = super::args::seed)]
     pub seed: u64,
 
     /// Stop at this virtual time even if the group never settles
-    #[arg(long, default_value_t = 600_000, value_name = "MS",
+    #[arg(allow_negative_numbers = true, long, default_value_t = 600_000, value_name = "MS",
           value_parser = clap::value_parser!(i64).range(1..))]
     pub max_time: i64,
 

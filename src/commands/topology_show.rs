@@ -55,7 +55,7 @@ pub struct Args {
 
     /// Partitions of every source topic whose count is not known otherwise (no default: unknown
     /// counts are left out of the picture)
-    #[arg(long, value_name = "N",
+    #[arg(allow_negative_numbers = true, long, value_name = "N",
           value_parser = clap::value_parser!(i32).range(1..=MAX_PARTITIONS as i64))]
     pub partitions: Option<i32>,
 

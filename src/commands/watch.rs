@@ -33,7 +33,7 @@ pub struct WatchArgs {
     pub watch: Option<Duration>,
 
     /// With --watch: stop after N samples
-    #[arg(long, visible_alias = "count", value_name = "N", requires = "watch",
+    #[arg(allow_negative_numbers = true, long, visible_alias = "count", value_name = "N", requires = "watch",
           value_parser = clap::value_parser!(u64).range(1..))]
     pub samples: Option<u64>,
 
