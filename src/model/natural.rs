@@ -1,6 +1,8 @@
 //! Natural order of ids, for what reports list: runs of digits compare as numbers, so `p2`
 //! sorts before `p10`, `p99` before `p100` and subtopology `2` before `10`. A run of digits
-//! sorts before any other character. Presentation only: the coordinator keeps Apache's own
+//! sorts before any other character. UUIDs and hex ids (Kafka Streams' process ids) are random
+//! digits and letters, not numbers: they compare as plain text (`27782641-…` before
+//! `78d594b7-…`), after every other id. Presentation only: the coordinator keeps Apache's own
 //! orders (`crate::java`), which its lock-step oracle checks.
 
 use std::cmp::Ordering;
@@ -8,6 +10,24 @@ use std::cmp::Ordering;
 /// `a` against `b` in natural order. Ids equal but for leading zeros (`p01`, `p1`) are told
 /// apart by their text, so that the order is total.
 pub fn cmp(a: &str, b: &str) -> Ordering {
+    match (is_hex_id(a), is_hex_id(b)) {
+        (true, true) => a.cmp(b),
+        (true, false) => Ordering::Greater,
+        (false, true) => Ordering::Less,
+        (false, false) => natural(a, b),
+    }
+}
+
+/// A UUID or hex id: at least 8 characters, only hex digits and dashes, with both digits and
+/// letters (so `12345678` stays a number and `cafe` a name).
+fn is_hex_id(s: &str) -> bool {
+    s.len() >= 8
+        && s.bytes().all(|c| c.is_ascii_hexdigit() || c == b'-')
+        && s.bytes().any(|c| c.is_ascii_digit())
+        && s.bytes().any(|c| c.is_ascii_alphabetic())
+}
+
+fn natural(a: &str, b: &str) -> Ordering {
     let (mut x, mut y) = (a.as_bytes(), b.as_bytes());
     loop {
         let (Some(&c), Some(&d)) = (x.first(), y.first()) else {
@@ -107,6 +127,26 @@ mod tests {
         assert_eq!(
             sorted(&["p1-t1-r3", "p1-t1", "p1", "p1-t1-r10"]),
             ["p1", "p1-t1", "p1-t1-r3", "p1-t1-r10"]
+        );
+    }
+
+    #[test]
+    fn uuids_and_hex_ids_sort_as_text_after_names() {
+        assert_eq!(
+            sorted(&[
+                "78d594b7-5d0e-4f4e-9a43-0c5e8a1b2c3d",
+                "p2",
+                "27782641-0b1e-4c2d-8e3f-4a5b6c7d8e9f",
+                "3fa9",
+                "12345678",
+            ]),
+            [
+                "3fa9",
+                "12345678",
+                "p2",
+                "27782641-0b1e-4c2d-8e3f-4a5b6c7d8e9f",
+                "78d594b7-5d0e-4f4e-9a43-0c5e8a1b2c3d",
+            ]
         );
     }
 

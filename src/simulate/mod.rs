@@ -983,7 +983,11 @@ fn build_report(
         })
         .unwrap_or_default();
     let mut members = members;
-    members.sort_by(|a, b| natural::cmp(&a.member_id, &b.member_id));
+    // Grouped by process, as the table's first column reads.
+    members.sort_by(|a, b| {
+        natural::cmp(&a.process_id, &b.process_id)
+            .then_with(|| natural::cmp(&a.member_id, &b.member_id))
+    });
     let total_tasks = group
         .and_then(|g| g.configuration())
         .filter(|c| c.is_ready())
