@@ -71,6 +71,14 @@ fn too_large(cap: u64) -> io::Error {
     )
 }
 
+/// A serde_json error's message without the " at line L column C" it appends: the callers say
+/// the position once, in their own `FILE:LINE:COLUMN` form.
+pub fn json_message(e: &serde_json::Error) -> String {
+    let full = e.to_string();
+    let suffix = format!(" at line {} column {}", e.line(), e.column());
+    full.strip_suffix(&suffix).unwrap_or(&full).to_string()
+}
+
 /// A topology, snapshot or scenario file.
 pub fn read_document(path: &Path) -> io::Result<String> {
     read_text_capped(path, MAX_DOCUMENT_BYTES)

@@ -98,7 +98,7 @@ pub fn parse_snapshot(text: &str, file: &str) -> Result<Snapshot, SnapshotError>
         file: file.to_string(),
         line: e.line().max(1),
         column: e.column().max(1),
-        message: strip_position(&e.to_string()),
+        message: crate::input::json_message(&e),
     };
     let value: serde_json::Value = serde_json::from_str(text).map_err(malformed)?;
     let version = match &value {
@@ -125,14 +125,6 @@ pub fn parse_snapshot(text: &str, file: &str) -> Result<Snapshot, SnapshotError>
     let mut snapshot = serde_json::from_str::<Snapshot>(text).map_err(malformed)?;
     snapshot.legacy_version_name = recorded;
     Ok(snapshot)
-}
-
-/// serde_json appends " at line L column C"; the position is given separately.
-fn strip_position(message: &str) -> String {
-    match message.rfind(" at line ") {
-        Some(i) => message[..i].to_string(),
-        None => message.to_string(),
-    }
 }
 
 /// The group named `group`, or the only group when no name is given.

@@ -163,14 +163,16 @@ fn summary(r: &SimulationReport) -> String {
         ms(Some(r.virtual_time_end_ms)),
     ));
     let b = &r.balance;
+    // A range, or one number when every member (process) has the same.
+    let range = |lo: usize, hi: usize| match lo == hi {
+        true => lo.to_string(),
+        false => format!("{lo}-{hi}"),
+    };
     out.push_str(&format!(
-        "Balance: {}-{} tasks per member ({}-{} active), {}-{} per process; {} tasks in all\n",
-        b.min_tasks_per_member,
-        b.max_tasks_per_member,
-        b.min_active_per_member,
-        b.max_active_per_member,
-        b.min_tasks_per_process,
-        b.max_tasks_per_process,
+        "Balance: {} tasks per member ({} active), {} per process; {} tasks in all\n",
+        range(b.min_tasks_per_member, b.max_tasks_per_member),
+        range(b.min_active_per_member, b.max_active_per_member),
+        range(b.min_tasks_per_process, b.max_tasks_per_process),
         r.total_tasks
     ));
     if !r.statuses_seen.is_empty() {

@@ -159,6 +159,12 @@ pub fn named_members(
     processes_of: &[&str],
     origins: Origins<'_>,
 ) -> Result<Vec<String>, String> {
+    for (names, origin) in [(members, origins.members), (processes, origins.processes)] {
+        let mut seen = HashSet::new();
+        if let Some(twice) = names.iter().find(|n| !seen.insert(n.as_str())) {
+            return Err(format!("`{twice}` is listed twice{origin}"));
+        }
+    }
     let mut out: Vec<String> = Vec::new();
     let mut taken: HashSet<&str> = HashSet::new();
     if !members.is_empty() {

@@ -393,6 +393,13 @@ pub fn scenario(
         return built_in(name_or_file, size, custom_topology, cfg);
     }
     let path = Path::new(name_or_file);
+    let looks_like_a_path = name_or_file.contains(['/', '\\']) || name_or_file.ends_with(".json");
+    if !path.exists() && looks_like_a_path {
+        return Err(Error::input(format!(
+            "{name_or_file}: no such file (a scenario is one of {} or a JSON scenario file)",
+            scenario::BUILT_IN.join(", ")
+        )));
+    }
     if !path.exists() {
         return Err(Error::input(format!(
             "unknown scenario `{name_or_file}`: use one of {} or a JSON scenario file",
@@ -402,8 +409,10 @@ pub fn scenario(
     let file = path.display().to_string();
     let text = crate::input::read_document(path)
         .map_err(|e| Error::input(format!("cannot read scenario file {file}: {e}")))?;
-    let mut s: Scenario = serde_json::from_str(&text)
-        .map_err(|e| Error::input(format!("{file}:{}:{}: {e}", e.line(), e.column())))?;
+    let mut s: Scenario = serde_json::from_str(&text).map_err(|e| {
+        let message = crate::input::json_message(&e);
+        Error::input(format!("{file}:{}:{}: {message}", e.line(), e.column()))
+    })?;
     if s.name.is_empty() {
         s.name = file.clone();
     }

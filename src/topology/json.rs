@@ -40,9 +40,7 @@ pub fn parse_json(text: &str) -> Result<Topology, ParseError> {
 }
 
 fn serde_error(e: &serde_json::Error) -> ParseError {
-    let full = e.to_string();
-    let suffix = format!(" at line {} column {}", e.line(), e.column());
-    let message = full.strip_suffix(&suffix).unwrap_or(&full).to_string();
+    let message = crate::input::json_message(e);
     if e.line() == 0 {
         ParseError::general(message)
     } else {
