@@ -660,6 +660,26 @@ fn fake_server(reply: &'static [u8], close: bool) -> String {
 
 #[test]
 fn garbage_and_silent_servers_give_clean_errors() {
+    // Servers that are not Kafka are named.
+    let named: [(&[u8], &str); 3] = [
+        (
+            b"HTTP/1.1 400 Bad Request\r\n\r\n",
+            "an HTTP server answered",
+        ),
+        (b"SSH-2.0-OpenSSH_9.6\r\n", "an SSH server answered"),
+        (
+            &[0x16, 0x03, 0x03, 0x00, 0x31, 0x02],
+            "this is a TLS listener",
+        ),
+    ];
+    for (reply, says) in named {
+        let addr = fake_server(reply, true);
+        let out = streams_group(&["list", "--bootstrap-server", &addr, "--timeout", "2000"]);
+        let err = stderr_of(&out);
+        assert_eq!(out.status.code(), Some(3), "{reply:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(says), "{err}");
+    }
     let cases: [(&[u8], bool); 4] = [
         (b"HTTP/1.1 400 Bad Request\r\n\r\n", true),
         (&[0, 0, 0, 6, 0, 0, 0, 1, 0xff, 0xff], true), // right correlation id, truncated body

@@ -143,7 +143,8 @@ pub async fn read_frame<R: AsyncRead + Unpin>(
 
 /// Recognise what a non-Kafka peer sent in place of a frame size.
 pub fn explain_bad_frame(first4: &[u8; 4]) -> Option<String> {
-    if first4[0] == 0x15 && first4[1] == 0x03 {
+    // A TLS record: alert (0x15) or handshake (0x16), protocol version 3.x.
+    if matches!(first4[0], 0x15 | 0x16) && first4[1] == 0x03 {
         return Some(
             "the server answered with a TLS alert: this is a TLS listener (set \
              security.protocol=SSL or SASL_SSL in the client properties)"
@@ -151,7 +152,10 @@ pub fn explain_bad_frame(first4: &[u8; 4]) -> Option<String> {
         );
     }
     if first4 == b"HTTP" {
-        return Some("an HTTP server answered, not a Kafka broker".into());
+        return Some("an HTTP server answered, not a Kafka broker (is it the right port?)".into());
+    }
+    if first4 == b"SSH-" {
+        return Some("an SSH server answered, not a Kafka broker (is it the right port?)".into());
     }
     None
 }
