@@ -23,13 +23,16 @@ Examples:
   streams-group simulate --members 4 --scenario scale-out --output json
   streams-group list --bootstrap-server localhost:9092
   streams-group describe --bootstrap-server localhost:9092 --group my-app --members
-  streams-group check-epoch --snapshot group.json --topology new.txt --application-id my-app --topology-epoch 1
+  streams-group check-epoch --snapshot group.json --topology new.txt --application-id my-app \\
+      --topology-epoch 1
   streams-group lag --snapshot group.json --exit-code
-  streams-group reset-offsets --bootstrap-server localhost:9092 --group my-app --all-input-topics --to-earliest
+  streams-group reset-offsets --bootstrap-server localhost:9092 --group my-app \\
+      --all-input-topics --to-earliest
 
 Exit codes: 0 ok, 1 negative answer (differences, rejected), 2 usage or input error,
 3 cluster unreachable, 4 the cluster answered with an error, 5 the output could not be
-written, 70 internal error (a bug: please report it).";
+written, 6 a gate had nothing to check (lag --exit-code without task offsets), 70 internal
+error (a bug: please report it).";
 
 #[derive(Debug, Parser)]
 #[command(name = "streams-group", version, about = ABOUT, long_about = LONG_ABOUT,

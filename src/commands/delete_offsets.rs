@@ -24,8 +24,10 @@ partial failure (the table says per partition what was and was not done).";
 
 const AFTER_HELP: &str = "\
 Examples:
-  streams-group delete-offsets --bootstrap-server localhost:9092 --group my-app --input-topic orders
-  streams-group delete-offsets --bootstrap-server localhost:9092 --group my-app --all-input-topics --execute";
+  streams-group delete-offsets --bootstrap-server localhost:9092 --group my-app \\
+      --input-topic orders
+  streams-group delete-offsets --bootstrap-server localhost:9092 --group my-app \\
+      --all-input-topics --execute";
 
 #[derive(Debug, clap::Args)]
 #[command(long_about = LONG_ABOUT, after_help = AFTER_HELP)]

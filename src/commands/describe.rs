@@ -19,9 +19,11 @@ use crate::exit::Code;
     after_help = "\
 Examples:
   streams-group describe --bootstrap-server localhost:9092 --group my-app
-  streams-group describe --bootstrap-server localhost:9092 --group a --group b --members --verbose
+  streams-group describe --bootstrap-server localhost:9092 --group a --group b --members \\
+      --verbose
   streams-group describe --bootstrap-server localhost:9092 --all-groups --state
-  streams-group describe --bootstrap-server localhost:9092 --group my-app --output json > snap.json
+  streams-group describe --bootstrap-server localhost:9092 --group my-app --output json \\
+      > snap.json
 
 Views (one at a time; --offsets is the default): --state, --members, --offsets, --topology.
 Tables print one header for all groups. --output json prints the full snapshot (all views,
@@ -31,7 +33,8 @@ lag = log-end offset - committed offset, or log-end - earliest when nothing is c
 
 Watching (--watch [INTERVAL], default 2 s; Ctrl-C stops, exit 0):
   streams-group describe --bootstrap-server localhost:9092 --group my-app --members --watch
-  streams-group describe --bootstrap-server localhost:9092 --group my-app --watch 1 --record rb.jsonl
+  streams-group describe --bootstrap-server localhost:9092 --group my-app --watch 1 \\
+      --record rb.jsonl
   streams-group timeline rb.jsonl
 On a terminal the view is redrawn in place, with what changed since the previous sample marked
 (+ a member that joined, * a row that changed) and the recent states and epochs; off a terminal

@@ -43,10 +43,14 @@ partial failure (the table says per partition what was and was not done).";
 
 const AFTER_HELP: &str = "\
 Examples:
-  streams-group reset-offsets --bootstrap-server localhost:9092 --group my-app --all-input-topics --to-earliest
-  streams-group reset-offsets --bootstrap-server localhost:9092 --group my-app --input-topic orders:0,1 --shift-by -100 --execute
-  streams-group reset-offsets --bootstrap-server localhost:9092 --group my-app --all-input-topics --to-datetime 2024-05-01T08:00:00.000 --export > plan.csv
-  streams-group reset-offsets --bootstrap-server localhost:9092 --group my-app --from-file plan.csv --execute";
+  streams-group reset-offsets --bootstrap-server localhost:9092 --group my-app \\
+      --all-input-topics --to-earliest
+  streams-group reset-offsets --bootstrap-server localhost:9092 --group my-app \\
+      --input-topic orders:0,1 --shift-by -100 --execute
+  streams-group reset-offsets --bootstrap-server localhost:9092 --group my-app \\
+      --all-input-topics --to-datetime 2024-05-01T08:00:00.000 --export > plan.csv
+  streams-group reset-offsets --bootstrap-server localhost:9092 --group my-app \\
+      --from-file plan.csv --execute";
 
 /// Exactly one scenario.
 #[derive(Debug, Clone, clap::Args)]

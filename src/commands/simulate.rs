@@ -31,7 +31,8 @@ Examples:
   streams-group simulate --from-snapshot group.json --scenario scale-out --instances 2
   streams-group simulate --from-snapshot group.json --scenario crash --process 3f2a
   streams-group simulate --from-snapshot group.json --scenario rolling-bounce --member Xq3v
-  streams-group simulate --from-group my-app --bootstrap-server localhost:9092 --scenario scale-out
+  streams-group simulate --from-group my-app --bootstrap-server localhost:9092 \\
+      --scenario scale-out
 
 Built-in scenarios: start (default), scale-out, scale-in, crash, rolling-bounce, deploy,
 create-topics. --process and --member take a process or member id, or a unique prefix of one.

@@ -10,7 +10,8 @@ use crate::exit::Code;
 
 const AFTER_HELP: &str = "\
 Examples:
-  streams-group describe --bootstrap-server localhost:9092 --group my-app --watch 1 --record rb.jsonl
+  streams-group describe --bootstrap-server localhost:9092 --group my-app --watch 1 \\
+      --record rb.jsonl
   streams-group timeline rb.jsonl
   streams-group timeline rb.jsonl --output json
 

@@ -29,7 +29,8 @@ GitLab render ```mermaid blocks).";
 const AFTER_HELP: &str = "\
 Examples:
   streams-group topology show describe.txt --application-id app
-  streams-group topology show describe.txt --application-id app --format dot | dot -Tsvg > topology.svg
+  streams-group topology show describe.txt --application-id app --format dot | dot -Tsvg \\
+      > topology.svg
   streams-group topology show group.json --format mermaid
   streams-group topology show group:my-app --bootstrap-server localhost:9092 --format dot";
 

@@ -16,6 +16,45 @@ fn run(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
     )
 }
 
+/// Examples are never wrapped inside a command (a long one continues with ` \\`), and the
+/// top-level help lists every exit code.
+#[test]
+fn help_examples_are_whole_commands_and_every_exit_code_is_listed() {
+    let (_, top, _) = run(&["--help"], &[]);
+    let commands: Vec<String> = top
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .filter_map(|l| l.split_whitespace().next().map(String::from))
+        .filter(|c| c != "help")
+        .collect();
+    assert!(commands.len() > 10, "{commands:?}");
+    let mut helps = vec![("".to_string(), top.clone())];
+    for c in &commands {
+        helps.push((c.clone(), run(&[c, "--help"], &[]).1));
+    }
+    for (c, help) in &helps {
+        let lines: Vec<&str> = help.lines().collect();
+        for pair in lines.windows(2) {
+            let (prev, next) = (pair[0], pair[1]);
+            let wrapped = prev.starts_with("  streams-group ")
+                && !prev.ends_with('\\')
+                && next.starts_with(' ')
+                && !next.starts_with("  streams-group ")
+                && !next.trim_start().starts_with('#');
+            assert!(!wrapped, "`{c} --help` wraps an example:\n{prev}\n{next}");
+        }
+    }
+    let codes = top.split("Exit codes:").nth(1).expect("exit codes listed");
+    for n in ["0 ok", "1 ", "2 ", "3 ", "4 ", "5 ", "6 ", "70 "] {
+        assert!(
+            codes.contains(n),
+            "exit code {n} missing from --help: {codes}"
+        );
+    }
+}
+
 #[test]
 fn every_subcommand_has_help_with_an_example() {
     for sub in crate::subcommands() {
