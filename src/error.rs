@@ -40,16 +40,29 @@ pub struct ActiveGroup {
     pub members: Vec<String>,
 }
 
+/// How many live members an [`ActiveGroup`] names before it says how to see the rest: the
+/// error stays one readable line however large the group.
+const NAMED_MEMBERS: usize = 3;
+
 impl fmt::Display for ActiveGroup {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.members.len();
         write!(
             f,
-            "group `{}` is {}, not Empty, with {} live member(s): {}",
+            "group `{}` is {}, not Empty, with {n} live member(s): {}",
             self.group_id,
             self.state,
-            self.members.len(),
-            self.members.join("; ")
-        )
+            self.members[..n.min(NAMED_MEMBERS)].join("; ")
+        )?;
+        if n > NAMED_MEMBERS {
+            write!(
+                f,
+                "; and {} more (describe --group {} --members lists them all)",
+                n - NAMED_MEMBERS,
+                self.group_id
+            )?;
+        }
+        Ok(())
     }
 }
 

@@ -816,6 +816,14 @@ mod tests {
         };
         assert_eq!(a.members.len(), n);
         assert!(a.to_string().contains("live member(s)"), "{a}");
+        // A large group: three members named, then how to see the rest.
+        let big = crate::error::ActiveGroup {
+            members: (1..=7).map(|i| format!("m{i} (process p{i})")).collect(),
+            ..a.clone()
+        };
+        let line = big.to_string();
+        assert!(line.contains("7 live member(s): m1 (process p1); m2 (process p2); m3 (process p3); and 4 more (describe --group"), "{line}");
+        assert!(!line.contains("m4"), "{line}");
         let mut empty = g.clone();
         if let Some(d) = empty.description.as_mut() {
             d.state = "Empty".into();
