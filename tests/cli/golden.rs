@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use crate::cli_cases::cases;
+use crate::support::cli_cases::cases;
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/cli");
 

@@ -10,15 +10,14 @@
 //! the members' tasks), so the official reading of committed offsets is
 //! `--reset-offsets --to-current --dry-run`, which prints them as NEW-OFFSET.
 
-mod support;
-
 use std::collections::BTreeMap;
 use std::process::Output;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde_json::Value;
 
-use support::{stderr_of, stdout_of, streams_group, wait_for, Broker};
+use crate::support;
+use crate::support::{stderr_of, stdout_of, streams_group, wait_for, Broker};
 
 type Offsets = BTreeMap<(String, i32), i64>;
 

@@ -102,7 +102,15 @@ fn req() -> impl Strategy<Value = Req> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, .. ProptestConfig::default() })]
+    // Failing cases are kept beside this file (tests/fuzz/coordinator.proptest-regressions): proptest's
+    // default would put them under tests/proptest-regressions/, main.rs being here.
+    #![proptest_config(ProptestConfig {
+        cases: 256,
+        failure_persistence: Some(Box::new(
+            proptest::test_runner::FileFailurePersistence::WithSource("proptest-regressions"),
+        )),
+        .. ProptestConfig::default()
+    })]
 
     #[test]
     fn random_requests_never_panic_or_double_assign(reqs in prop::collection::vec(req(), 1..60)) {

@@ -42,8 +42,6 @@
 
 #![allow(clippy::collapsible_match)]
 
-mod support;
-
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::sync::{Arc, Mutex};
@@ -65,7 +63,9 @@ use streams_group::model::{
     Assignment, ErrorCode, HeartbeatRequest, HeartbeatResponse, Subtopology, TaskId, TaskRole,
     TaskSet, TopicInfo, Topology,
 };
-use support::gmm_oracle::{GmmOracle, OracleGroup};
+
+use crate::support;
+use crate::support::gmm_oracle::{GmmOracle, OracleGroup};
 
 // =============================================================================== settings
 

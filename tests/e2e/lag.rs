@@ -10,13 +10,13 @@
 //!
 //! Never skips: without Java 17+ and Maven the harness fails loudly.
 
-mod support;
-
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use support::{AppOptions, Broker};
+
+use crate::support;
+use crate::support::{AppOptions, Broker};
 
 const GROUP: &str = "lag-live";
 const CHANGELOG: &str = "lag-live-counts-changelog";

@@ -9,14 +9,14 @@
 //! the first release with v1. Without Java/Maven the tests fail when `CI=true` and print a skip
 //! note otherwise.
 
-mod support;
-
 use std::process::Command;
 
 use streams_group::kafka::codec::describe::{DescribeRequest, DescribeResponse};
 use streams_group::kafka::codec::heartbeat::{WireHeartbeatRequest, WireHeartbeatResponse};
-use streams_group::kafka::codec::samples;
 use streams_group::kafka::wire::{from_hex, to_hex};
+
+use crate::support;
+use crate::support::samples;
 
 const CASES: [&str; 4] = [
     "describe-request",

@@ -5,13 +5,12 @@
 //!
 //! Never skips: without Java 17+ and Maven the harness fails loudly.
 
-mod support;
-
 use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use support::Broker;
+use crate::support;
+use crate::support::Broker;
 
 const PLUGIN: &str = "group.streams.topology.description.plugin.class=\
                       org.apache.kafka.server.streams.InMemoryTopologyDescriptionPlugin";

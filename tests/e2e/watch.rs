@@ -6,8 +6,6 @@
 //!
 //! Never skips: without Java 17+ and Maven the harness fails loudly, and so does a missing tmux.
 
-mod support;
-
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -15,8 +13,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use support::json_schema::{problems, schema};
-use support::Broker;
+
+use crate::support;
+use crate::support::json_schema::{problems, schema};
+use crate::support::Broker;
 
 const GROUP: &str = "watch-e2e";
 

@@ -1,16 +1,16 @@
 //! Smoke test of the in-process oracle of Apache's streams group coordinator
 //! (tests/support/gmm_oracle.rs): one scripted group history per Kafka version, asserting what
 //! Apache's GroupMetadataManager answers. The assertions document Apache's behaviour as observed
-//! by running it; `cargo test --test gmm_oracle_smoke -- --nocapture` prints every step.
-
-mod support;
+//! by running it; `cargo test --test oracles gmm_smoke -- --nocapture` prints every step.
 
 use std::collections::BTreeMap;
 
 use streams_group::model::{
     Assignment, ErrorCode, HeartbeatRequest, StatusCode, Subtopology, TaskSet, TopicInfo, Topology,
 };
-use support::gmm_oracle::{GmmOracle, OracleGroup, OracleOutcome};
+
+use crate::support;
+use crate::support::gmm_oracle::{GmmOracle, OracleGroup, OracleOutcome};
 
 const GROUP: &str = "app";
 

@@ -2,7 +2,7 @@
 //! `streams_group::schema::all()` generates from the report types, and every `--output json`
 //! case of tests/data/cli/cases.txt prints a document its schema accepts.
 //!
-//! `SCHEMA_BLESS=1 cargo test --test json_schema` rewrites the schema files.
+//! `SCHEMA_BLESS=1 cargo test --test cli json_schema` rewrites the schema files.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -13,10 +13,8 @@ use streams_group::check_epoch::BrokerReport;
 use streams_group::describe::{ListReport, ListRow};
 use streams_group::model::group::{Snapshot, SNAPSHOT_SCHEMA_VERSION};
 
-mod support;
-
-use support::cli_cases::{cases, subcommands, Case};
-use support::json_schema::problems;
+use crate::support::cli_cases::{cases, subcommands, Case};
+use crate::support::json_schema::problems;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -36,13 +34,13 @@ fn pretty(v: &Value) -> String {
 
 #[test]
 fn schema_files_are_generated_from_the_report_types() {
-    let bless = std::env::var_os("SCHEMA_BLESS").is_some();
+    let blessing = std::env::var_os("SCHEMA_BLESS").is_some();
     let dir = schema_dir();
     let mut stale = Vec::new();
     for (name, schema) in schemas() {
         let file = dir.join(format!("{name}.schema.json"));
         let want = pretty(&schema);
-        if bless {
+        if blessing {
             std::fs::create_dir_all(&dir).unwrap();
             std::fs::write(&file, &want).unwrap();
         } else if std::fs::read_to_string(&file).ok().as_deref() != Some(want.as_str()) {
@@ -51,7 +49,7 @@ fn schema_files_are_generated_from_the_report_types() {
     }
     assert!(
         stale.is_empty(),
-        "schema files differ from the report types (SCHEMA_BLESS=1 cargo test --test \
+        "schema files differ from the report types (SCHEMA_BLESS=1 cargo test --test cli \
          json_schema rewrites them): {stale:?}"
     );
     let known = schemas();

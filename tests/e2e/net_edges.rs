@@ -2,14 +2,12 @@
 //! listener without SASL, request values the protocol cannot carry, and `--timeout 0`. The broker
 //! tests need Java 17+ and Maven (the harness fails loudly without them, never skips).
 
-mod support;
-
 use std::io::{ErrorKind, Read};
 use std::net::{TcpListener, TcpStream};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use support::{stderr_of, streams_group, streams_group_bin, Broker};
+use crate::support::{stderr_of, streams_group, streams_group_bin, Broker};
 
 /// Far above the few seconds a silent bootstrap address may cost, and below the 30 s default
 /// `--timeout` it used to cost: only a hang, or the old behaviour, trips it.

@@ -29,11 +29,11 @@ use kafka_protocol::messages::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-#[path = "fuzz/mutate.rs"]
+#[path = "mutate.rs"]
 mod mutate;
-#[path = "fuzz/seeds.rs"]
+#[path = "seeds.rs"]
 mod seeds;
-#[path = "fuzz/targets.rs"]
+#[path = "targets.rs"]
 mod targets;
 
 use mutate::{mutate_bytes, mutate_json, mutate_text};

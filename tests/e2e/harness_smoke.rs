@@ -2,10 +2,9 @@
 //! group, Apache's kafka-streams-groups sees 4 members, then 2 after one instance stops.
 //! Needs Java 17+ and Maven (first run downloads the Kafka jars from Maven Central).
 
-mod support;
-
 use std::time::{Duration, Instant};
-use support::{peak_rss_kib, stdout_of, wait_for, Broker};
+
+use crate::support::{peak_rss_kib, stdout_of, wait_for, Broker};
 
 /// Member lines of `kafka-streams-groups --describe --members` for `group`.
 fn member_lines(broker: &Broker, group: &str) -> Option<Vec<String>> {

@@ -224,7 +224,15 @@ fn standby_replicas_are_placed_on_other_processes() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, .. ProptestConfig::default() })]
+    // Failing cases are kept beside this file (tests/library/sim_properties.proptest-regressions): proptest's
+    // default would put them under tests/proptest-regressions/, main.rs being here.
+    #![proptest_config(ProptestConfig {
+        cases: 24,
+        failure_persistence: Some(Box::new(
+            proptest::test_runner::FileFailurePersistence::WithSource("proptest-regressions"),
+        )),
+        .. ProptestConfig::default()
+    })]
 
     #[test]
     fn every_scenario_keeps_the_invariants(

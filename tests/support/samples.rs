@@ -1,11 +1,11 @@
-//! Realistic sample messages for codec tests (unit tests, the Java oracle comparison in
-//! `tests/kafka_codec.rs`): several members, all three task roles, task offsets, endpoints,
-//! a topology with subtopologies and copartition groups, statuses.
+//! Realistic sample messages for the codec tests (tests/library/codec.rs), the Java oracle
+//! comparison (tests/oracles/kafka_codec.rs) and the fuzzer's seeds (tests/fuzz/seeds.rs):
+//! several members, all three task roles, task offsets, endpoints, a topology with subtopologies
+//! and copartition groups, statuses.
 
-use crate::model::heartbeat::Endpoint;
-
-use super::describe::*;
-use super::heartbeat::*;
+use streams_group::kafka::codec::describe::*;
+use streams_group::kafka::codec::heartbeat::*;
+use streams_group::model::heartbeat::Endpoint;
 
 fn tids(s: &str, p: &[i32]) -> WireTaskIds {
     WireTaskIds {

@@ -3,16 +3,14 @@
 //! depend on. Checked against Apache's own group (the GMM oracle's `member_order`) after joins
 //! and leaves of members with Kafka Streams-style random ids, through several table resizes.
 
-mod support;
-
 use std::collections::BTreeMap;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-
 use streams_group::coordinator::{Coordinator, GroupConfig, KafkaVersion, RequestContext};
 use streams_group::model::{HeartbeatRequest, Subtopology, TaskSet, Topology};
-use support::gmm_oracle::GmmOracle;
+
+use crate::support::gmm_oracle::GmmOracle;
 
 /// A member id as Kafka Streams makes them: a random UUID in Kafka's URL-safe base64.
 fn member_id(rng: &mut ChaCha8Rng) -> String {

@@ -2,8 +2,6 @@
 //! of the failure paths (nothing listening, garbage-speaking server, wrong password, untrusted
 //! CA). Needs Java 17+ and Maven for the broker tests (the harness fails loudly without them).
 
-mod support;
-
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{Read, Write};
 use std::net::TcpListener;
@@ -12,7 +10,8 @@ use std::time::{Duration, Instant};
 
 use streams_group::model::group::Snapshot;
 
-use support::{stderr_of, stdout_of, streams_group, wait_for, Broker};
+use crate::support;
+use crate::support::{stderr_of, stdout_of, streams_group, wait_for, Broker};
 
 fn sg(bootstrap: &str, args: &[&str]) -> Output {
     let mut all = vec![
