@@ -2,7 +2,7 @@
 //! `streams_group::schema::all()` generates from the report types, and every `--output json`
 //! case of tests/data/cli/cases.txt prints a document its schema accepts.
 //!
-//! `SCHEMA_BLESS=1 cargo test --test cli json_schema` rewrites the schema files.
+//! `BLESS=1 cargo test --test cli` rewrites the schema files (with the golden files).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -14,6 +14,7 @@ use streams_group::describe::{ListReport, ListRow};
 use streams_group::model::group::{Snapshot, SNAPSHOT_SCHEMA_VERSION};
 
 use crate::support::cli_cases::{cases, subcommands, Case};
+use crate::support::golden::bless;
 use crate::support::json_schema::problems;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
@@ -34,7 +35,7 @@ fn pretty(v: &Value) -> String {
 
 #[test]
 fn schema_files_are_generated_from_the_report_types() {
-    let blessing = std::env::var_os("SCHEMA_BLESS").is_some();
+    let blessing = bless();
     let dir = schema_dir();
     let mut stale = Vec::new();
     for (name, schema) in schemas() {
@@ -49,8 +50,8 @@ fn schema_files_are_generated_from_the_report_types() {
     }
     assert!(
         stale.is_empty(),
-        "schema files differ from the report types (SCHEMA_BLESS=1 cargo test --test cli \
-         json_schema rewrites them): {stale:?}"
+        "schema files differ from the report types (BLESS=1 cargo test --test cli rewrites \
+         them): {stale:?}"
     );
     let known = schemas();
     let extra: Vec<String> = std::fs::read_dir(&dir)

@@ -24,6 +24,7 @@
 
 pub mod cli_cases;
 pub mod gmm_oracle;
+pub mod golden;
 pub mod json_schema;
 pub mod samples;
 
