@@ -222,7 +222,7 @@ fn live_documents_match_their_schemas() {
     assert_eq!(problems(&known["describe"], &doc), Vec::<String>::new());
 }
 
-/// The admin actions need a broker too (tests/e2e_admin.rs validates their real output): a
+/// The admin actions need a broker too (tests/e2e/admin.rs validates their real output): a
 /// report with every optional field set, and one without, as the commands print them.
 #[test]
 fn admin_documents_match_their_schemas() {
