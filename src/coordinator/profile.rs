@@ -4,7 +4,7 @@
 //! "if the profile does X" instead of comparing version numbers, and a newcomer finds in one
 //! place what 4.1, 4.2, 4.3.1, 4.3.2, 4.4 and the KIP do differently. The facts come from Apache's
 //! `GroupMetadataManager`, `GroupCoordinatorService` and `CurrentAssignmentBuilder` of each
-//! release, checked in lock-step by `tests/coordinator_oracle.rs`.
+//! release, checked in lock-step by `tests/oracles/coordinator.rs`.
 
 use crate::model::KafkaVersion;
 

@@ -5,7 +5,7 @@
 //! compute exactly what it computes, these small helpers reproduce those orders from the same
 //! inputs: the keys' `hashCode`s, the sequence of insertions and removals, the constructor's
 //! capacity rules, and the comparator (and, for identity hashes, the generator's state).
-//! Each helper is checked against a real JVM by `tests/java_orders.rs`.
+//! Each helper is checked against a real JVM by `tests/oracles/java_orders.rs`.
 
 pub mod hash_map;
 pub mod identity_hash;

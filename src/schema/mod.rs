@@ -1,6 +1,6 @@
 //! The JSON contract, machine-readable: a JSON Schema (draft 2020-12) for each `--output json`
 //! document, generated from the report types. `docs/schemas/NAME.schema.json` holds them;
-//! tests/json_schema.rs keeps those files in step with [`all`] and validates every command's
+//! tests/cli/json_schema.rs keeps those files in step with [`all`] and validates every command's
 //! real output against them.
 //!
 //! The schemas describe what is written (serde's serialize side): a field is required unless

@@ -952,6 +952,14 @@ impl<'a> Engine<'a> {
     }
 }
 
+/// Members grouped by process, as the table's first column reads, each in natural order.
+fn sort_by_process(members: &mut [MemberReport]) {
+    members.sort_by(|a, b| {
+        natural::cmp(&a.process_id, &b.process_id)
+            .then_with(|| natural::cmp(&a.member_id, &b.member_id))
+    });
+}
+
 fn build_report(
     e: &Engine<'_>,
     scenario: &Scenario,
@@ -983,11 +991,7 @@ fn build_report(
         })
         .unwrap_or_default();
     let mut members = members;
-    // Grouped by process, as the table's first column reads.
-    members.sort_by(|a, b| {
-        natural::cmp(&a.process_id, &b.process_id)
-            .then_with(|| natural::cmp(&a.member_id, &b.member_id))
-    });
+    sort_by_process(&mut members);
     let total_tasks = group
         .and_then(|g| g.configuration())
         .filter(|c| c.is_ready())

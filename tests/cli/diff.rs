@@ -7,6 +7,7 @@ use std::process::{Command, Output};
 use streams_group::model::group::Snapshot;
 use streams_group::model::TaskSet;
 
+use crate::support::golden::Golden;
 use crate::topo;
 
 fn snap_path() -> String {
@@ -176,7 +177,9 @@ fn human_topology_diff_snapshot() {
         &[],
     );
     let out = out.replace(env!("CARGO_MANIFEST_DIR"), "[ROOT]");
-    insta::assert_snapshot!("topology_histogram_human", out);
+    let mut golden = Golden::new("diff_topology");
+    golden.check("histogram_human", &out);
+    golden.finish();
 }
 
 #[test]
@@ -335,7 +338,9 @@ fn current_vs_target_of_one_snapshot() {
     let cols: Vec<&str> = line.split_whitespace().collect();
     assert_eq!(cols, vec![task.as_str(), "active", &from, &to]);
     let out = out.replace(dir.path().to_str().unwrap(), "[TMP]");
-    insta::assert_snapshot!("assignment_current_vs_target_human", out);
+    let mut golden = Golden::new("diff_assignment");
+    golden.check("current_vs_target_human", &out);
+    golden.finish();
 }
 
 #[test]

@@ -1,15 +1,14 @@
 //! Every offline command on the fixtures, with stdout, stderr and the exit status held in one
-//! file per case (`tests/data/cli/NAME.txt`, cases in `tests/data/cli/cases.txt`). The JSON
-//! outputs are the contract: a change to one shows up here as a diff of the file.
+//! golden file per case (`tests/data/cli/expected/NAME.txt`, cases in `tests/data/cli/cases.txt`).
+//! The JSON outputs are the contract: a change to one shows up here as a diff of the file.
 //!
-//! `CLI_BLESS=1 cargo test --test cli golden` rewrites the files from the current build.
+//! `BLESS=1 cargo test --test cli` rewrites the files from the current build (tests/support/golden.rs).
 
 use std::path::Path;
 use std::process::Command;
 
-use crate::cli_cases::cases;
-
-const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/cli");
+use crate::support::cli_cases::cases;
+use crate::support::golden::{Golden, EXPECTED};
 
 /// stdout, stderr and the exit status of one run, as one text.
 fn run(args: &[String]) -> String {
@@ -32,35 +31,35 @@ fn run(args: &[String]) -> String {
     )
 }
 
+/// Every case matches its golden file, and every golden file is a case's; each folder of
+/// golden files belongs to a test of this binary (one that says `Golden::new("FOLDER")`).
 #[test]
 fn every_case_matches_its_file() {
-    let bless = std::env::var_os("CLI_BLESS").is_some();
-    let mut failed = Vec::new();
     let cases = cases();
     assert!(cases.len() > 50, "the case list is read");
+    let mut golden = Golden::new("");
     for case in &cases {
-        let got = run(&case.args);
-        let file = Path::new(DIR).join(format!("{}.txt", case.name));
-        if bless {
-            std::fs::write(&file, &got).unwrap();
-            continue;
-        }
-        let want = std::fs::read_to_string(&file).unwrap_or_default();
-        if got != want {
-            eprintln!(
-                "--- {} differs:\n{}",
-                case.name,
-                first_difference(&want, &got)
+        golden.check(&case.name, &run(&case.args));
+    }
+    let sources: String =
+        std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cli"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "rs"))
+            .map(|p| std::fs::read_to_string(p).unwrap())
+            .collect();
+    for folder in std::fs::read_dir(EXPECTED).unwrap() {
+        let folder = folder.unwrap().path();
+        if folder.is_dir() {
+            let name = folder.file_name().unwrap().to_string_lossy().into_owned();
+            assert!(
+                sources.contains(&format!("Golden::new(\"{name}\")")),
+                "no test writes the golden files in {}: delete the folder",
+                folder.display()
             );
-            failed.push(case.name.clone());
         }
     }
-    assert!(
-        failed.is_empty(),
-        "{} case(s) differ (CLI_BLESS=1 to accept): {}",
-        failed.len(),
-        failed.join(", ")
-    );
+    golden.finish();
 }
 
 /// Every subcommand clap knows has at least one case, so a new command gets a golden file.
@@ -75,17 +74,6 @@ fn every_subcommand_has_a_case() {
         missing.is_empty(),
         "no case in tests/data/cli/cases.txt runs {missing:?}"
     );
-}
-
-fn first_difference(want: &str, got: &str) -> String {
-    let (w, g): (Vec<&str>, Vec<&str>) = (want.lines().collect(), got.lines().collect());
-    let i = w.iter().zip(&g).take_while(|(a, b)| a == b).count();
-    format!(
-        "line {}:\n  want: {}\n  got:  {}",
-        i + 1,
-        w.get(i).unwrap_or(&"<end>"),
-        g.get(i).unwrap_or(&"<end>")
-    )
 }
 
 /// Every example in the README and the guides that shows a command (a ```sh block with one

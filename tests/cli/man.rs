@@ -1,11 +1,13 @@
 //! The manual pages in man/ are what `streams-group man --dir` generates from the clap
 //! definitions, one per subcommand, like the completion scripts in completions/.
 //!
-//! `MAN_BLESS=1 cargo test --test cli man` rewrites man/ from the current build.
+//! `BLESS=1 cargo test --test cli` rewrites man/ from the current build (with the golden files).
 
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
+
+use crate::support::golden::bless;
 
 fn pages(dir: &Path) -> BTreeMap<String, String> {
     std::fs::read_dir(dir)
@@ -26,14 +28,9 @@ fn pages(dir: &Path) -> BTreeMap<String, String> {
 fn committed_manual_pages_are_up_to_date() {
     let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("man");
     let fresh = tempfile::tempdir().unwrap();
-    let bless = std::env::var_os("MAN_BLESS").is_some();
     let out = Command::new(env!("CARGO_BIN_EXE_streams-group"))
         .args(["man", "--dir"])
-        .arg(if bless {
-            committed.as_path()
-        } else {
-            fresh.path()
-        })
+        .arg(fresh.path())
         .output()
         .expect("the binary runs");
     assert_eq!(
@@ -42,11 +39,19 @@ fn committed_manual_pages_are_up_to_date() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    if bless {
-        return;
-    }
     let want = pages(fresh.path());
     let have = pages(&committed);
+    if bless() {
+        for (name, page) in &want {
+            if have.get(name) != Some(page) {
+                std::fs::write(committed.join(name), page).unwrap();
+            }
+        }
+        for name in have.keys().filter(|n| !want.contains_key(*n)) {
+            std::fs::remove_file(committed.join(name)).unwrap();
+        }
+        return;
+    }
     let sub_count = crate::subcommands().len();
     assert!(
         want.len() > sub_count,
@@ -59,8 +64,8 @@ fn committed_manual_pages_are_up_to_date() {
         .collect();
     assert!(
         stale.is_empty(),
-        "man/ is not what the build generates (MAN_BLESS=1 cargo test --test cli man rewrites \
-         it): {stale:?}"
+        "man/ is not what the build generates (BLESS=1 cargo test --test cli rewrites it): \
+         {stale:?}"
     );
 }
 

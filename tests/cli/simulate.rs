@@ -2,6 +2,8 @@
 
 use std::process::Command;
 
+use crate::support::golden::Golden;
+
 fn run(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_streams-group"))
         .args(args)
@@ -298,7 +300,9 @@ fn table_report_snapshot() {
         "--verbose",
     ]);
     assert_eq!(code, 0);
-    insta::assert_snapshot!(out);
+    let mut golden = Golden::new("simulate");
+    golden.check("table_report", &out);
+    golden.finish();
 }
 
 #[test]

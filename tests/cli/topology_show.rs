@@ -1,11 +1,13 @@
 //! `streams-group topology show`: every topology fixture drawn in every format. The DOT of each
-//! goes through Graphviz (`dot -Tsvg`), which must accept it; text and Mermaid are insta
-//! snapshots (`cargo insta review`, or `INSTA_UPDATE=always`).
+//! goes through Graphviz (`dot -Tsvg`), which must accept it; text and Mermaid are golden files
+//! (`tests/data/cli/expected/topology_show/`, `BLESS=1 cargo test --test cli` rewrites them).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use std::io::Write;
+
+use crate::support::golden::Golden;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -147,11 +149,16 @@ fn text_and_mermaid_snapshots() {
             vec!["tests/data/snapshots/wordcount-epoch3.json"],
         ),
     ];
+    let mut golden = Golden::new("topology_show");
     for (name, args) in fixtures {
         let args: Vec<String> = args.into_iter().map(str::to_string).collect();
-        insta::assert_snapshot!(format!("show_{name}_text"), show(&args, "text"));
-        insta::assert_snapshot!(format!("show_{name}_mermaid"), show(&args, "mermaid"));
+        // The global store's text is the golden case show-global-notes (cases.txt).
+        if name != "global-store" {
+            golden.check(&format!("{name}_text"), &show(&args, "text"));
+        }
+        golden.check(&format!("{name}_mermaid"), &show(&args, "mermaid"));
     }
+    golden.finish();
 }
 
 /// Every input draws the same thing twice: no HashMap order leaks into a picture.

@@ -9,8 +9,9 @@ use kafka_protocol::protocol::{Encodable, StrBytes};
 
 use streams_group::kafka::codec::describe::DescribeResponse;
 use streams_group::kafka::codec::heartbeat::{WireHeartbeatRequest, WireHeartbeatResponse};
-use streams_group::kafka::codec::samples;
 use streams_group::kafka::guard::Guarded;
+
+use crate::support::samples;
 
 use super::targets::encode_kp;
 use super::text;

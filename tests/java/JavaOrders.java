@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.PriorityQueue;
 
 /**
- * Ground truth for streams-group's Java-order emulation (tests/java_orders.rs), run with the
+ * Ground truth for streams-group's Java-order emulation (tests/oracles/java_orders.rs), run with the
  * JDK's source launcher: {@code java JavaOrders.java}. Reads one case per line on stdin and
  * prints one answer line per case. Strings travel as url-safe base64 of their UTF-8 bytes.
  *

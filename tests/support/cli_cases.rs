@@ -1,5 +1,5 @@
 //! The command lines the tests walk: the golden cases of tests/data/cli/cases.txt and the
-//! subcommands clap lists in `help`. Shared by tests/cli (`#[path]`) and tests/json_schema.rs.
+//! subcommands clap lists in `help` (tests/cli: `golden` and `json_schema`).
 
 use std::path::Path;
 use std::process::Command;

@@ -5,8 +5,7 @@
 //! (not) modelled.
 //!
 //! ```ignore
-//! mod support;
-//! use support::gmm_oracle::GmmOracle;
+//! use crate::support::gmm_oracle::GmmOracle;
 //! GmmOracle::require();                            // fails the test without Java/Maven
 //! let mut apache = GmmOracle::start("4.3.1", &[]);
 //! apache.set_topics(&BTreeMap::from([("input".to_string(), 4)]));

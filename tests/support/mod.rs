@@ -1,12 +1,14 @@
-//! Test support for end-to-end tests against a real Kafka broker.
+//! Test support shared by the five integration test binaries (docs/testing.md), each of which
+//! includes it once: `#[path = "../support/mod.rs"] mod support;` in `tests/NAME/main.rs`. Not
+//! every binary uses every item, hence `allow(dead_code)`.
 //!
-//! Include it from an integration test with `mod support;`. It drives the bash script
+//! This file: end-to-end tests against a real Kafka broker. It drives the bash script
 //! `tests/kafka/harness`, which starts a single-node KRaft broker on loopback and real Kafka
 //! Streams apps (group.protocol=streams) from Maven Central jars. Java 17+ and Maven are
 //! required: without them the harness fails loudly (tests panic with the reason), it never skips.
 //!
 //! ```ignore
-//! mod support;
+//! use crate::support;
 //! let broker = support::Broker::start();
 //! let mut app = broker.app("my-app", 2, 2);        // returns once the group is Stable
 //! let out = broker.tool(&["--describe", "--group", "my-app", "--members"]);
@@ -22,7 +24,9 @@
 
 pub mod cli_cases;
 pub mod gmm_oracle;
+pub mod golden;
 pub mod json_schema;
+pub mod samples;
 
 use std::collections::BTreeMap;
 use std::io::Write;

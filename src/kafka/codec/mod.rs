@@ -7,7 +7,6 @@
 
 pub mod describe;
 pub mod heartbeat;
-pub mod samples;
 
 use std::fmt;
 

@@ -1,0 +1,106 @@
+//! Smoke test of the real-Kafka harness: broker up, a 2x2 Streams app forms a Stable streams
+//! group, Apache's kafka-streams-groups sees 4 members, then 2 after one instance stops.
+//! Needs Java 17+ and Maven (first run downloads the Kafka jars from Maven Central).
+
+use std::time::{Duration, Instant};
+
+use crate::support::{peak_rss_kib, stdout_of, wait_for, Broker};
+
+/// Member lines of `kafka-streams-groups --describe --members` for `group`.
+fn member_lines(broker: &Broker, group: &str) -> Option<Vec<String>> {
+    let out = broker.tool(&["--describe", "--group", group, "--members"]);
+    if !out.status.success() {
+        return None;
+    }
+    Some(
+        stdout_of(&out)
+            .lines()
+            .filter(|l| l.split_whitespace().next() == Some(group))
+            .map(str::to_string)
+            .collect(),
+    )
+}
+
+#[test]
+fn broker_app_and_tool_agree_on_members() {
+    let t0 = Instant::now();
+    let mut broker = Broker::start();
+    assert!(
+        broker.bootstrap.starts_with("127.0.0.1:"),
+        "{}",
+        broker.bootstrap
+    );
+    let broker_ready = broker.start_time;
+
+    let group = "smoke-app";
+    let mut app = broker.app(group, 2, 2);
+    let app_stable = app.start_time;
+    assert_eq!(app.pids.len(), 2);
+    assert_eq!(app.expected_members(), 4);
+
+    // Apache's own tool lists exactly the 4 stream threads as members, from 2 processes.
+    let members = member_lines(&broker, group).expect("kafka-streams-groups --describe failed");
+    assert_eq!(
+        members.len(),
+        4,
+        "expected 4 members, got:\n{}",
+        members.join("\n")
+    );
+    let processes: std::collections::BTreeSet<&str> = members
+        .iter()
+        .filter_map(|l| l.split_whitespace().nth(2))
+        .collect();
+    assert_eq!(
+        processes.len(),
+        2,
+        "expected 2 process ids:\n{}",
+        members.join("\n")
+    );
+    for l in &members {
+        assert!(l.contains("ACTIVE:"), "member without active tasks: {l}");
+    }
+
+    // Peak RSS while everything runs.
+    let broker_rss = broker.pid().and_then(peak_rss_kib).unwrap_or(0);
+    let app_rss: Vec<u64> = app.pids.values().filter_map(|p| peak_rss_kib(*p)).collect();
+
+    // One instance leaves (close() on SIGTERM): its two members go, two remain.
+    let t_leave = Instant::now();
+    app.stop_instance(0);
+    let remaining = wait_for(
+        "2 members after stopping instance 0",
+        Duration::from_secs(90),
+        || member_lines(&broker, group).filter(|m| m.len() == 2),
+    );
+    let leave_time = t_leave.elapsed();
+    assert!(
+        remaining.iter().all(|l| l.contains("instance-1")),
+        "the remaining members should belong to instance 1:\n{}",
+        remaining.join("\n")
+    );
+    assert!(
+        broker.wait_stable(group, 2),
+        "group not Stable with 2 members"
+    );
+
+    app.stop_all();
+    assert!(app.pids.is_empty());
+    broker.stop();
+    assert!(
+        !broker.dir.exists(),
+        "run dir not removed: {}",
+        broker.dir.display()
+    );
+
+    eprintln!(
+        "harness smoke (Kafka {}): broker ready {:.1}s, app 2x2 stable {:.1}s, 2 members left after stop {:.1}s, \
+         total {:.1}s; peak RSS broker {} MiB, apps {:?} MiB",
+        broker.version,
+        broker_ready.as_secs_f64(),
+        app_stable.as_secs_f64(),
+        leave_time.as_secs_f64(),
+        t0.elapsed().as_secs_f64(),
+        broker_rss / 1024,
+        app_rss.iter().map(|k| k / 1024).collect::<Vec<_>>()
+    );
+}

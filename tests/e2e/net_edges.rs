@@ -1,0 +1,212 @@
+//! The network edges: a silent bootstrap address listed before a live broker, SASL against a
+//! listener without SASL, request values the protocol cannot carry, and `--timeout 0`. The broker
+//! tests need Java 17+ and Maven (the harness fails loudly without them, never skips).
+
+use std::io::{ErrorKind, Read};
+use std::net::{TcpListener, TcpStream};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::support::{stderr_of, streams_group, streams_group_bin, Broker};
+
+/// Far above the few seconds a silent bootstrap address may cost, and below the 30 s default
+/// `--timeout` it used to cost: only a hang, or the old behaviour, trips it.
+const HANG_GUARD: Duration = Duration::from_secs(20);
+
+/// Run the binary; panic if it is still running after `HANG_GUARD`. Returns the output and the
+/// wall-clock time it took.
+fn run_guarded(args: &[&str]) -> (Output, Duration) {
+    let t0 = Instant::now();
+    let mut child = Command::new(streams_group_bin())
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    loop {
+        if child.try_wait().expect("wait for the binary").is_some() {
+            break;
+        }
+        if t0.elapsed() > HANG_GUARD {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("`streams-group {}` ran past {HANG_GUARD:?}", args.join(" "));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let elapsed = t0.elapsed();
+    (child.wait_with_output().expect("output"), elapsed)
+}
+
+/// A listener that accepts connections, holds them open and never answers, for the rest of the
+/// test process.
+fn silent_server() -> String {
+    let l = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = l.local_addr().unwrap().to_string();
+    std::thread::spawn(move || {
+        let mut held: Vec<TcpStream> = Vec::new();
+        for s in l.incoming().flatten() {
+            held.push(s);
+        }
+    });
+    addr
+}
+
+fn one_error_line(err: &str) {
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.starts_with("error:"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+fn sasl_properties(dir: &std::path::Path, mechanism: &str) -> std::path::PathBuf {
+    let module = if mechanism == "PLAIN" {
+        "org.apache.kafka.common.security.plain.PlainLoginModule"
+    } else {
+        "org.apache.kafka.common.security.scram.ScramLoginModule"
+    };
+    let file = dir.join(format!("sasl-plaintext-{mechanism}.properties"));
+    std::fs::write(
+        &file,
+        format!(
+            "security.protocol=SASL_PLAINTEXT\nsasl.mechanism={mechanism}\n\
+             sasl.jaas.config={module} required username=\"alice\" password=\"alice-secret\";\n"
+        ),
+    )
+    .unwrap();
+    file
+}
+
+#[test]
+fn silent_bootstrap_address_and_sasl_against_a_plaintext_listener() {
+    let broker = Broker::start();
+    let list = format!("{},{}", silent_server(), broker.bootstrap);
+    // Default --timeout (30 s): the silent address must not cost it.
+    for args in [
+        vec!["list", "--bootstrap-server", &list],
+        vec![
+            "describe",
+            "--group",
+            "no-such-app",
+            "--bootstrap-server",
+            &list,
+        ],
+    ] {
+        let (out, took) = run_guarded(&args);
+        let err = stderr_of(&out);
+        eprintln!("`{}` with a silent first address: {took:?}", args[0]);
+        // list finds no groups (0); describe hears GROUP_ID_NOT_FOUND from the broker (4).
+        let expected = if args[0] == "list" { 0 } else { 4 };
+        assert_eq!(out.status.code(), Some(expected), "{err}");
+    }
+
+    // The harness's PLAINTEXT listener has no SASL: say so, not "wrong password".
+    for mechanism in ["PLAIN", "SCRAM-SHA-512"] {
+        let props = sasl_properties(&broker.dir, mechanism);
+        let (out, _) = run_guarded(&[
+            "list",
+            "--bootstrap-server",
+            &broker.bootstrap,
+            "--command-config",
+            props.to_str().unwrap(),
+        ]);
+        let err = stderr_of(&out);
+        assert_eq!(out.status.code(), Some(3), "{err}");
+        one_error_line(&err);
+        assert!(err.contains("not a SASL listener"), "{err}");
+        assert!(err.contains("security.protocol"), "{err}");
+        assert!(!err.contains("offers: )"), "{err}");
+        assert!(!err.contains("password"), "{err}");
+    }
+}
+
+/// A listener that must never hear from us; `heard` says whether anything connected.
+struct Witness(TcpListener);
+
+impl Witness {
+    fn new() -> Witness {
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        l.set_nonblocking(true).unwrap();
+        Witness(l)
+    }
+    fn addr(&self) -> String {
+        self.0.local_addr().unwrap().to_string()
+    }
+    fn heard(&self) -> bool {
+        match self.0.accept() {
+            Ok((mut s, _)) => {
+                let mut b = [0u8; 1];
+                let _ = s.read(&mut b);
+                true
+            }
+            Err(e) if e.kind() == ErrorKind::WouldBlock => false,
+            Err(e) => panic!("witness listener: {e}"),
+        }
+    }
+}
+
+#[test]
+fn group_ids_the_protocol_cannot_carry_are_usage_errors_before_anything_is_sent() {
+    let witness = Witness::new();
+    let addr = witness.addr();
+    let long = "g".repeat(32_768);
+    let topology = format!("{}/tests/data/topologies", env!("CARGO_MANIFEST_DIR"));
+    let topology_file = std::fs::read_dir(&topology)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "json"))
+        .expect("a JSON topology in tests/data/topologies");
+    let topology_file = topology_file.to_str().unwrap();
+    let diff_arg = format!("group:{long}");
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["describe", "--group", &long],
+        vec!["lag", "--group", &long],
+        vec!["simulate", "--from-group", &long],
+        vec!["diff", "topology", &diff_arg, topology_file],
+        vec![
+            "check-epoch",
+            "--group",
+            &long,
+            "--topology",
+            topology_file,
+            "--topology-epoch",
+            "0",
+        ],
+    ];
+    for mut args in cases {
+        args.extend(["--bootstrap-server", &addr]);
+        let (out, _) = run_guarded(&args);
+        let err = stderr_of(&out);
+        assert_eq!(out.status.code(), Some(2), "{}: {err:.300}", args[0]);
+        one_error_line(&err);
+        assert!(err.contains("32768 bytes"), "{err:.300}");
+        assert!(err.contains("32767"), "{err:.300}");
+        assert!(err.len() < 300, "the id is not echoed whole: {err:.300}");
+        assert!(!witness.heard(), "{}: nothing may be sent", args[0]);
+    }
+}
+
+#[test]
+fn a_zero_timeout_is_refused() {
+    for t in ["0", "-1", "2147483648"] {
+        let timeout = format!("--timeout={t}");
+        let out = streams_group(&["list", "--bootstrap-server", "127.0.0.1:1", &timeout]);
+        let err = stderr_of(&out);
+        assert_eq!(out.status.code(), Some(2), "--timeout {t}: {err}");
+        one_error_line(&err);
+        assert!(err.contains("--timeout"), "{err}");
+    }
+    let out = streams_group(&[
+        "list",
+        "--bootstrap-server",
+        "127.0.0.1:1",
+        "--timeout",
+        "0",
+    ]);
+    assert!(
+        stderr_of(&out).contains("at least 1"),
+        "{}",
+        stderr_of(&out)
+    );
+}

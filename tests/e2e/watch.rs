@@ -1,0 +1,363 @@
+//! `describe --watch`, `--record` and `timeline` live: a 1x1 harness app is watched while
+//! instances join. Off a terminal (change lines, and JSON lines checked against the
+//! describe-watch schema) and in a pseudo-terminal (tmux): the redrawn screen marks the new
+//! member and the epoch change; Ctrl-C ends the watch with exit 0; the recording replays as a
+//! timeline that shows the join. A broker that is not there is retried, not fatal.
+//!
+//! Never skips: without Java 17+ and Maven the harness fails loudly, and so does a missing tmux.
+
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::support;
+use crate::support::json_schema::{problems, schema};
+use crate::support::Broker;
+
+const GROUP: &str = "watch-e2e";
+
+/// The member ids of the group now.
+fn members(bootstrap: &str) -> Vec<String> {
+    let out = support::streams_group(&[
+        "describe",
+        "--bootstrap-server",
+        bootstrap,
+        "--group",
+        GROUP,
+        "--output",
+        "json",
+    ]);
+    let v: Value = serde_json::from_slice(&out.stdout).expect("describe prints JSON");
+    v["groups"][0]["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["member_id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The group epoch now.
+fn group_epoch(bootstrap: &str) -> i64 {
+    let out = support::streams_group(&[
+        "describe",
+        "--bootstrap-server",
+        bootstrap,
+        "--group",
+        GROUP,
+        "-o",
+        "json",
+    ]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    v["groups"][0]["group_epoch"].as_i64().unwrap()
+}
+
+/// A watch off a terminal (stdout a pipe), bounded by `--samples`.
+fn spawn_watch(bootstrap: &str, extra: &[&str]) -> Child {
+    Command::new(support::streams_group_bin())
+        .args([
+            "describe",
+            "--bootstrap-server",
+            bootstrap,
+            "--group",
+            GROUP,
+        ])
+        .args(["--members", "--watch", "1", "--samples", "60"])
+        .args(extra)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs")
+}
+
+/// Ctrl-C as a terminal sends it, then the output; the watch must end with exit 0.
+fn interrupt(child: Child) -> String {
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    let (stdout, stderr) = (support::stdout_of(&out), support::stderr_of(&out));
+    assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
+    stdout
+}
+
+/// One broker for both watches (it and the app JVMs are most of the time): an instance joins
+/// while the group is watched off a terminal, another while it is watched in tmux.
+#[test]
+fn watch_shows_joins_off_and_on_a_terminal_and_the_recording_replays_them() {
+    let tmux = Arc::new(Tmux::new());
+    let broker = Broker::start();
+    let _first = broker.app(GROUP, 1, 1);
+    let _second = off_a_terminal(&broker);
+    let _third = in_a_terminal(&broker, tmux);
+}
+
+/// Change lines, JSON lines and a recording while the second instance joins.
+fn off_a_terminal(broker: &Broker) -> support::App {
+    let b = broker.bootstrap.as_str();
+    let before = members(b);
+    let epoch_before = group_epoch(b);
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("rec.jsonl");
+    let lines = spawn_watch(b, &["--record", rec.to_str().unwrap()]);
+    let json = spawn_watch(b, &["--output", "json"]);
+    std::thread::sleep(Duration::from_secs(2));
+    let second = broker.app(GROUP, 1, 1);
+    let joined: Vec<String> = members(b)
+        .into_iter()
+        .filter(|m| !before.contains(m))
+        .collect();
+    assert_eq!(joined.len(), 1, "one member joined: {joined:?}");
+    let joined = &joined[0];
+    let epoch_after = group_epoch(b);
+    // One more sample after Stable, so the watch has seen it.
+    std::thread::sleep(Duration::from_millis(1500));
+    let text = interrupt(lines);
+    let stream = interrupt(json);
+
+    let line = |needle: &str| text.lines().find(|l| l.contains(needle));
+    assert!(
+        text.lines()
+            .next()
+            .unwrap()
+            .contains(&format!("{GROUP}: Stable, group epoch {epoch_before}")),
+        "{text}"
+    );
+    let join = line(&format!("member joined: {joined}")).unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        join.starts_with("20") && join.contains("Z watch-e2e: "),
+        "{join}"
+    );
+    assert!(
+        text.contains("group epoch ") && line(&format!(" -> {epoch_after}")).is_some(),
+        "the epoch change to {epoch_after}: {text}"
+    );
+    assert!(
+        line("task ").is_some_and(|l| l.contains("moved:")),
+        "{text}"
+    );
+
+    check_json_lines(&stream, joined);
+    check_timeline(&rec, joined);
+    second
+}
+
+/// One describe-watch object per sample; one of them has the join among its changes.
+fn check_json_lines(stream: &str, joined: &str) {
+    let schema = schema("describe-watch");
+    let mut saw_join = false;
+    for line in stream.lines() {
+        let doc: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+        let p = problems(&schema, &doc);
+        assert!(p.is_empty(), "{}", p.join("\n"));
+        saw_join |= doc["changes"].as_array().is_some_and(|cs| {
+            cs.iter()
+                .any(|c| c["kind"] == "member_joined" && c["member"] == joined)
+        });
+    }
+    assert!(stream.lines().count() >= 3, "{stream}");
+    assert!(saw_join, "no sample has the join: {stream}");
+}
+
+fn check_timeline(rec: &Path, joined: &str) {
+    let recorded = std::fs::read_to_string(rec).unwrap();
+    assert!(recorded.lines().count() >= 3, "{recorded}");
+    let out = support::streams_group(&["timeline", rec.to_str().unwrap()]);
+    let table = support::stdout_of(&out);
+    assert_eq!(out.status.code(), Some(0), "{}", support::stderr_of(&out));
+    assert!(
+        table.contains(&format!("member joined: {joined}")),
+        "{table}"
+    );
+    assert!(
+        table.contains(&format!("member {joined} reached its target")),
+        "{table}"
+    );
+    let out = support::streams_group(&["timeline", rec.to_str().unwrap(), "-o", "json"]);
+    support::json_schema::assert_valid("timeline", &support::stdout_of(&out));
+}
+
+/// tmux on a socket of this test's own, so that no other tmux session is touched.
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    fn new() -> Tmux {
+        let which = Command::new("tmux").arg("-V").output();
+        assert!(
+            which.is_ok_and(|o| o.status.success()),
+            "tmux is needed to drive describe --watch in a pseudo-terminal (apt-get install tmux)"
+        );
+        Tmux {
+            socket: format!("streams-group-e2e-{}", std::process::id()),
+        }
+    }
+
+    fn run(&self, args: &[&str]) -> String {
+        let out = Command::new("tmux")
+            .args(["-L", &self.socket])
+            .args(args)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    fn screen(&self) -> String {
+        self.run(&["capture-pane", "-p", "-t", "watch"])
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        self.run(&["kill-server"]);
+    }
+}
+
+/// Every distinct screen seen until `stop`, polled every 100 ms (a frame stays up for one
+/// sample interval).
+fn record_screens(tmux: Arc<Tmux>, stop: Arc<AtomicBool>) -> std::thread::JoinHandle<Vec<String>> {
+    std::thread::spawn(move || {
+        let mut seen: Vec<String> = Vec::new();
+        while !stop.load(Ordering::Relaxed) {
+            let s = tmux.screen();
+            if seen.last() != Some(&s) {
+                seen.push(s);
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        seen
+    })
+}
+
+/// The redrawn screen while the third instance joins, then Ctrl-C.
+fn in_a_terminal(broker: &Broker, tmux: Arc<Tmux>) -> support::App {
+    let b = broker.bootstrap.clone();
+    let before = members(&b);
+    let dir = tempfile::tempdir().unwrap();
+    let exit_file = dir.path().join("exit");
+    let cmd = format!(
+        "{} describe --bootstrap-server {b} --group {GROUP} --members --watch 0.5 --samples 400; \
+         echo $? > {}; sleep 60",
+        support::streams_group_bin().display(),
+        exit_file.display()
+    );
+    tmux.run(&[
+        "new-session",
+        "-d",
+        "-s",
+        "watch",
+        "-x",
+        "250",
+        "-y",
+        "50",
+        &cmd,
+    ]);
+    support::wait_for("the first frame", Duration::from_secs(20), || {
+        tmux.screen().contains("Ctrl-C stops").then_some(())
+    });
+    let stop = Arc::new(AtomicBool::new(false));
+    let screens = record_screens(tmux.clone(), stop.clone());
+    let third = broker.app(GROUP, 1, 1);
+    let joined = members(&b)
+        .into_iter()
+        .find(|m| !before.contains(m))
+        .unwrap();
+    let start = Instant::now();
+    std::thread::sleep(Duration::from_secs(1));
+    stop.store(true, Ordering::Relaxed);
+    let screens = screens.join().unwrap();
+    tmux.run(&["send-keys", "-t", "watch", "C-c"]);
+    let code = support::wait_for("the watch to end", Duration::from_secs(10), || {
+        std::fs::read_to_string(&exit_file).ok()
+    });
+    assert_eq!(code.trim(), "0", "Ctrl-C ends the watch with exit 0");
+    assert!(start.elapsed() < Duration::from_secs(30));
+
+    let marked = screens.iter().find(|s| {
+        s.lines()
+            .any(|l| l.starts_with("+ ") && l.contains(&joined))
+    });
+    let marked = marked.unwrap_or_else(|| {
+        panic!(
+            "no screen marks {joined} as new; last screen:\n{}",
+            screens.last().unwrap()
+        )
+    });
+    assert!(marked.contains("members 3 (+1)"), "{marked}");
+    let header = marked.lines().nth(1).unwrap();
+    assert!(
+        header.starts_with(GROUP) && header.contains("group epoch ") && header.contains("(was "),
+        "the epoch change is marked: {marked}"
+    );
+    assert!(
+        marked.contains("\n> ") && marked.contains(&format!("member joined: {joined}")),
+        "{marked}"
+    );
+    let frames = screens
+        .iter()
+        .filter(|s| s.contains("Ctrl-C stops"))
+        .count();
+    assert!(
+        frames >= 3,
+        "the screen is redrawn in place: {frames} frames"
+    );
+    assert!(
+        screens
+            .iter()
+            .all(|s| s.matches("Ctrl-C stops").count() == 1),
+        "one frame on the screen at a time"
+    );
+    third
+}
+
+#[test]
+fn a_broker_that_is_not_there_is_retried_and_recorded() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("rec.jsonl");
+    let started = Instant::now();
+    let out = support::streams_group(&[
+        "describe",
+        "--bootstrap-server",
+        &format!("127.0.0.1:{port}"),
+        "--group",
+        GROUP,
+        "--watch",
+        "200ms",
+        "--samples",
+        "3",
+        "--record",
+        rec.to_str().unwrap(),
+    ]);
+    let text = support::stdout_of(&out);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{text}{}",
+        support::stderr_of(&out)
+    );
+    assert_eq!(text.lines().count(), 1, "one line for the outage: {text}");
+    assert!(
+        text.contains("broker unreachable, retrying: cannot connect to 127.0.0.1"),
+        "{text}"
+    );
+    let recorded = std::fs::read_to_string(&rec).unwrap();
+    assert_eq!(recorded.lines().count(), 3, "{recorded}");
+    assert!(recorded
+        .lines()
+        .all(|l| l.contains("\"error\":\"cannot connect")));
+    assert!(started.elapsed() < Duration::from_secs(10));
+    let out = support::streams_group(&["timeline", rec.to_str().unwrap()]);
+    assert!(support::stdout_of(&out).contains("broker unreachable, retrying"));
+}

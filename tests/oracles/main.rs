@@ -1,0 +1,17 @@
+//! Differential tests against Apache Kafka's own Java code (docs/oracle.md): the sticky assignor
+//! of every modelled release, the GroupMetadataManager in lock-step with the local coordinator,
+//! its member order, the Java-order helpers against a JVM, and the codecs against kafka-clients.
+//! Java 17+ and Maven are needed: without them the tests fail loudly, they never skip (the codec
+//! comparison skips outside CI, `CI=true` makes it fail too).
+//!
+//! Run one oracle with `cargo test --test oracles coordinator` (or `assignor`, ...).
+
+mod assignor;
+mod coordinator;
+mod gmm_smoke;
+mod java_orders;
+mod kafka_codec;
+mod member_order;
+
+#[path = "../support/mod.rs"]
+mod support;
