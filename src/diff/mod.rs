@@ -217,30 +217,59 @@ pub fn two_groups(a: &SourcedGroup, b: &SourcedGroup) -> Result<AssignmentDiffRe
             ga.group_id, gb.group_id
         )));
     }
+    let by_member_ok = members_kept_their_ids(ga, gb);
     let ids = |g: &GroupDescription| -> BTreeSet<String> {
         g.members.iter().map(|m| m.member_id.clone()).collect()
     };
-    let same_members = ids(ga) == ids(gb);
+    let (ids_a, ids_b) = (ids(ga), ids(gb));
+    let notes = match (by_member_ok, ids_a == ids_b) {
+        (true, true) => Vec::new(),
+        (true, false) => vec![format!(
+            "members joined or left ({} joined, {} left): compared per member",
+            ids_b.difference(&ids_a).count(),
+            ids_a.difference(&ids_b).count()
+        )],
+        (false, _) => vec![
+            "member ids differ between the snapshots (instances restarted): compared per process id"
+                .to_string(),
+        ],
+    };
     let sides = Sides {
         group_id: &ga.group_id,
         before: a.origin.label(),
         after: b.origin.label(),
-        compared_by: if same_members {
-            ComparedBy::Member
-        } else {
-            ComparedBy::Process
+        compared_by: match by_member_ok {
+            true => ComparedBy::Member,
+            false => ComparedBy::Process,
         },
-        notes: if same_members {
-            Vec::new()
-        } else {
-            vec!["member ids differ between the snapshots: compared per process id".to_string()]
-        },
+        notes,
     };
-    Ok(if same_members {
+    Ok(if by_member_ok {
         report(sides, &by_member(ga, false), &by_member(gb, false))
     } else {
         report(sides, &current_by_process(ga), &current_by_process(gb))
     })
+}
+
+/// Whether the members the two descriptions share kept their ids: every process in both still
+/// runs at least one of the same members (members may have joined or left). A restarted
+/// instance keeps its process id but rejoins with new member ids: then only processes compare.
+fn members_kept_their_ids(a: &GroupDescription, b: &GroupDescription) -> bool {
+    let of = |g: &GroupDescription| -> BTreeMap<String, BTreeSet<String>> {
+        let mut m: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for x in &g.members {
+            m.entry(x.process_id.clone())
+                .or_default()
+                .insert(x.member_id.clone());
+        }
+        m
+    };
+    let (pa, pb) = (of(a), of(b));
+    let shared: Vec<&String> = pa.keys().filter(|p| pb.contains_key(*p)).collect();
+    !shared.is_empty()
+        && shared
+            .iter()
+            .all(|p| pa[*p].intersection(&pb[*p]).next().is_some())
 }
 
 /// The group's current assignment per process against a simulated run of the same topology
