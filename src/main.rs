@@ -52,18 +52,17 @@ fn usage_error(e: clap::Error) -> Code {
         // --help and --version: their output is the command's output, so a write that fails
         // (a full disk, /dev/full) fails the run as any report's would.
         use std::io::Write;
-        let written = e.print().and_then(|()| std::io::stdout().flush());
-        // A reader that closed the pipe (`| head`) wanted no more: nothing went wrong.
-        let written = written.or_else(|err| match err.kind() {
-            std::io::ErrorKind::BrokenPipe => Ok(()),
-            _ => Err(err),
-        });
-        if let Err(err) = written {
-            let err = streams_group::render::out::WriteError::Io(err);
-            streams_group::render::out::note(&format!("error: {err}"));
-            return Code::Output;
-        }
-        return Code::Success;
+        let printed = e.print().and_then(|()| std::io::stdout().flush());
+        return match streams_group::render::out::written(printed) {
+            Ok(()) => Code::Success,
+            Err(w) => {
+                let err = command_error::CommandError::from(w);
+                if let Some(line) = err.line() {
+                    streams_group::render::out::note(&line);
+                }
+                err.exit_code()
+            }
+        };
     }
     let text = e.render().to_string();
     // The message, with any indented continuation (e.g. the missing arguments) folded in.

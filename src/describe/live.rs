@@ -222,28 +222,32 @@ async fn settings(
         }
         Err(e) => return Err(e),
     };
-    let mut out = ClusterSettings::default();
-    for ((kind, _), answer) in resources.iter().zip(answers) {
-        let (prefix, what) = match *kind {
-            GROUP_RESOURCE => ("streams.", "group configs"),
-            _ => ("group.streams.", "broker settings"),
-        };
-        match answer {
-            Ok(all) => {
-                let mine = all
-                    .into_iter()
-                    .filter(|(k, _)| k.starts_with(prefix))
-                    .collect();
-                match *kind {
-                    GROUP_RESOURCE => out.group = Some(mine),
-                    _ => out.broker = Some(mine),
-                }
-            }
-            Err(KafkaError::Broker { code, .. }) => out
-                .unreadable
-                .push(format!("{what} not read: {}", code.name())),
-            Err(e) => out.unreadable.push(format!("{what} not read: {e}")),
+    let mut answers = answers.into_iter();
+    let mut unreadable = Vec::new();
+    // Only the streams-group part of each: a group's configs include its consumer.* and
+    // share.* ones, a broker's every setting it has.
+    let mut read = |prefix: &str, what: &str| match answers.next() {
+        Some(Ok(all)) => Some(
+            all.into_iter()
+                .filter(|(k, _)| k.starts_with(prefix))
+                .collect(),
+        ),
+        Some(Err(KafkaError::Broker { code, .. })) => {
+            unreadable.push(format!("{what} not read: {}", code.name()));
+            None
         }
-    }
+        Some(Err(e)) => {
+            unreadable.push(format!("{what} not read: {e}"));
+            None
+        }
+        None => None,
+    };
+    let group = read("streams.", "group configs");
+    let broker = read("group.streams.", "broker settings");
+    let out = ClusterSettings {
+        group,
+        broker,
+        unreadable,
+    };
     Ok(out)
 }

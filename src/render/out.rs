@@ -62,7 +62,9 @@ pub fn write_json<T: Serialize>(value: &T) -> Result<(), WriteError> {
     )
 }
 
-fn written(result: io::Result<()>) -> Result<(), WriteError> {
+/// A write's outcome as the commands report it: a reader that closed the pipe is
+/// [`WriteError::Closed`] (nothing went wrong), any other failure [`WriteError::Io`].
+pub fn written(result: io::Result<()>) -> Result<(), WriteError> {
     match result {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(WriteError::Closed),

@@ -90,4 +90,30 @@ fn without_the_plugin_the_picture_has_topics_and_a_note() {
             && err.contains("group.streams.topology.description.plugin.class"),
         "{err}"
     );
+    // Kafka 4.4.0's DescribeConfigs on the group: the public streams.* configs with the
+    // broker's defaults filled in, and none of the internal ones (acceptable recovery lag, task
+    // offset interval, warm-ups), so lag falls back to 10000.
+    let out = support::streams_group(&[
+        "describe",
+        "--group",
+        "plain",
+        "--bootstrap-server",
+        &broker.bootstrap,
+        "-o",
+        "json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", support::stderr_of(&out));
+    let snap: serde_json::Value = serde_json::from_str(&support::stdout_of(&out)).unwrap();
+    let group = snap["groups"][0]["configs"]["group"]
+        .as_object()
+        .expect("group configs");
+    assert_eq!(group["streams.heartbeat.interval.ms"], "500", "{group:?}");
+    assert_eq!(group["streams.assignor.name"], "sticky", "{group:?}");
+    for internal in [
+        "streams.acceptable.recovery.lag",
+        "streams.task.offset.interval.ms",
+        "streams.num.warmup.replicas",
+    ] {
+        assert!(!group.contains_key(internal), "{internal}: {group:?}");
+    }
 }
