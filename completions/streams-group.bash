@@ -1152,7 +1152,7 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__simulate)
-            opts="-n -o -v -h -V --members --threads-per-process --processes --topology --application-id --partitions --topic-partitions --scenario --count --instances --process --member --standby-replicas --session-timeout --heartbeat-interval --initial-rebalance-delay --broker-config --release-delay --restart-delay --racks --endpoints --static --seed --max-time --trace --kafka-version --assignor --from-snapshot --from-group --group --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
+            opts="-n -o -v -h -V --members --threads-per-process --processes --topology --application-id --partitions --topic-partitions --scenario --count --instances --process --member --standby-replicas --session-timeout --heartbeat-interval --initial-rebalance-delay --broker-config --release-delay --restart-delay --racks --endpoints --static --seed --samples --max-time --trace --kafka-version --assignor --from-snapshot --from-group --group --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1254,6 +1254,10 @@ _streams__group() {
                     return 0
                     ;;
                 --seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --samples)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

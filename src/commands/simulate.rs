@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use streams_group::model::{GroupStateName, KafkaVersion};
 use streams_group::render::{out, simulate as view};
+use streams_group::simulate::samples::{self, Progress};
 use streams_group::simulate::setup::{
     self, GroupSettings, Members, Names, Plan, Start, StepSize, MAX_MEMBERS,
 };
@@ -131,9 +132,17 @@ pub struct Args {
     #[arg(long = "static")]
     pub static_members: bool,
 
-    /// Seed for start-up jitter; the same seed gives the same run
+    /// Seed for start-up jitter and for the ids samples draw; the same seed gives the same
+    /// report
     #[arg(allow_negative_numbers = true, long, default_value_t = 42, value_parser = super::args::seed)]
     pub seed: u64,
+
+    /// When members join, run the scenario N times with random ids of the shape Kafka draws
+    /// (the assignor breaks ties by id) and report what is certain and what varies; 1 runs it
+    /// once. Scenarios in which only known members change run once [default: as many as fit
+    /// about a second, at most 20]
+    #[arg(allow_negative_numbers = true, long, value_name = "N", value_parser = samples_arg)]
+    pub samples: Option<u32>,
 
     /// Stop at this virtual time even if the group never settles
     #[arg(allow_negative_numbers = true, long, default_value_t = 600_000, value_name = "MS",
@@ -211,16 +220,22 @@ pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
     }
     let bar = progress_bar(cfg.members, cfg.run.max_time_ms);
     let mut last = 0;
-    let mut progress = |now: i64, _limit: i64| {
-        if let Some(b) = &bar {
-            if now - last >= 1000 {
-                last = now;
-                b.set_message(format!("{:.0} s", now as f64 / 1000.0));
+    let mut progress = |p: Progress| {
+        let Some(b) = &bar else { return };
+        match p {
+            Progress::Time { now_ms, .. } if now_ms - last >= 1000 => {
+                last = now_ms;
+                b.set_message(format!("virtual {:.0} s", now_ms as f64 / 1000.0));
                 b.tick();
             }
+            Progress::Samples { done, count } => {
+                b.set_message(format!("sample {done} of {count}"));
+                b.tick();
+            }
+            Progress::Time { .. } => {}
         }
     };
-    let report = setup::run(&cfg, &scenario, &mut progress)?;
+    let report = setup::run(&cfg, &scenario, args.samples, &mut progress)?;
     if let Some(b) = bar {
         b.finish_and_clear();
     }
@@ -249,6 +264,17 @@ fn step_size(args: &Args) -> StepSize {
         (None, Some(n)) => StepSize::Members(n),
         (None, None) => StepSize::Default,
     }
+}
+
+/// clap value parser for `--samples`: 1 to the library's bound.
+fn samples_arg(s: &str) -> Result<u32, String> {
+    let n: i64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("expected a whole number of runs, found {s:?}"))?;
+    let n = u32::try_from(n).unwrap_or(0);
+    samples::check_count(n).map_err(|e| e.replace("--samples must be", "must be"))?;
+    Ok(n)
 }
 
 /// clap value parser for a process or member id (or a prefix of one): not empty.
@@ -310,10 +336,8 @@ fn progress_bar(members: u32, max_time_ms: i64) -> Option<indicatif::ProgressBar
     show.then(|| {
         let b = indicatif::ProgressBar::new(max_time_ms.max(1) as u64);
         b.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{spinner} simulating: virtual {msg} [{elapsed}]",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+            indicatif::ProgressStyle::with_template("{spinner} simulating: {msg} [{elapsed}]")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
         );
         b
     })

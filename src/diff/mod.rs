@@ -285,7 +285,7 @@ pub fn vs_simulation(g: &SourcedGroup, plan: &Plan) -> Result<AssignmentDiffRepo
         name: "start".into(),
         steps: Vec::new(),
     };
-    let run = setup::run(&cfg, &scenario, &mut |_, _| {})
+    let run = setup::run(&cfg, &scenario, Some(1), &mut |_| {})
         .map_err(|e| Error::input(format!("simulation failed: {e}")))?;
     let current = current_by_process(&g.group);
     let simulated = by_process(run.members.iter().map(|m| (&m.process_id, &m.assignment)));

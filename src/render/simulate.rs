@@ -4,6 +4,7 @@ use colored::Colorize;
 
 use crate::model::{natural, GroupStateName, StatusCode, TaskSet};
 use crate::simulate::report::{SimulationReport, StopReason};
+use crate::simulate::samples::{Kept, ProcessLoad, Range, TaskStay};
 
 fn state_colored(state: GroupStateName) -> String {
     let name = state.name();
@@ -40,12 +41,19 @@ pub fn table(r: &SimulationReport, trace: bool, verbose: bool) -> String {
         out.push('\n');
     }
     out.push_str(&summary(r));
+    out.push_str(&samples(r));
     out.push_str(&problems(r));
     if !r.steps.is_empty() {
         out.push('\n');
         out.push_str(&steps(r, verbose));
     }
     out.push('\n');
+    if r.samples.distribution.is_some() {
+        out.push_str(&format!(
+            "Sample 1 of {} (joiners by placeholder ids):\n",
+            r.samples.count
+        ));
+    }
     out.push_str(&members(r));
     if !r.partitions_by_user_endpoint.is_empty() {
         out.push_str("\nInteractive queries (the coordinator's endpoint map at the end):\n");
@@ -190,6 +198,116 @@ fn summary(r: &SimulationReport) -> String {
         out.push_str(&format!("Errors and removals: {}\n", e.join(", ")));
     }
     out
+}
+
+/// A range of values, or one number when they are all equal; `unit` follows the numbers.
+fn spread(r: &Range, number: &dyn Fn(i64) -> String, unit: &str) -> String {
+    if r.min == r.max {
+        format!("{}{unit}", number(r.min))
+    } else {
+        let (lo, hi, mid) = (number(r.min), number(r.max), number(r.median));
+        format!("{lo}-{hi}{unit} (median {mid})")
+    }
+}
+
+/// How sure the report is: exact, one run of many possible, or what varied across samples.
+fn samples(r: &SimulationReport) -> String {
+    let s = &r.samples;
+    if s.exact {
+        return "Exact: no member joins with an id Kafka draws, so the ids cannot change the \
+                outcome (one run)\n"
+            .into();
+    }
+    let Some(d) = &s.distribution else {
+        return format!(
+            "One run: {} joining member(s) get ids Kafka draws at random, and the assignor breaks \
+             ties by id: --samples N shows what varies\n",
+            s.joiners
+        );
+    };
+    let count = |n: i64| n.to_string();
+    let mut out = format!(
+        "Samples: {} runs with the random ids Kafka gives joiners (the assignor breaks ties by \
+         id):\n",
+        s.count
+    );
+    let mut stable = match &d.time_to_stable_ms {
+        Some(t) => format!(
+            "Stable after {}",
+            spread(t, &|v| format!("{:.1}", v as f64 / 1000.0), " s")
+        ),
+        None => "never Stable".into(),
+    };
+    if d.never_stable > 0 && d.time_to_stable_ms.is_some() {
+        stable.push_str(&format!(", never Stable in {}", d.never_stable));
+    }
+    let moved = match r.steps.is_empty() {
+        true => String::new(),
+        false => format!(
+            "moved active {}, moved standby {}; ",
+            spread(&d.moved_active, &count, ""),
+            spread(&d.moved_standby, &count, ""),
+        ),
+    };
+    out.push_str(&format!("  Across them: {moved}{stable}\n"));
+    let kept = |f: &dyn Fn(&Kept) -> usize| d.kept_in_every_sample.iter().map(f).sum::<usize>();
+    let had = |f: &dyn Fn(&TaskStay) -> bool| d.tasks.iter().filter(|t| f(t)).count();
+    let (active, standby) = (
+        had(&|t| t.active_stayed.is_some()),
+        had(&|t| t.standby_stayed.is_some()),
+    );
+    let mut certain = Vec::new();
+    if active > 0 {
+        certain.push(format!("{} of {active} active", kept(&|k| k.active.len())));
+    }
+    if standby > 0 {
+        certain.push(format!(
+            "{} of {standby} standby",
+            kept(&|k| k.standby.len())
+        ));
+    }
+    if !certain.is_empty() {
+        out.push_str(&format!(
+            "  Certain: {} tasks stay with their member in every sample (-o json lists them)\n",
+            certain.join(" and ")
+        ));
+    }
+    out.push_str(&format!("  Tasks per process: {}\n", loads(&d.processes)));
+    out
+}
+
+/// Each process's range of tasks, or one range when every process has the same.
+fn loads(processes: &[ProcessLoad]) -> String {
+    const SHOWN: usize = 8;
+    let count = |n: i64| n.to_string();
+    if let Some(first) = processes.first() {
+        if processes.len() > 1 && processes.iter().all(|p| p.tasks == first.tasks) {
+            return format!("{} each", spread(&first.tasks, &count, ""));
+        }
+    }
+    let mut out: Vec<String> = processes
+        .iter()
+        .take(SHOWN)
+        .map(|p| {
+            format!(
+                "{} {}",
+                short_id(&p.process_id),
+                spread(&p.tasks, &count, "")
+            )
+        })
+        .collect();
+    if processes.len() > SHOWN {
+        out.push(format!("and {} more", processes.len() - SHOWN));
+    }
+    out.join(", ")
+}
+
+/// A process id as a reader tells them apart: UUIDs by their first 8 characters.
+fn short_id(id: &str) -> &str {
+    match id.len() {
+        36 => &id[..8],
+        _ => id,
+    }
 }
 
 /// Members that died, a stop at the time limit, advice, and invariant violations.

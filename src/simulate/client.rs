@@ -51,6 +51,10 @@ fn is_retriable(e: ErrorCode) -> bool {
 pub struct Client {
     pub member_id: String,
     pub process_id: String,
+    /// What the scenario and the samples call the member and its process: the ids of a member
+    /// that was known before the run, placeholders (`p4-t1`, `p4`) for one that joined in it.
+    pub label: String,
+    pub process_label: String,
     /// `client.id` and host, as the coordinator records them: a member restored from a
     /// snapshot keeps its own, so that its next heartbeat is not a metadata change.
     pub client_id: String,
@@ -86,6 +90,8 @@ impl Client {
         start_ms: i64,
     ) -> Client {
         Client {
+            label: member_id.clone(),
+            process_label: process_id.clone(),
             member_id,
             client_id: format!("{process_id}-client"),
             client_host: "/127.0.0.1".into(),

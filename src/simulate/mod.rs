@@ -6,8 +6,10 @@
 
 pub mod client;
 pub mod example;
+pub mod ids;
 pub mod invariants;
 pub mod report;
+pub mod samples;
 pub mod scenario;
 pub mod select;
 pub mod setup;
@@ -33,6 +35,7 @@ use crate::model::{
 use crate::topology::configure::TopicMetadata;
 
 use client::{Client, Effect, Liveness};
+use ids::Ids;
 use invariants::Invariants;
 use report::{
     Balance, MemberFailure, MemberReport, SimulationReport, StepReport, StopReason, TraceEntry,
@@ -174,7 +177,14 @@ struct Engine<'a> {
     /// How many clients are running, kept with every change of liveness so that `settled`
     /// costs nothing while the group is not Stable with that many members.
     running: usize,
+    /// Clients by label (what scenarios name) and by member id (what the coordinator names).
     by_member: BTreeMap<String, usize>,
+    by_id: BTreeMap<String, usize>,
+    /// Where joiners' ids come from, and how many members joined with ids drawn there.
+    ids: Ids,
+    joiners: u32,
+    /// Each member's tasks when the scenario's first step started, by label.
+    before_first_step: Option<BTreeMap<String, Assignment>>,
     generation: Vec<u64>,
     queue: BinaryHeap<Reverse<(i64, u64, Event)>>,
     seq: u64,
@@ -203,20 +213,31 @@ impl<'a> Engine<'a> {
         self.queue.push(Reverse((at, self.seq, e)));
     }
 
-    fn add_client(
-        &mut self,
-        member_id: String,
-        process_id: String,
-        topology: Arc<Topology>,
-        start: i64,
-    ) -> usize {
-        let mut c = Client::new(member_id.clone(), process_id, topology, start);
+    /// A new member of process `process` (0-based): its placeholders, and its ids from the
+    /// run's id source.
+    fn joiner(&mut self, process: u32, thread: u32) -> Names {
+        let (label, process_label) = member_name(process, thread);
+        self.joiners += 1;
+        Names {
+            member_id: self.ids.member(&label),
+            process_id: self.ids.process(&process_label),
+            label,
+            process_label,
+        }
+    }
+
+    fn add_client(&mut self, names: Names, topology: Arc<Topology>, start: i64) -> usize {
+        let mut c = Client::new(names.member_id.clone(), names.process_id, topology, start);
+        c.label = names.label.clone();
+        c.process_label = names.process_label;
         if self.cfg.run.static_members {
+            // The instance id is the user's choice, the same in every sample.
             c.instance_id = Some(
-                member_id
+                names
+                    .label
                     .split("-r")
                     .next()
-                    .unwrap_or(&member_id)
+                    .unwrap_or(&names.label)
                     .to_string(),
             );
         }
@@ -229,7 +250,7 @@ impl<'a> Engine<'a> {
         }
         if self.cfg.run.racks > 0 {
             // Processes are numbered p1, p2, ...: neighbours land on different racks.
-            let n: u32 = c.process_id.trim_start_matches('p').parse().unwrap_or(1);
+            let n: u32 = c.process_label.trim_start_matches('p').parse().unwrap_or(1);
             let rack = format!("r{}", (n.saturating_sub(1)) % self.cfg.run.racks + 1);
             c.rack_id = Some(rack.clone());
             c.client_tags.insert("rack".into(), rack);
@@ -238,7 +259,8 @@ impl<'a> Engine<'a> {
         self.clients.push(c);
         self.running += 1;
         self.generation.push(0);
-        self.by_member.insert(member_id, idx);
+        self.by_member.insert(names.label, idx);
+        self.by_id.insert(names.member_id, idx);
         self.schedule(
             start,
             Event::Heartbeat {
@@ -418,12 +440,12 @@ impl<'a> Engine<'a> {
         }
     }
 
-    /// The running members' ids and their processes, in the order they started.
+    /// The running members' labels and their processes', in the order they started.
     fn running_ids(&self) -> (Vec<&str>, Vec<&str>) {
         self.clients
             .iter()
             .filter(|c| c.liveness == Liveness::Running)
-            .map(|c| (c.member_id.as_str(), c.process_id.as_str()))
+            .map(|c| (c.label.as_str(), c.process_label.as_str()))
             .unzip()
     }
 
@@ -466,8 +488,8 @@ impl<'a> Engine<'a> {
         let t = self.cfg.threads_per_process.max(1);
         let topology = self.group_topology();
         for i in 0..count {
-            let (m, p) = member_name(self.next_process + i / t, i % t);
-            self.add_client(m, p, Arc::clone(&topology), self.now);
+            let names = self.joiner(self.next_process + i / t, i % t);
+            self.add_client(names, Arc::clone(&topology), self.now);
         }
         self.next_process += count.div_ceil(t);
     }
@@ -477,8 +499,8 @@ impl<'a> Engine<'a> {
         let topology = self.group_topology();
         for i in 0..count {
             for t in 0..threads.max(1) {
-                let (m, p) = member_name(self.next_process + i, t);
-                self.add_client(m, p, Arc::clone(&topology), self.now);
+                let names = self.joiner(self.next_process + i, t);
+                self.add_client(names, Arc::clone(&topology), self.now);
             }
         }
         self.next_process += count;
@@ -539,22 +561,38 @@ impl<'a> Engine<'a> {
             c.topology = topology;
             self.schedule(at, Event::Rejoin { client: i });
         } else {
+            // A restarted Kafka Streams client keeps its process id (the state directory
+            // holds it) and draws a new member id.
             let base = member.split("-r").next().unwrap_or(member);
-            let new_id = format!("{base}-r{}", self.restarts);
-            let process = self.clients[i].process_id.clone();
+            let label = format!("{base}-r{}", self.restarts);
+            self.joiners += 1;
+            let names = Names {
+                member_id: self.ids.member(&label),
+                process_id: self.clients[i].process_id.clone(),
+                label,
+                process_label: self.clients[i].process_label.clone(),
+            };
             self.by_member.remove(member);
-            self.add_client(new_id, process, topology, at);
+            self.add_client(names, topology, at);
         }
         Ok(())
     }
 
+    /// The label of the member the coordinator knows as `id`.
+    fn label_of<'s>(&'s self, id: &'s str) -> &'s str {
+        self.by_id
+            .get(id)
+            .map_or(id, |&i| self.clients[i].label.as_str())
+    }
+
+    /// Each member's assignment, by label.
     fn current_assignments(&self) -> BTreeMap<String, Assignment> {
         self.coordinator
             .group(&self.cfg.group_id)
             .map(|g| {
                 g.members()
                     .iter()
-                    .map(|(id, m)| (id.clone(), m.assigned.clone()))
+                    .map(|(id, m)| (self.label_of(id).to_string(), m.assigned.clone()))
                     .collect()
             })
             .unwrap_or_default()
@@ -616,13 +654,27 @@ impl<'a> Engine<'a> {
 /// How often coordinator timers are checked, in virtual milliseconds.
 const TICK_MS: i64 = 250;
 
-/// Run a scenario. `progress` is called with (virtual now, time limit) as time advances.
+/// Run a scenario once, joiners named by placeholders. `progress` is called with (virtual
+/// now, time limit) as time advances. [`samples::run`] runs it again with the ids Kafka
+/// would draw.
 pub fn run(
     cfg: &SimConfig,
     scenario: &Scenario,
     progress: &mut dyn FnMut(i64, i64),
 ) -> Result<SimulationReport, SimError> {
-    let mut e = Engine::new(cfg)?;
+    let (mut report, outcome) = run_with(cfg, scenario, Ids::Placeholders, progress)?;
+    report.samples = samples::Samples::single(&outcome);
+    Ok(report)
+}
+
+/// Run a scenario once with joiners' ids from `ids`: the report, and the outcome by label.
+fn run_with(
+    cfg: &SimConfig,
+    scenario: &Scenario,
+    ids: Ids,
+    progress: &mut dyn FnMut(i64, i64),
+) -> Result<(SimulationReport, samples::Outcome), SimError> {
+    let mut e = Engine::new(cfg, ids)?;
     e.start_clients();
     e.schedule(TICK_MS, Event::Tick);
 
@@ -674,7 +726,16 @@ pub fn run(
     let mut report = build_report(&e, scenario, virtual_time_to_stable_ms, steps);
     report.stop_reason = stop_reason;
     report.stable_from_first_step = from_first_step;
-    Ok(report)
+    let outcome = e.outcome(&report);
+    Ok((report, outcome))
+}
+
+/// A member's ids, and what the scenario and the samples call it and its process.
+struct Names {
+    member_id: String,
+    process_id: String,
+    label: String,
+    process_label: String,
 }
 
 /// A scenario step as units of work: its label, its units.
@@ -687,7 +748,7 @@ struct Planned {
 
 impl<'a> Engine<'a> {
     /// An engine for `cfg` with no clients yet.
-    fn new(cfg: &'a SimConfig) -> Result<Self, SimError> {
+    fn new(cfg: &'a SimConfig, ids: Ids) -> Result<Self, SimError> {
         if cfg.members == 0 && cfg.initial.is_none() {
             return Err(SimError("a run needs at least one member".into()));
         }
@@ -708,6 +769,10 @@ impl<'a> Engine<'a> {
             clients: Vec::new(),
             running: 0,
             by_member: BTreeMap::new(),
+            by_id: BTreeMap::new(),
+            ids,
+            joiners: 0,
+            before_first_step: None,
             generation: Vec::new(),
             queue: BinaryHeap::new(),
             seq: 0,
@@ -736,9 +801,9 @@ impl<'a> Engine<'a> {
         let Some(initial) = &cfg.initial else {
             let t = cfg.threads_per_process.max(1);
             for i in 0..cfg.members {
-                let (m, p) = member_name(i / t, i % t);
+                let names = self.joiner(i / t, i % t);
                 let start = rng.gen_range(0..500);
-                self.add_client(m, p, Arc::clone(&self.topology), start);
+                self.add_client(names, Arc::clone(&self.topology), start);
             }
             self.next_process = cfg.members.div_ceil(t);
             return;
@@ -755,12 +820,13 @@ impl<'a> Engine<'a> {
         self.coordinator.insert_group(group);
         for m in &initial.members {
             let start = rng.gen_range(0..cfg.group.heartbeat_interval_ms.max(1));
-            let idx = self.add_client(
-                m.member_id.clone(),
-                m.process_id.clone(),
-                Arc::clone(&self.topology),
-                start,
-            );
+            let names = Names {
+                member_id: m.member_id.clone(),
+                process_id: m.process_id.clone(),
+                label: m.member_id.clone(),
+                process_label: m.process_id.clone(),
+            };
+            let idx = self.add_client(names, Arc::clone(&self.topology), start);
             let c = &mut self.clients[idx];
             c.epoch = m.member_epoch;
             c.assignment = m.assignment.clone();
@@ -874,6 +940,9 @@ impl<'a> Engine<'a> {
         let started = self.now;
         let epoch_before = self.group_epoch();
         let before = self.current_assignments();
+        if self.before_first_step.is_none() {
+            self.before_first_step = Some(before.clone());
+        }
         self.step_statuses.clear();
         let mut settled = true;
         let mut renames: BTreeMap<String, String> = BTreeMap::new();
@@ -926,7 +995,7 @@ impl<'a> Engine<'a> {
         self.apply(&unit)?;
         if let (Work::RestartOne { member, .. }, true) = (&unit, self.clients.len() > count_before)
         {
-            let renamed = self.clients[self.clients.len() - 1].member_id.clone();
+            let renamed = self.clients[self.clients.len() - 1].label.clone();
             renames.insert(member.clone(), renamed);
         }
         if let Work::Action(Action::Wait { ms }) = unit {
@@ -949,6 +1018,39 @@ impl<'a> Engine<'a> {
         self.coordinator
             .group(&self.cfg.group_id)
             .map_or(0, |g| g.group_epoch())
+    }
+}
+
+impl Engine<'_> {
+    /// The run as samples compare it: by label.
+    fn outcome(&self, report: &SimulationReport) -> samples::Outcome {
+        let after = self
+            .coordinator
+            .group(&self.cfg.group_id)
+            .map(|g| {
+                g.members()
+                    .iter()
+                    .map(|(id, m)| {
+                        let process = self
+                            .by_id
+                            .get(id)
+                            .map_or(&m.process_id, |&i| &self.clients[i].process_label);
+                        let label = self.label_of(id).to_string();
+                        (label, (process.clone(), m.assigned.clone()))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        samples::Outcome {
+            joiners: self.joiners,
+            before: self.before_first_step.clone(),
+            after,
+            moved_active: report.steps.iter().map(|s| s.moved_active).sum(),
+            moved_standby: report.steps.iter().map(|s| s.moved_standby).sum(),
+            time_to_stable_ms: report.virtual_time_to_stable_ms,
+            heartbeats: self.heartbeats,
+            invariant_violations: self.invariants.violations.len(),
+        }
     }
 }
 
@@ -1010,6 +1112,7 @@ fn build_report(
             scenario.name.clone()
         },
         seed: cfg.run.seed,
+        samples: samples::Samples::default(),
         stop_reason: StopReason::Completed,
         max_time_ms: cfg.run.max_time_ms,
         final_state: e.group_state().map_or(GroupStateName::Dead, state_name),

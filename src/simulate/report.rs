@@ -18,6 +18,10 @@ pub struct SimulationReport {
     pub assignor: String,
     pub scenario: String,
     pub seed: u64,
+    /// How many runs the report stands for: when members join, Kafka draws their ids and the
+    /// assignor breaks ties by them, so the scenario runs again with such ids and this says
+    /// what varied. The rest of the report is the first run's (placeholder ids).
+    pub samples: crate::simulate::samples::Samples,
     /// Why the run ended: every step ran and the group settled, the `--max-time` limit
     /// passed first, or a member died of an error fatal to a Kafka Streams client.
     pub stop_reason: StopReason,

@@ -618,13 +618,15 @@ fn check_added_instances(name: &str, n: u32, cfg: &SimConfig) -> Result<(), Erro
     Ok(())
 }
 
-/// Run a simulation. `progress` is called with (virtual now, time limit) as time advances.
+/// Run a simulation, `samples` times when members join (`None`: as many as fit the default
+/// budget), with input errors as the command reports them.
 pub fn run(
     cfg: &SimConfig,
     scenario: &Scenario,
-    progress: &mut dyn FnMut(i64, i64),
+    samples: Option<u32>,
+    progress: &mut dyn FnMut(simulate::samples::Progress),
 ) -> Result<SimulationReport, Error> {
-    simulate::run(cfg, scenario, progress).map_err(|e| Error::Input(e.0))
+    simulate::samples::run(cfg, scenario, samples, progress).map_err(|e| Error::Input(e.0))
 }
 
 #[cfg(test)]

@@ -309,6 +309,7 @@ fn the_schemas_reject_what_the_commands_do_not_print() {
     let simulate = &known["simulate"];
     let doc = json!({
         "kafka_version": "4.4", "assignor": "sticky", "scenario": "start", "seed": 42,
+        "samples": {"count": 1, "exact": true, "joiners": 0},
         "final_state": "Stable", "group_epoch": 1, "target_assignment_epoch": 1,
         "topology_epoch": 0, "virtual_time_to_stable_ms": null, "virtual_time_end_ms": 0,
         "heartbeats": 0, "rebalances": 0, "tasks_moved": 0, "total_tasks": 0,
@@ -333,6 +334,7 @@ fn the_schemas_reject_what_the_commands_do_not_print() {
     };
     wrong(&|d| d["bogus"] = json!(1));
     wrong(&|d| d["balance"]["bogus"] = json!(1));
+    wrong(&|d| d["samples"]["bogus"] = json!(1));
     wrong(&|d| d["members"][0]["assignment"]["active"][0]["bogus"] = json!(1));
     wrong(&|d| drop(d.as_object_mut().unwrap().remove("seed")));
     wrong(&|d| d["final_state"] = json!("Sleeping"));

@@ -287,6 +287,67 @@ fn the_same_seed_gives_byte_identical_output() {
     assert_eq!(t1, t2);
 }
 
+/// Joiners draw ids: the report says what varied across samples, and one sample is the first
+/// run exactly. A scenario where no member draws an id runs once, whatever --samples says.
+#[test]
+fn samples_say_what_varies_and_one_sample_is_the_first_run() {
+    let json = |args: &[&str]| -> serde_json::Value {
+        let (code, out, err) = run(args);
+        assert_eq!(code, 0, "{err}");
+        serde_json::from_str(&out).unwrap()
+    };
+    let base = ["simulate", "--members", "6", "--threads-per-process", "2"];
+    let scale_out = |extra: &[&str]| {
+        let mut a = base.to_vec();
+        a.extend_from_slice(&["--standby-replicas", "1", "--scenario", "scale-out"]);
+        a.extend_from_slice(extra);
+        a.extend_from_slice(&["-o", "json"]);
+        json(&a)
+    };
+    let mut many = scale_out(&[]);
+    let s = many["samples"].clone();
+    assert_eq!(
+        (s["count"].as_u64(), s["exact"].as_bool()),
+        (Some(20), Some(false))
+    );
+    let d = &s["distribution"];
+    let moved = many["steps"][0]["moved_active"].as_i64().unwrap();
+    let range = &d["moved_active"];
+    assert!(
+        range["min"].as_i64().unwrap() <= moved && moved <= range["max"].as_i64().unwrap(),
+        "the first sample lies in the range: {moved} {range}"
+    );
+    assert_eq!(d["processes"].as_array().unwrap().len(), 4, "{d}");
+    assert_eq!(
+        d["kept_in_every_sample"].as_array().unwrap().len(),
+        6,
+        "{d}"
+    );
+    let mut one = scale_out(&["--samples", "1"]);
+    assert_eq!(one["samples"]["count"], 1);
+    assert!(one["samples"].get("distribution").is_none());
+    many.as_object_mut().unwrap().remove("samples");
+    one.as_object_mut().unwrap().remove("samples");
+    assert_eq!(many, one, "--samples 1 is the first sample");
+    let other_seed = scale_out(&["--seed", "43"]);
+    assert_ne!(other_seed["samples"], s, "the seed draws the ids");
+    let exact = json(&[
+        "simulate",
+        "--from-snapshot",
+        "tests/data/cli/wordcount-uuids.json",
+        "--scenario",
+        "crash",
+        "--samples",
+        "50",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(
+        exact["samples"],
+        serde_json::json!({"count": 1, "exact": true, "joiners": 0})
+    );
+}
+
 #[test]
 fn table_report_snapshot() {
     let (code, out, _) = run(&[

@@ -1,0 +1,484 @@
+//! How sure a prediction is: the scenario run again with the ids Kafka would draw.
+//!
+//! Kafka gives joiners random member and process ids, and Apache's assignor breaks ties
+//! between equally good members by them, so when members join, the outcome is one of many.
+//! The first run names joiners by placeholders (the report shows it); the others draw
+//! Kafka-shaped ids (and heartbeat phases) from seeds derived from the run's seed. Runs are
+//! compared by label: a known member by its id, a joiner by its placeholder. A scenario in
+//! which no member draws an id is exact and runs once.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use super::ids::Ids;
+use super::report::SimulationReport;
+use super::scenario::Scenario;
+use super::{SimConfig, SimError};
+use crate::model::{Assignment, TaskId, TaskSet};
+
+/// The most samples a run may ask for.
+pub const MAX_SAMPLES: u32 = 1_000;
+
+/// The samples the default takes at most, and the simulated heartbeats they may cost together
+/// (about a second on one core of a small machine: a 1,000-member scale-out gets them all).
+pub const DEFAULT_MAX_SAMPLES: u32 = 20;
+const DEFAULT_HEARTBEAT_BUDGET: u64 = 500_000;
+
+/// One run as the samples compare it, by label.
+#[derive(Clone, Debug, Default)]
+pub struct Outcome {
+    /// Members that joined with ids drawn for them.
+    pub joiners: u32,
+    /// Each member's tasks when the first step started (none: the scenario has no step).
+    pub before: Option<BTreeMap<String, Assignment>>,
+    /// Each member's tasks at the end, with its process's label.
+    pub after: BTreeMap<String, (String, Assignment)>,
+    pub moved_active: u64,
+    pub moved_standby: u64,
+    pub time_to_stable_ms: Option<i64>,
+    pub heartbeats: u64,
+    pub invariant_violations: usize,
+}
+
+/// How many runs a report stands for, and what varied between them.
+#[derive(Clone, Debug, Default, Serialize, JsonSchema)]
+pub struct Samples {
+    /// Runs behind the report: the first (placeholder ids) is the one the report shows.
+    pub count: u32,
+    /// No member drew an id (only known members left, crashed or restarted as static
+    /// members): the outcome does not depend on ids Kafka draws, and one run is the answer.
+    pub exact: bool,
+    /// Members that joined with ids Kafka draws at random, in the first run.
+    pub joiners: u32,
+    /// What varied across the runs; absent with one run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub distribution: Option<Distribution>,
+}
+
+/// Across the samples.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Distribution {
+    /// Active and standby tasks that changed owner, summed over the steps.
+    pub moved_active: Range,
+    pub moved_standby: Range,
+    /// Time to Stable (as `virtual_time_to_stable_ms`) over the samples in which the group
+    /// was Stable; absent when it never was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_to_stable_ms: Option<Range>,
+    /// Samples in which the group was never Stable.
+    pub never_stable: u32,
+    /// For each member present when the first step started, the tasks it had then and still
+    /// has at the end in every sample: what is certain whichever ids the joiners get.
+    pub kept_in_every_sample: Vec<Kept>,
+    /// For each task that had an owner when the first step started: in how many samples it
+    /// stayed where it was.
+    pub tasks: Vec<TaskStay>,
+    /// Each process's load at the end, across the samples.
+    pub processes: Vec<ProcessLoad>,
+    /// Invariant violations in the samples after the first (the first's are in the report).
+    pub invariant_violations: usize,
+}
+
+/// The fewest, the median (the lower middle value of an even count) and the most.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Range {
+    pub min: i64,
+    pub median: i64,
+    pub max: i64,
+}
+
+impl Range {
+    fn of(mut values: Vec<i64>) -> Option<Range> {
+        values.sort_unstable();
+        Some(Range {
+            min: *values.first()?,
+            median: values[(values.len() - 1) / 2],
+            max: *values.last()?,
+        })
+    }
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Kept {
+    pub member_id: String,
+    pub active: TaskSet,
+    pub standby: TaskSet,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct TaskStay {
+    pub subtopology: String,
+    pub partition: i32,
+    /// Samples in which the task's active owner at the end was its owner before.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub active_stayed: Option<u32>,
+    /// Samples in which the task's standby owners at the end were those before.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub standby_stayed: Option<u32>,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct ProcessLoad {
+    /// The process id, or the placeholder (`p4`) of a process that joined.
+    pub process_id: String,
+    /// Active and standby tasks of the process's members at the end.
+    pub tasks: Range,
+    pub active: Range,
+}
+
+impl Samples {
+    /// One run, not compared with others.
+    pub fn single(o: &Outcome) -> Samples {
+        Samples {
+            count: 1,
+            exact: o.joiners == 0,
+            joiners: o.joiners,
+            distribution: None,
+        }
+    }
+}
+
+/// How many samples to take when the user does not say: as many as fit the heartbeat budget
+/// given what the first run cost, at most [`DEFAULT_MAX_SAMPLES`], at least one.
+pub fn default_count(first_run_heartbeats: u64) -> u32 {
+    let fit = DEFAULT_HEARTBEAT_BUDGET / first_run_heartbeats.max(1);
+    fit.clamp(1, u64::from(DEFAULT_MAX_SAMPLES)) as u32
+}
+
+/// What [`run`] reports as it goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Progress {
+    /// The first run's virtual time and limit.
+    Time { now_ms: i64, limit_ms: i64 },
+    /// Samples finished, of how many.
+    Samples { done: u32, count: u32 },
+}
+
+/// Run the scenario `count` times (`None`: [`default_count`]) unless no member draws an id,
+/// and report the first run with what varied across all of them.
+pub fn run(
+    cfg: &SimConfig,
+    scenario: &Scenario,
+    count: Option<u32>,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<SimulationReport, SimError> {
+    if let Some(n) = count {
+        check_count(n).map_err(SimError)?;
+    }
+    let mut time = |now_ms, limit_ms| progress(Progress::Time { now_ms, limit_ms });
+    let (mut report, first) = super::run_with(cfg, scenario, Ids::Placeholders, &mut time)?;
+    let count = count.unwrap_or_else(|| default_count(first.heartbeats));
+    report.samples = Samples::single(&first);
+    if first.joiners == 0 || count == 1 {
+        return Ok(report);
+    }
+    let mut outcomes = vec![first];
+    outcomes.extend(others(cfg, scenario, count, progress)?);
+    report.samples.count = count;
+    report.samples.distribution = Some(distribution(&outcomes));
+    Ok(report)
+}
+
+/// `--samples` must be 1 to [`MAX_SAMPLES`].
+pub fn check_count(n: u32) -> Result<(), String> {
+    if (1..=MAX_SAMPLES).contains(&n) {
+        Ok(())
+    } else {
+        Err(format!(
+            "--samples must be 1 to {MAX_SAMPLES}, got {n}: 1 runs the scenario once"
+        ))
+    }
+}
+
+/// Samples 2..=count, on as many threads as the machine has cores, in sample order.
+fn others(
+    cfg: &SimConfig,
+    scenario: &Scenario,
+    count: u32,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Vec<Outcome>, SimError> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get() as u32)
+        .min(count - 1);
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::scope(|s| {
+        for t in 0..threads {
+            let tx = tx.clone();
+            s.spawn(move || {
+                for k in (2 + t..=count).step_by(threads as usize) {
+                    if tx.send((k, sample(cfg, scenario, k))).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut got: BTreeMap<u32, Outcome> = BTreeMap::new();
+        for (k, r) in rx {
+            got.insert(k, r?);
+            progress(Progress::Samples {
+                done: got.len() as u32 + 1,
+                count,
+            });
+        }
+        Ok(got.into_values().collect())
+    })
+}
+
+/// Sample `k` (from 2): its own seed for ids and heartbeat phases.
+fn sample(cfg: &SimConfig, scenario: &Scenario, k: u32) -> Result<Outcome, SimError> {
+    let seed = mix(cfg.run.seed ^ u64::from(k).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let mut cfg = cfg.clone();
+    cfg.run.seed = seed;
+    cfg.run.trace = false;
+    let ids = Ids::random(mix(seed));
+    super::run_with(&cfg, scenario, ids, &mut |_, _| {}).map(|(_, o)| o)
+}
+
+/// SplitMix64's finaliser: nearby seeds give unrelated ones.
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// What varied across the outcomes (the first is the report's run).
+pub fn distribution(outcomes: &[Outcome]) -> Distribution {
+    let range = |f: &dyn Fn(&Outcome) -> i64| {
+        Range::of(outcomes.iter().map(f).collect()).unwrap_or(Range {
+            min: 0,
+            median: 0,
+            max: 0,
+        })
+    };
+    let stable: Vec<i64> = outcomes
+        .iter()
+        .filter_map(|o| o.time_to_stable_ms)
+        .collect();
+    Distribution {
+        moved_active: range(&|o| o.moved_active as i64),
+        moved_standby: range(&|o| o.moved_standby as i64),
+        never_stable: (outcomes.len() - stable.len()) as u32,
+        time_to_stable_ms: Range::of(stable),
+        kept_in_every_sample: kept(outcomes),
+        tasks: task_stays(outcomes),
+        processes: process_loads(outcomes),
+        invariant_violations: outcomes[1..].iter().map(|o| o.invariant_violations).sum(),
+    }
+}
+
+/// Tasks `label` had before the first step and has at the end of `o`.
+fn kept_in(o: &Outcome, label: &str) -> Assignment {
+    let before = o.before.as_ref().and_then(|b| b.get(label));
+    let after = o.after.get(label).map(|(_, a)| a);
+    match (before, after) {
+        (Some(b), Some(a)) => Assignment {
+            active: b.active.intersection(&a.active),
+            standby: b.standby.intersection(&a.standby),
+            warmup: TaskSet::new(),
+        },
+        _ => Assignment::default(),
+    }
+}
+
+fn kept(outcomes: &[Outcome]) -> Vec<Kept> {
+    let Some(before) = outcomes[0].before.as_ref() else {
+        return Vec::new();
+    };
+    let mut out: Vec<Kept> = before
+        .keys()
+        .map(|label| {
+            let mut certain = kept_in(&outcomes[0], label);
+            for o in &outcomes[1..] {
+                let k = kept_in(o, label);
+                certain.active = certain.active.intersection(&k.active);
+                certain.standby = certain.standby.intersection(&k.standby);
+            }
+            Kept {
+                member_id: label.clone(),
+                active: certain.active,
+                standby: certain.standby,
+            }
+        })
+        .collect();
+    out.sort_by(|a, b| crate::model::natural::cmp(&a.member_id, &b.member_id));
+    out
+}
+
+/// Each task's active owner and standby owners in an assignment map.
+fn owners(
+    m: &mut dyn Iterator<Item = (&String, &Assignment)>,
+) -> BTreeMap<TaskId, (Option<String>, BTreeSet<String>)> {
+    let mut out: BTreeMap<TaskId, (Option<String>, BTreeSet<String>)> = BTreeMap::new();
+    for (label, a) in m {
+        for t in a.active.tasks() {
+            out.entry(t).or_default().0 = Some(label.clone());
+        }
+        for t in a.standby.tasks() {
+            out.entry(t).or_default().1.insert(label.clone());
+        }
+    }
+    out
+}
+
+fn task_stays(outcomes: &[Outcome]) -> Vec<TaskStay> {
+    let mut stays: BTreeMap<TaskId, (Option<u32>, Option<u32>)> = BTreeMap::new();
+    for o in outcomes {
+        let Some(before) = &o.before else { continue };
+        let before = owners(&mut before.iter());
+        let after = owners(&mut o.after.iter().map(|(l, (_, a))| (l, a)));
+        for (task, (active, standbys)) in before {
+            let (a, s) = stays.entry(task.clone()).or_default();
+            let now = after.get(&task);
+            if active.is_some() {
+                let same = now.is_some_and(|n| n.0 == active);
+                *a.get_or_insert(0) += u32::from(same);
+            }
+            if !standbys.is_empty() {
+                let same = now.is_some_and(|n| n.1 == standbys);
+                *s.get_or_insert(0) += u32::from(same);
+            }
+        }
+    }
+    stays
+        .into_iter()
+        .map(|(t, (active_stayed, standby_stayed))| TaskStay {
+            subtopology: t.subtopology,
+            partition: t.partition,
+            active_stayed,
+            standby_stayed,
+        })
+        .collect()
+}
+
+fn process_loads(outcomes: &[Outcome]) -> Vec<ProcessLoad> {
+    let mut loads: BTreeMap<&str, (Vec<i64>, Vec<i64>)> = BTreeMap::new();
+    for o in outcomes {
+        let mut per: BTreeMap<&str, (i64, i64)> = BTreeMap::new();
+        for (process, a) in o.after.values() {
+            let e = per.entry(process.as_str()).or_default();
+            e.0 += (a.active.len() + a.standby.len()) as i64;
+            e.1 += a.active.len() as i64;
+        }
+        for (p, (tasks, active)) in per {
+            let e = loads.entry(p).or_default();
+            e.0.push(tasks);
+            e.1.push(active);
+        }
+    }
+    let mut out: Vec<ProcessLoad> = loads
+        .into_iter()
+        .filter_map(|(p, (tasks, active))| {
+            Some(ProcessLoad {
+                process_id: p.to_string(),
+                tasks: Range::of(tasks)?,
+                active: Range::of(active)?,
+            })
+        })
+        .collect();
+    out.sort_by(|a, b| crate::model::natural::cmp(&a.process_id, &b.process_id));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn assignment(active: &[(&str, i32)], standby: &[(&str, i32)]) -> Assignment {
+        Assignment {
+            active: active.iter().copied().collect(),
+            standby: standby.iter().copied().collect(),
+            warmup: TaskSet::new(),
+        }
+    }
+
+    fn outcome(before: &[(&str, Assignment)], after: &[(&str, &str, Assignment)]) -> Outcome {
+        Outcome {
+            before: Some(
+                before
+                    .iter()
+                    .map(|(l, a)| (l.to_string(), a.clone()))
+                    .collect(),
+            ),
+            after: after
+                .iter()
+                .map(|(l, p, a)| (l.to_string(), (p.to_string(), a.clone())))
+                .collect(),
+            joiners: 1,
+            ..Outcome::default()
+        }
+    }
+
+    #[test]
+    fn ranges_take_the_lower_median() {
+        let r = Range::of(vec![5, 1, 3, 2]).unwrap();
+        assert_eq!((r.min, r.median, r.max), (1, 2, 5));
+        assert_eq!(Range::of(vec![]), None);
+    }
+
+    #[test]
+    fn what_every_sample_keeps_is_certain_and_stays_are_counted() {
+        let before = [
+            ("a", assignment(&[("0", 0), ("0", 1)], &[("0", 2)])),
+            ("b", assignment(&[("0", 2)], &[("0", 0)])),
+        ];
+        // Sample 1: the joiner j takes 0_1; sample 2: it takes 0_0 and b's standby.
+        let one = outcome(
+            &before,
+            &[
+                ("a", "pa", assignment(&[("0", 0)], &[("0", 2)])),
+                ("b", "pb", assignment(&[("0", 2)], &[("0", 0)])),
+                ("j", "p3", assignment(&[("0", 1)], &[])),
+            ],
+        );
+        let two = outcome(
+            &before,
+            &[
+                ("a", "pa", assignment(&[("0", 1)], &[("0", 2)])),
+                ("b", "pb", assignment(&[("0", 2)], &[])),
+                ("j", "p3", assignment(&[("0", 0)], &[("0", 0)])),
+            ],
+        );
+        let d = distribution(&[one, two]);
+        let a = &d.kept_in_every_sample[0];
+        assert_eq!(a.member_id, "a");
+        assert!(
+            a.active.is_empty(),
+            "a keeps 0_0 in one sample, 0_1 in the other"
+        );
+        assert_eq!(a.standby.compact(), "0:[2]");
+        let b = &d.kept_in_every_sample[1];
+        assert_eq!(
+            (b.active.compact(), b.standby.compact()),
+            ("0:[2]".into(), "".into())
+        );
+        let stays: Vec<(i32, Option<u32>, Option<u32>)> = d
+            .tasks
+            .iter()
+            .map(|t| (t.partition, t.active_stayed, t.standby_stayed))
+            .collect();
+        assert_eq!(
+            stays,
+            [
+                (0, Some(1), Some(1)),
+                (1, Some(1), None),
+                (2, Some(2), Some(2))
+            ]
+        );
+        let p3 = d.processes.iter().find(|p| p.process_id == "p3").unwrap();
+        assert_eq!((p3.tasks.min, p3.tasks.max, p3.active.max), (1, 2, 1));
+    }
+
+    #[test]
+    fn sample_counts_are_bounded_and_the_default_follows_the_budget() {
+        assert!(check_count(0).unwrap_err().contains("1 to 1000"));
+        assert!(check_count(MAX_SAMPLES + 1).is_err());
+        assert!(check_count(1).is_ok());
+        assert_eq!(default_count(10), DEFAULT_MAX_SAMPLES);
+        assert_eq!(default_count(DEFAULT_HEARTBEAT_BUDGET / 4), 4);
+        assert_eq!(default_count(u64::MAX), 1);
+    }
+}
