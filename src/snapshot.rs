@@ -202,6 +202,7 @@ mod tests {
 
     fn group(id: &str) -> GroupDescription {
         GroupDescription {
+            member_order: Vec::new(),
             group_id: id.into(),
             state: "Stable".into(),
             group_epoch: 3,

@@ -207,6 +207,7 @@ fn decide(
 /// A group the cluster does not have: the first member to join creates it.
 fn absent_group(id: &str) -> GroupDescription {
     GroupDescription {
+        member_order: Vec::new(),
         group_id: id.to_string(),
         state: "absent".into(),
         group_epoch: 0,

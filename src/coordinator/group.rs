@@ -308,6 +308,19 @@ impl StreamsGroup {
             g.member_order.put(&m.member_id);
             g.put_member(m);
         }
+        // The coordinator's own order, when the description kept it, decides ties as the
+        // broker's would; else the members' order stands in for it.
+        let listed = desc.member_order.len() == g.members.len()
+            && desc
+                .member_order
+                .iter()
+                .all(|id| g.members.contains_key(id));
+        if let Some(order) = listed
+            .then(|| MemberOrder::from_iteration(&desc.member_order))
+            .flatten()
+        {
+            g.member_order = order;
+        }
         g
     }
 
@@ -906,6 +919,7 @@ impl StreamsGroup {
             _ => None,
         };
         GroupDescription {
+            member_order: self.member_order.iter().map(String::from).collect(),
             group_id: self.group_id.clone(),
             state: self.state().name().to_string(),
             group_epoch: self.group_epoch,

@@ -96,6 +96,35 @@ impl MemberOrder {
         }
     }
 
+    /// The table that iterates as `order` does (a coordinator lists a group's members in its
+    /// table's order): the smallest capacity at which `order` goes through the slots in
+    /// ascending order and at which putting one more member does not grow the table (every
+    /// member heartbeat puts its record, so a live table never sits at that edge). `None` when
+    /// no capacity up to 2^20 fits, e.g. an order that is not a table's.
+    pub fn from_iteration(order: &[String]) -> Option<MemberOrder> {
+        let hashes: Vec<i32> = order.iter().map(|id| java_string_hash(id)).collect();
+        let mut capacity = MIN_CAPACITY;
+        while (order.len() + 1) as f64 * 0.75 > capacity as f64 {
+            capacity *= 2;
+        }
+        while capacity <= 1 << 20 {
+            let slots: Vec<usize> = hashes.iter().map(|h| slot_of(*h, capacity)).collect();
+            if slots.windows(2).all(|w| w[0] <= w[1]) {
+                let mut table = MemberOrder {
+                    slots: vec![Vec::new(); capacity],
+                    len: order.len(),
+                };
+                // A slot iterates last-inserted first: insert its keys in reverse.
+                for (i, id) in order.iter().enumerate().rev() {
+                    table.slots[slots[i]].push((hashes[i], id.clone()));
+                }
+                return Some(table);
+            }
+            capacity *= 2;
+        }
+        None
+    }
+
     /// The iteration order: slots ascending, each slot's keys last-inserted first.
     pub fn iter(&self) -> impl Iterator<Item = &str> {
         self.slots
@@ -107,6 +136,36 @@ impl MemberOrder {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_table_rebuilt_from_its_iteration_order_iterates_and_grows_alike() {
+        let mut o = MemberOrder::default();
+        let ids: Vec<String> = (0..37).map(|i| format!("member-{i}")).collect();
+        for id in &ids {
+            o.put(id);
+        }
+        for id in ids.iter().step_by(5) {
+            o.remove(id);
+        }
+        let listed: Vec<String> = o.iter().map(String::from).collect();
+        let mut rebuilt = MemberOrder::from_iteration(&listed).expect("a table's own order");
+        assert_eq!(rebuilt.iter().collect::<Vec<_>>(), listed);
+        for id in ["x", "y", "z", "member-5"] {
+            o.put(id);
+            rebuilt.put(id);
+        }
+        assert_eq!(
+            rebuilt.iter().collect::<Vec<_>>(),
+            o.iter().collect::<Vec<_>>()
+        );
+        let mut shuffled = listed.clone();
+        shuffled.reverse();
+        assert!(
+            MemberOrder::from_iteration(&shuffled)
+                .is_none_or(|t| t.iter().eq(shuffled.iter().map(String::as_str))),
+            "whatever table it finds iterates as given"
+        );
+    }
 
     #[test]
     fn a_table_keeps_every_key_once_and_grows() {

@@ -101,6 +101,7 @@ mod tests {
         m.task_offsets.clear();
         m.task_end_offsets.clear();
         GroupDescription {
+            member_order: Vec::new(),
             group_id: "g".into(),
             state: if members == 0 { "Empty" } else { "Stable" }.into(),
             group_epoch: 3,

@@ -338,6 +338,7 @@ pub(crate) mod tests {
             ..Subtopology::default()
         };
         let g = GroupDescription {
+            member_order: Vec::new(),
             topology: DescribedTopology {
                 subtopologies: Some(vec![sub]),
                 ..DescribedTopology::default()

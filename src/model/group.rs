@@ -63,6 +63,11 @@ pub struct GroupDescription {
     pub coordinator: Option<CoordinatorNode>,
     pub topology: DescribedTopology,
     pub members: Vec<MemberDescription>,
+    /// The member ids in the order the group coordinator listed them: the iteration order of
+    /// its member table, which decides the assignor's ties (`members` is sorted for reading).
+    /// Empty in snapshots recorded before this was kept.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub member_order: Vec<String>,
     /// Committed offsets and lag per source and repartition-source topic partition.
     #[serde(default)]
     pub offsets: Vec<PartitionOffsets>,

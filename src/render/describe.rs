@@ -412,6 +412,7 @@ mod tests {
             schema_version: 1,
             groups: vec![
                 GroupDescription {
+                    member_order: Vec::new(),
                     group_id: "app".into(),
                     state: "Reconciling".into(),
                     group_epoch: 4,
@@ -443,6 +444,7 @@ mod tests {
                     configs: None,
                 },
                 GroupDescription {
+                    member_order: Vec::new(),
                     group_id: "stopped".into(),
                     state: "Empty".into(),
                     group_epoch: 2,

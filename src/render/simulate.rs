@@ -4,7 +4,7 @@ use colored::Colorize;
 
 use crate::model::{natural, GroupStateName, StatusCode, TaskSet};
 use crate::simulate::report::{SimulationReport, StopReason};
-use crate::simulate::samples::{Kept, ProcessLoad, Range, TaskStay};
+use crate::simulate::samples::{Distribution, Kept, ProcessLoad, Range, TaskStay};
 
 fn state_colored(state: GroupStateName) -> String {
     let name = state.name();
@@ -48,11 +48,15 @@ pub fn table(r: &SimulationReport, trace: bool, verbose: bool) -> String {
         out.push_str(&steps(r, verbose));
     }
     out.push('\n');
-    if r.samples.distribution.is_some() {
-        out.push_str(&format!(
+    // Which of the samples the tables show, when they differ.
+    match (&r.samples.distribution, r.samples.joiners) {
+        (Some(_), _) if r.samples.exact => {}
+        (Some(_), 0) => out.push_str(&format!("Sample 1 of {}:\n", r.samples.count)),
+        (Some(_), _) => out.push_str(&format!(
             "Sample 1 of {} (joiners by placeholder ids):\n",
             r.samples.count
-        ));
+        )),
+        (None, _) => {}
     }
     out.push_str(&members(r));
     if !r.partitions_by_user_endpoint.is_empty() {
@@ -213,24 +217,46 @@ fn spread(r: &Range, number: &dyn Fn(i64) -> String, unit: &str) -> String {
 /// How sure the report is: exact, one run of many possible, or what varied across samples.
 fn samples(r: &SimulationReport) -> String {
     let s = &r.samples;
-    if s.exact {
-        return "Exact: no member joins with an id Kafka draws, so the ids cannot change the \
-                outcome (one run)\n"
-            .into();
-    }
     let Some(d) = &s.distribution else {
-        return format!(
-            "One run: {} joining member(s) get ids Kafka draws at random, and the assignor breaks \
-             ties by id: --samples N shows what varies\n",
-            s.joiners
-        );
+        return match s.exact {
+            true => "Exact: no member joins with an id Kafka draws, so ids cannot change the \
+                     assignment (one run: --samples N shows what heartbeat timing changes)\n"
+                .into(),
+            false => format!(
+                "One run: {} joining member(s) get ids Kafka draws at random, and the assignor \
+                 breaks ties by id: --samples N shows what varies\n",
+                s.joiners
+            ),
+        };
     };
+    let mut out = match (s.exact, s.joiners) {
+        (true, _) => format!(
+            "Exact: no member joins with an id Kafka draws, and all {} runs (heartbeat phases \
+             drawn at random) end with this assignment:\n",
+            s.count
+        ),
+        (false, 0) => format!(
+            "Samples: {} runs with heartbeat phases drawn at random end with {} different \
+             assignments (timing decides):\n",
+            s.count, d.distinct_assignments
+        ),
+        (false, _) => format!(
+            "Samples: {} runs with the random ids Kafka gives joiners (the assignor breaks ties \
+             by id) end with {} different assignments:\n",
+            s.count, d.distinct_assignments
+        ),
+    };
+    out.push_str(&across(r, d));
+    if !s.exact {
+        out.push_str(&certain(d));
+        out.push_str(&format!("  Tasks per process: {}\n", loads(&d.processes)));
+    }
+    out
+}
+
+/// Moves and time to Stable across the samples.
+fn across(r: &SimulationReport, d: &Distribution) -> String {
     let count = |n: i64| n.to_string();
-    let mut out = format!(
-        "Samples: {} runs with the random ids Kafka gives joiners (the assignor breaks ties by \
-         id):\n",
-        s.count
-    );
     let mut stable = match &d.time_to_stable_ms {
         Some(t) => format!(
             "Stable after {}",
@@ -249,31 +275,34 @@ fn samples(r: &SimulationReport) -> String {
             spread(&d.moved_standby, &count, ""),
         ),
     };
-    out.push_str(&format!("  Across them: {moved}{stable}\n"));
+    format!("  Across them: {moved}{stable}\n")
+}
+
+/// How many of the tasks members had before the first step they keep in every sample.
+fn certain(d: &Distribution) -> String {
     let kept = |f: &dyn Fn(&Kept) -> usize| d.kept_in_every_sample.iter().map(f).sum::<usize>();
     let had = |f: &dyn Fn(&TaskStay) -> bool| d.tasks.iter().filter(|t| f(t)).count();
     let (active, standby) = (
         had(&|t| t.active_stayed.is_some()),
         had(&|t| t.standby_stayed.is_some()),
     );
-    let mut certain = Vec::new();
+    let mut parts = Vec::new();
     if active > 0 {
-        certain.push(format!("{} of {active} active", kept(&|k| k.active.len())));
+        parts.push(format!("{} of {active} active", kept(&|k| k.active.len())));
     }
     if standby > 0 {
-        certain.push(format!(
+        parts.push(format!(
             "{} of {standby} standby",
             kept(&|k| k.standby.len())
         ));
     }
-    if !certain.is_empty() {
-        out.push_str(&format!(
+    match parts.is_empty() {
+        true => String::new(),
+        false => format!(
             "  Certain: {} tasks stay with their member in every sample (-o json lists them)\n",
-            certain.join(" and ")
-        ));
+            parts.join(" and ")
+        ),
     }
-    out.push_str(&format!("  Tasks per process: {}\n", loads(&d.processes)));
-    out
 }
 
 /// Each process's range of tasks, or one range when every process has the same.

@@ -151,11 +151,27 @@ fn member_name(process: u32, thread: u32) -> (String, String) {
 
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Event {
-    Heartbeat { client: usize, generation: u64 },
-    Release { client: usize, generation: u64 },
+    Heartbeat {
+        client: usize,
+        generation: u64,
+    },
+    Release {
+        client: usize,
+        generation: u64,
+    },
     Tick,
-    Rejoin { client: usize },
+    Rejoin {
+        client: usize,
+    },
+    /// A member of a stopping instance leaves (its stream thread noticed the shutdown).
+    Leave {
+        client: usize,
+    },
 }
+
+/// Kafka Streams' `poll.ms` default: a stream thread notices a shutdown within one poll, so
+/// the threads of a closing instance leave the group up to this far apart.
+const LEAVE_SPREAD_MS: i64 = 100;
 
 /// One unit of scenario work; restarts and deploys expand into one per member.
 #[derive(Clone, Debug)]
@@ -185,6 +201,10 @@ struct Engine<'a> {
     joiners: u32,
     /// Each member's tasks when the scenario's first step started, by label.
     before_first_step: Option<BTreeMap<String, Assignment>>,
+    /// When members of a stopping instance leave: drawn from the run's seed.
+    timing: ChaCha8Rng,
+    /// Leaves scheduled and not yet sent: the group has not settled while there are any.
+    pending_leaves: usize,
     generation: Vec<u64>,
     queue: BinaryHeap<Reverse<(i64, u64, Event)>>,
     seq: u64,
@@ -283,6 +303,7 @@ impl<'a> Engine<'a> {
             return false;
         };
         g.state() == GroupState::Stable
+            && self.pending_leaves == 0
             && g.members().len() == self.running
             && self
                 .clients
@@ -457,9 +478,16 @@ impl<'a> Engine<'a> {
                 self.add_instances(*count, t);
             }
             Work::Action(Action::RemoveMembers { members, .. }) => {
+                // Each leaves within a poll of the stop, in no set order, as the threads of
+                // closing instances do; one alone leaves at once.
                 for m in members {
                     let i = self.member_index(m)?;
-                    self.stop(i, true);
+                    let at = match members.len() {
+                        1 => self.now,
+                        _ => self.now + self.timing.gen_range(0..=LEAVE_SPREAD_MS),
+                    };
+                    self.pending_leaves += 1;
+                    self.schedule(at, Event::Leave { client: i });
                 }
             }
             Work::Action(Action::Crash { members, .. }) => {
@@ -635,6 +663,12 @@ impl<'a> Engine<'a> {
                     self.generation[client] += 1;
                     self.heartbeat(client);
                 }
+                Event::Leave { client } => {
+                    self.pending_leaves -= 1;
+                    if self.clients[client].liveness == Liveness::Running {
+                        self.stop(client, true);
+                    }
+                }
                 Event::Tick => {
                     for (_, removal) in self.coordinator.expire(self.now) {
                         let why = match removal {
@@ -773,6 +807,8 @@ impl<'a> Engine<'a> {
             ids,
             joiners: 0,
             before_first_step: None,
+            timing: ChaCha8Rng::seed_from_u64(cfg.run.seed ^ 0x1EAF_5EED),
+            pending_leaves: 0,
             generation: Vec::new(),
             queue: BinaryHeap::new(),
             seq: 0,

@@ -3,9 +3,13 @@
 //! Kafka gives joiners random member and process ids, and Apache's assignor breaks ties
 //! between equally good members by them, so when members join, the outcome is one of many.
 //! The first run names joiners by placeholders (the report shows it); the others draw
-//! Kafka-shaped ids (and heartbeat phases) from seeds derived from the run's seed. Runs are
-//! compared by label: a known member by its id, a joiner by its placeholder. A scenario in
-//! which no member draws an id is exact and runs once.
+//! Kafka-shaped ids and heartbeat phases from seeds derived from the run's seed. Runs are
+//! compared by label: a known member by its id, a joiner by its placeholder.
+//!
+//! A scenario in which no member draws an id (known members leave, crash, restart as static
+//! members) still has what no tool can know: when each member's next heartbeat is due. Its
+//! samples draw only those phases, which move the time to Stable; when every sample ends with
+//! the same assignment, the assignment is exact.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -48,7 +52,8 @@ pub struct Samples {
     /// Runs behind the report: the first (placeholder ids) is the one the report shows.
     pub count: u32,
     /// No member drew an id (only known members left, crashed or restarted as static
-    /// members): the outcome does not depend on ids Kafka draws, and one run is the answer.
+    /// members), and every sample ended with the same assignment: the assignment shown is the
+    /// one Kafka computes, and only the timing (heartbeat phases) varied.
     pub exact: bool,
     /// Members that joined with ids Kafka draws at random, in the first run.
     pub joiners: u32,
@@ -69,6 +74,8 @@ pub struct Distribution {
     pub time_to_stable_ms: Option<Range>,
     /// Samples in which the group was never Stable.
     pub never_stable: u32,
+    /// How many different assignments the samples ended with (1: the same in every sample).
+    pub distinct_assignments: u32,
     /// For each member present when the first step started, the tasks it had then and still
     /// has at the end in every sample: what is certain whichever ids the joiners get.
     pub kept_in_every_sample: Vec<Kept>,
@@ -171,12 +178,14 @@ pub fn run(
     let (mut report, first) = super::run_with(cfg, scenario, Ids::Placeholders, &mut time)?;
     let count = count.unwrap_or_else(|| default_count(first.heartbeats));
     report.samples = Samples::single(&first);
-    if first.joiners == 0 || count == 1 {
+    if count == 1 {
         return Ok(report);
     }
     let mut outcomes = vec![first];
     outcomes.extend(others(cfg, scenario, count, progress)?);
     report.samples.count = count;
+    report.samples.exact =
+        outcomes[0].joiners == 0 && outcomes[1..].iter().all(|o| o.after == outcomes[0].after);
     report.samples.distribution = Some(distribution(&outcomes));
     Ok(report)
 }
@@ -262,12 +271,24 @@ pub fn distribution(outcomes: &[Outcome]) -> Distribution {
         moved_active: range(&|o| o.moved_active as i64),
         moved_standby: range(&|o| o.moved_standby as i64),
         never_stable: (outcomes.len() - stable.len()) as u32,
+        distinct_assignments: distinct(outcomes),
         time_to_stable_ms: Range::of(stable),
         kept_in_every_sample: kept(outcomes),
         tasks: task_stays(outcomes),
         processes: process_loads(outcomes),
         invariant_violations: outcomes[1..].iter().map(|o| o.invariant_violations).sum(),
     }
+}
+
+/// How many different final assignments the outcomes have.
+fn distinct(outcomes: &[Outcome]) -> u32 {
+    let mut seen: Vec<&BTreeMap<String, (String, Assignment)>> = Vec::new();
+    for o in outcomes {
+        if !seen.contains(&&o.after) {
+            seen.push(&o.after);
+        }
+    }
+    seen.len() as u32
 }
 
 /// Tasks `label` had before the first step and has at the end of `o`.

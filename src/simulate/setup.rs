@@ -661,6 +661,7 @@ mod tests {
 
     fn group(members: Vec<MemberDescription>) -> GroupDescription {
         GroupDescription {
+            member_order: Vec::new(),
             group_id: "g".into(),
             state: "Stable".into(),
             group_epoch: 1,

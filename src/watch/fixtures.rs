@@ -47,6 +47,7 @@ pub fn group(
     members: Vec<MemberDescription>,
 ) -> GroupDescription {
     GroupDescription {
+        member_order: Vec::new(),
         group_id: "app".into(),
         state: state.into(),
         group_epoch: epoch,

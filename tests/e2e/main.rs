@@ -11,6 +11,7 @@ mod lag;
 mod live;
 mod net_edges;
 mod picture;
+mod predict;
 mod watch;
 
 #[path = "../support/mod.rs"]

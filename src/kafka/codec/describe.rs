@@ -799,8 +799,10 @@ impl WireDescribedGroup {
         };
         let mut members: Vec<MemberDescription> =
             self.members.iter().map(WireMember::to_model).collect();
+        let member_order = members.iter().map(|m| m.member_id.clone()).collect();
         members.sort_by(|a, b| (&a.process_id, &a.member_id).cmp(&(&b.process_id, &b.member_id)));
         GroupDescription {
+            member_order,
             group_id: self.group_id.clone(),
             state: self.group_state.clone(),
             group_epoch: self.group_epoch,

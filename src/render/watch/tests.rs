@@ -21,6 +21,7 @@ fn group(epoch: i32, members: &[&str]) -> GroupDescription {
         endpoint_partitions: None,
     };
     GroupDescription {
+        member_order: Vec::new(),
         group_id: "app".into(),
         state: "Stable".into(),
         group_epoch: epoch,
