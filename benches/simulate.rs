@@ -1,4 +1,5 @@
-//! Simulator throughput: a whole run of `simulate` (formation, and a scale-out) at several sizes.
+//! Simulator throughput: a whole run of `simulate` (formation, and a scale-out) at several sizes,
+//! and a scale-out with the default number of samples.
 
 use std::collections::BTreeMap;
 
@@ -68,6 +69,11 @@ fn bench(c: &mut Criterion) {
             |b| b.iter(|| simulate::run(&cfg, &scale_out, &mut |_, _| {}).unwrap()),
         );
     }
+    // The default sample count on a 1,000-member scale-out: every sample, on every core.
+    let cfg = config(1_000, 10, 100);
+    g.bench_function("scale-out/1000m/1000t/default-samples", |b| {
+        b.iter(|| simulate::samples::run(&cfg, &scale_out, None, &mut |_| {}).unwrap())
+    });
     g.finish();
 }
 

@@ -179,6 +179,9 @@ pub struct StreamsGroup {
     /// `endpointToPartitionsCache`, 4.2+, soft state): reused until the member's records are
     /// written or the topology is configured again, so an entry can lag behind the metadata.
     endpoint_cache: BTreeMap<String, EndpointPartitions>,
+    /// How many members have an interactive-query endpoint: with none, the endpoint map is
+    /// empty without a walk over the members (which every heartbeat after a change would do).
+    endpoint_members: usize,
     /// False until the first successful heartbeat has created the group.
     persisted: bool,
     /// How many target assignments this group computed (rebalances), for reports.
@@ -226,6 +229,7 @@ impl StreamsGroup {
             metadata_observed: BTreeMap::new(),
             validated_topology_epoch: -1,
             members: BTreeMap::new(),
+            endpoint_members: 0,
             static_members: BTreeMap::new(),
             target: BTreeMap::new(),
             ownership: Ownership::default(),
@@ -479,6 +483,7 @@ impl StreamsGroup {
         let Some(m) = self.members.remove(member_id) else {
             return;
         };
+        self.endpoint_members -= usize::from(m.user_endpoint.is_some());
         self.member_order.remove(member_id);
         self.ownership.remove(member_id, &m.assigned);
         self.ownership.remove(member_id, &m.pending_revocation);
@@ -709,12 +714,20 @@ impl StreamsGroup {
             self.ownership.add(id, process, &member.assigned);
             self.ownership.add(id, process, &member.pending_revocation);
         }
+        let had_endpoint = old.as_ref().is_some_and(|o| o.user_endpoint.is_some());
+        self.endpoint_members = self.endpoint_members + usize::from(member.user_endpoint.is_some())
+            - usize::from(had_endpoint);
         match old {
             Some(old) => *old = member,
             None => {
                 self.members.insert(member.member_id.clone(), member);
             }
         }
+    }
+
+    /// Whether any member has an interactive-query endpoint.
+    pub(crate) fn any_endpoint(&self) -> bool {
+        self.endpoint_members > 0
     }
 
     /// Lower the bound under the member's deadlines.
@@ -736,7 +749,10 @@ impl StreamsGroup {
         // Copies of the task sets are reference counts.
         let (assigned, pending) = (m.assigned.clone(), m.pending_revocation.clone());
         let was_reconciled = m.is_reconciled(epoch);
+        let had_endpoint = m.user_endpoint.is_some();
         change(m);
+        self.endpoint_members = self.endpoint_members + usize::from(m.user_endpoint.is_some())
+            - usize::from(had_endpoint);
         let rebalance = m.rebalance_deadline.map_or(i64::MAX, |(d, _)| d);
         self.member_deadlines_from = self
             .member_deadlines_from

@@ -356,6 +356,10 @@ impl StreamsGroup {
             endpoints::member_partitions(version, endpoint, &m.assigned, topics.as_ref(), metadata)
         };
         let mut map = Vec::new();
+        // No endpoint anywhere (the requester's stored one included): the map is empty.
+        if !self.any_endpoint() && before.user_endpoint.is_none() {
+            return Ok((!version.endpoint_map_of_stored_members()).then_some(map));
+        }
         if version.endpoint_map_of_stored_members() {
             for id in self.member_order.iter() {
                 let stored = if id == requester {
@@ -691,6 +695,7 @@ impl StreamsGroup {
             self.unreconciled = self.unreconciled.saturating_sub(1);
         }
         self.members.remove(old_id);
+        self.endpoint_members -= usize::from(m.user_endpoint.is_some());
         self.member_order.remove(old_id);
         if let Some(t) = self.target.remove(old_id) {
             self.target.insert(new_id.to_string(), t);
