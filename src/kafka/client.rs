@@ -21,6 +21,9 @@ use crate::model::group::{CommittedOffsets, CoordinatorNode, GroupDescription};
 use crate::model::processor_graph::StoredDescription;
 
 use super::codec::describe::{DescribeRequest, DescribeResponse, WireDescribedGroup};
+use super::codec::fetch::{
+    self, FetchRequest, FetchedPartition, API_FETCH, VERSION as FETCH_VERSION,
+};
 use super::config::ClientConfig;
 use super::conn::{Connection, API_STREAMS_GROUP_DESCRIBE};
 use super::error::{KafkaError, KafkaResult, HINT_OLD_BROKER};
@@ -568,6 +571,42 @@ impl Cluster {
         let mut warnings = Vec::new();
         let ends = self.offsets_at(&parts, -1, &mut warnings).await?;
         Ok((ends, warnings))
+    }
+
+    /// Fetch v11 of one partition from its `leader`, read committed, from `offset`: at most
+    /// `max_bytes` of record batches (always at least one whole batch), waiting at most
+    /// `max_wait_ms` for data.
+    pub async fn fetch(
+        &mut self,
+        leader: i32,
+        request: &FetchRequest,
+    ) -> KafkaResult<FetchedPartition> {
+        let body = request.encode().map_err(|e| KafkaError::Config(e.0))?;
+        let conn = self.conn(leader).await?;
+        if conn.version_for(API_FETCH).is_none() {
+            return Err(KafkaError::Unsupported {
+                detail: format!("broker {} does not offer Fetch v{FETCH_VERSION}", conn.addr),
+                hint: HINT_OLD_BROKER.into(),
+            });
+        }
+        let bytes = conn
+            .roundtrip_raw(API_FETCH, FETCH_VERSION, &body, false, false)
+            .await?;
+        let addr = conn.addr.clone();
+        let decoded =
+            fetch::decode_response(&bytes, &request.topic, request.partition).map_err(|e| {
+                KafkaError::Protocol {
+                    addr: addr.clone(),
+                    detail: format!("Fetch v{FETCH_VERSION}: {e}"),
+                }
+            })?;
+        decoded.ok_or_else(|| KafkaError::Protocol {
+            addr,
+            detail: format!(
+                "Fetch v{FETCH_VERSION} answered without partition {}-{}",
+                request.topic, request.partition
+            ),
+        })
     }
 
     /// DescribeConfigs at broker `node` for `resources` (resource type, name), in order: each

@@ -41,6 +41,8 @@ pub fn client_max_version(api_key: i16) -> Option<i16> {
         // 4.1 with unstable APIs exposes v10 (topic ids): never go above 9.
         k if k == ApiKey::OffsetFetch as i16 => 9,
         k if k == ApiKey::ListOffsets as i16 => 9,
+        // The last version that names topics; records come back as raw batches.
+        k if k == ApiKey::Fetch as i16 => super::codec::fetch::VERSION,
         // Admin actions. OffsetCommit v10 names topics by id (4.1 unstable, 4.2+).
         k if k == ApiKey::OffsetCommit as i16 => 9,
         k if k == ApiKey::OffsetDelete as i16 => 0,

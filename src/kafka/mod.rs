@@ -1,7 +1,7 @@
 //! The wire client: framing and primitive encodings (`wire`), codecs for the streams-group APIs
 //! (`codec`), client configuration and `--command-config` parsing (`config`), SCRAM (`scram`),
-//! connections with TLS and SASL (`conn`), and the cluster-level operations used by `list` and
-//! `describe` (`client`).
+//! connections with TLS and SASL (`conn`), record batches as Fetch returns them (`records`), and
+//! the cluster-level operations used by `list` and `describe` (`client`).
 
 pub mod bootstrap;
 pub mod client;
@@ -11,6 +11,7 @@ pub mod conn;
 pub mod error;
 pub mod guard;
 pub mod limits;
+pub mod records;
 pub mod scram;
 pub mod tls;
 pub mod wire;

@@ -31,19 +31,22 @@ fn opt<T: ToString>(v: Option<T>) -> String {
     v.map(|x| x.to_string()).unwrap_or_else(|| "-".into())
 }
 
-/// `--state`: GROUP COORDINATOR (ID) STATE GROUP-EPOCH TARGET-ASSIGNMENT-EPOCH #MEMBERS
-/// (+ TOPOLOGY-EPOCH and ASSIGNOR with --verbose).
+/// `--state`: GROUP COORDINATOR (ID) ASSIGNOR STATE GROUP-EPOCH TARGET-ASSIGNMENT-EPOCH
+/// #MEMBERS, the columns of Apache 4.4's `kafka-streams-groups.sh --describe --state --verbose`
+/// (the assignor is `-` when the broker does not say: Kafka 4.1-4.3), + TOPOLOGY-EPOCH with
+/// --verbose.
 pub fn state_table(s: &Snapshot, verbose: bool) -> String {
     let mut header = vec![
         "GROUP",
         "COORDINATOR (ID)",
+        "ASSIGNOR",
         "STATE",
         "GROUP-EPOCH",
         "TARGET-ASSIGNMENT-EPOCH",
         "#MEMBERS",
     ];
     if verbose {
-        header.extend(["TOPOLOGY-EPOCH", "ASSIGNOR"]);
+        header.push("TOPOLOGY-EPOCH");
     }
     let mut t = table::new(&header);
     for g in &s.groups {
@@ -55,6 +58,7 @@ pub fn state_table(s: &Snapshot, verbose: bool) -> String {
         let mut row = vec![
             g.group_id.clone(),
             coord,
+            opt(g.assignor.clone()),
             g.state.clone(),
             g.group_epoch.to_string(),
             g.target_assignment_epoch.to_string(),
@@ -62,7 +66,6 @@ pub fn state_table(s: &Snapshot, verbose: bool) -> String {
         ];
         if verbose {
             row.push(g.topology.epoch.to_string());
-            row.push(opt(g.assignor.clone()));
         }
         t.add_row(row);
     }
@@ -495,9 +498,18 @@ mod tests {
         assert_eq!(st.len(), 3);
         assert_eq!(
             st[1],
-            ["app", "localhost:9092", "(1)", "Reconciling", "4", "4", "2"]
+            [
+                "app",
+                "localhost:9092",
+                "(1)",
+                "-",
+                "Reconciling",
+                "4",
+                "4",
+                "2"
+            ]
         );
-        assert_eq!(st[2], ["stopped", "-", "Empty", "2", "2", "0"]);
+        assert_eq!(st[2], ["stopped", "-", "-", "Empty", "2", "2", "0"]);
         let off = rows(&offsets_table(&s, false));
         assert_eq!(
             off[0],

@@ -113,6 +113,7 @@ fn predictions_match_a_real_broker() {
             ..AppOptions::default()
         },
     );
+    columns_match_apaches_tool(&broker);
     let dir = tempfile::tempdir().unwrap();
     let leaving = *app.pids.keys().nth(1).expect("three instances");
     let before = described(&broker);
@@ -377,5 +378,39 @@ fn assert_inside(
         let (tasks, active) = loads[id];
         within(&format!("tasks of {id}"), tasks, &p["tasks"]);
         within(&format!("active tasks of {id}"), active, &p["active"]);
+    }
+}
+
+/// The header lines of `--state --verbose` and `--offsets --verbose` hold every column Apache
+/// 4.4.0's `kafka-streams-groups.sh` prints, in its order (ours may add some).
+fn columns_match_apaches_tool(broker: &Broker) {
+    for view in ["--state", "--offsets"] {
+        let java = broker.tool(&["--describe", "--group", GROUP, view, "--verbose"]);
+        let java = support::stdout_of(&java);
+        let header = |text: &str| -> Vec<String> {
+            let line = text
+                .lines()
+                .find(|l| l.starts_with("GROUP "))
+                .unwrap_or_else(|| panic!("no header in {text}"))
+                .replace("COORDINATOR (ID)", "COORDINATOR(ID)");
+            line.split_whitespace().map(String::from).collect()
+        };
+        let mut all = vec!["--bootstrap-server", broker.bootstrap.as_str()];
+        all.extend(["describe", "--group", GROUP, view, "--verbose"]);
+        let ours = support::stdout_of(&support::streams_group(&all));
+        let (java, ours) = (header(&java), header(&ours));
+        // Apache calls the lag OFFSET-LAG; ours is LAG.
+        let ours: Vec<String> = ours
+            .into_iter()
+            .map(|c| if c == "LAG" { "OFFSET-LAG".into() } else { c })
+            .collect();
+        let mut at = 0;
+        for column in &java {
+            let found = ours[at..].iter().position(|c| c == column);
+            let Some(i) = found else {
+                panic!("{view} --verbose: Apache's column {column} is missing or out of order: Apache {java:?}, ours {ours:?}");
+            };
+            at += i + 1;
+        }
     }
 }

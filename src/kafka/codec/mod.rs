@@ -6,6 +6,7 @@
 //! by an encode gives back the same bytes.
 
 pub mod describe;
+pub mod fetch;
 pub mod heartbeat;
 
 use std::fmt;

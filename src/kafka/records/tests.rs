@@ -1,0 +1,186 @@
+use super::*;
+
+/// A zigzag varint.
+fn varint(out: &mut Vec<u8>, v: i64) {
+    let mut z = ((v << 1) ^ (v >> 63)) as u64;
+    loop {
+        let b = (z & 0x7f) as u8;
+        z >>= 7;
+        if z == 0 {
+            out.push(b);
+            return;
+        }
+        out.push(b | 0x80);
+    }
+}
+
+fn record(offset_delta: i64, ts_delta: i64, key: Option<&[u8]>, value: Option<&[u8]>) -> Vec<u8> {
+    let mut body = vec![0u8];
+    varint(&mut body, ts_delta);
+    varint(&mut body, offset_delta);
+    for f in [key, value] {
+        match f {
+            Some(b) => {
+                varint(&mut body, b.len() as i64);
+                body.extend_from_slice(b);
+            }
+            None => varint(&mut body, -1),
+        }
+    }
+    varint(&mut body, 0); // headers
+    let mut out = Vec::new();
+    varint(&mut out, body.len() as i64);
+    out.extend(body);
+    out
+}
+
+/// A record's key and value (None: null).
+type KeyValue = (Option<&'static [u8]>, Option<&'static [u8]>);
+
+struct B {
+    base: i64,
+    attributes: i16,
+    producer: i64,
+    records: Vec<KeyValue>,
+}
+
+fn compress(codec: i16, plain: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    match codec {
+        0 => plain.to_vec(),
+        1 => {
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+            e.write_all(plain).unwrap();
+            e.finish().unwrap()
+        }
+        2 => {
+            // xerial framing, as the Java client writes it
+            let block = snap::raw::Encoder::new().compress_vec(plain).unwrap();
+            let mut out = b"\x82SNAPPY\x00".to_vec();
+            out.extend(1i32.to_be_bytes());
+            out.extend(1i32.to_be_bytes());
+            out.extend((block.len() as u32).to_be_bytes());
+            out.extend(block);
+            out
+        }
+        3 => {
+            let mut e = lz4_flex::frame::FrameEncoder::new(Vec::new());
+            e.write_all(plain).unwrap();
+            e.finish().unwrap()
+        }
+        _ => unreachable!(),
+    }
+}
+
+fn batch(b: &B) -> Vec<u8> {
+    let mut plain = Vec::new();
+    for (i, (k, v)) in b.records.iter().enumerate() {
+        plain.extend(record(i as i64, i as i64 * 10, *k, *v));
+    }
+    let body = compress(b.attributes & COMPRESSION, &plain);
+    let mut after_len = Vec::new();
+    after_len.extend(0i32.to_be_bytes()); // leader epoch
+    after_len.push(2); // magic
+    after_len.extend(0u32.to_be_bytes()); // crc (not checked)
+    after_len.extend(b.attributes.to_be_bytes());
+    after_len.extend((b.records.len() as i32 - 1).max(0).to_be_bytes());
+    after_len.extend(1_000i64.to_be_bytes());
+    after_len.extend(1_000i64.to_be_bytes());
+    after_len.extend(b.producer.to_be_bytes());
+    after_len.extend(0i16.to_be_bytes());
+    after_len.extend(0i32.to_be_bytes());
+    after_len.extend((b.records.len() as i32).to_be_bytes());
+    after_len.extend(body);
+    let mut out = b.base.to_be_bytes().to_vec();
+    out.extend((after_len.len() as i32).to_be_bytes());
+    out.extend(after_len);
+    out
+}
+
+fn all(_: &[u8]) -> bool {
+    true
+}
+
+#[test]
+fn every_codec_reads_back_the_records() {
+    for codec in 0..4 {
+        let bytes = batch(&B {
+            base: 100,
+            attributes: codec,
+            producer: -1,
+            records: vec![(Some(b"k1"), Some(b"v1")), (Some(b"k2"), None)],
+        });
+        let got = read_batches(&bytes, &[], &all).unwrap();
+        assert_eq!(got.batches.len(), 1, "codec {codec}");
+        let b = &got.batches[0];
+        assert_eq!((b.base_offset, b.last_offset), (100, 101));
+        assert_eq!(b.records[0].key.as_deref(), Some(&b"k1"[..]));
+        assert_eq!(b.records[1].value, None, "a tombstone");
+        assert_eq!(b.records[1].offset, 101);
+        assert_eq!(b.records[1].timestamp_ms, 1_010);
+        assert_eq!(got.next_offset, Some(102));
+    }
+}
+
+#[test]
+fn control_and_aborted_batches_are_skipped_and_a_cut_batch_ends_the_read() {
+    let mut bytes = batch(&B {
+        base: 0,
+        attributes: TRANSACTIONAL,
+        producer: 7,
+        records: vec![(Some(b"aborted"), Some(b"x"))],
+    });
+    bytes.extend(batch(&B {
+        base: 1,
+        attributes: TRANSACTIONAL | CONTROL,
+        producer: 7,
+        records: vec![(Some(b"\0\0\0\0"), Some(b"marker"))],
+    }));
+    bytes.extend(batch(&B {
+        base: 2,
+        attributes: TRANSACTIONAL,
+        producer: 7,
+        records: vec![(Some(b"committed"), Some(b"y"))],
+    }));
+    let cut = batch(&B {
+        base: 3,
+        attributes: 0,
+        producer: -1,
+        records: vec![(Some(b"next"), Some(b"z"))],
+    });
+    bytes.extend(&cut[..cut.len() - 3]);
+    let aborted = [AbortedTransaction {
+        producer_id: 7,
+        first_offset: 0,
+    }];
+    let got = read_batches(&bytes, &aborted, &all).unwrap();
+    let keys: Vec<&[u8]> = got
+        .batches
+        .iter()
+        .flat_map(|b| b.records.iter().filter_map(|r| r.key.as_deref()))
+        .collect();
+    assert_eq!(keys, [&b"committed"[..]]);
+    assert_eq!((got.control_batches, got.aborted_batches), (1, 1));
+    assert_eq!(got.next_offset, Some(3), "the cut batch is fetched again");
+}
+
+#[test]
+fn the_filter_drops_records_and_garbage_is_an_error_not_a_panic() {
+    let bytes = batch(&B {
+        base: 5,
+        attributes: 1,
+        producer: -1,
+        records: vec![(Some(b"mine"), Some(b"1")), (Some(b"other"), Some(b"2"))],
+    });
+    let got = read_batches(&bytes, &[], &|k| k == b"mine").unwrap();
+    assert_eq!(got.batches[0].records.len(), 1);
+    for n in 0..bytes.len() {
+        let mut broken = bytes.clone();
+        broken[n] ^= 0xa5;
+        let _ = read_batches(&broken, &[], &all);
+        let _ = read_batches(&bytes[..n], &[], &all);
+    }
+    let mut lying = bytes.clone();
+    lying[8..12].copy_from_slice(&10i32.to_be_bytes());
+    assert!(read_batches(&lying, &[], &all).is_err());
+}
