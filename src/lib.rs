@@ -10,6 +10,10 @@
 //! * `topology`: parse (JSON, `Topology#describe()` text), configure (internal topics), topic
 //!   partition counts, the `topology` report and picture;
 //! * `coordinator`: the group coordinator of each modelled Kafka release, and its assignors;
+//! * `wire`: the Kafka protocol's primitive encodings (integers, varints, compact strings and
+//!   arrays, tagged fields), shared by the wire client and the record decoder;
+//! * `history`: the coordinator's decisions read back from `__consumer_offsets`: its records
+//!   decoded (and encoded, for tests), and which partition holds a group;
 //!
 //! Reading inputs and the cluster:
 //! * `input`: bounded reads of files and stdin;
@@ -38,6 +42,7 @@ pub mod coordinator;
 pub mod describe;
 pub mod diff;
 pub mod error;
+pub mod history;
 pub mod input;
 pub mod java;
 pub mod kafka;
@@ -50,3 +55,4 @@ pub mod snapshot;
 pub mod source;
 pub mod topology;
 pub mod watch;
+pub mod wire;

@@ -1,4 +1,5 @@
-//! The wire client: framing and primitive encodings (`wire`), codecs for the streams-group APIs
+//! The wire client: framing and primitive encodings (`wire`, shared with `history` and re-exported
+//! here from `crate::wire`), codecs for the streams-group APIs
 //! (`codec`), client configuration and `--command-config` parsing (`config`), SCRAM (`scram`),
 //! connections with TLS and SASL (`conn`), record batches as Fetch returns them (`records`), and
 //! the cluster-level operations used by `list` and `describe` (`client`).
@@ -14,7 +15,9 @@ pub mod limits;
 pub mod records;
 pub mod scram;
 pub mod tls;
-pub mod wire;
+/// The protocol's primitive encodings live in `crate::wire` (the record decoder of `history` uses
+/// them too, without the client); `kafka::wire` stays their name here.
+pub use crate::wire;
 
 use std::time::Duration;
 

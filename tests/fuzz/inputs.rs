@@ -530,4 +530,5 @@ targets! {
     properties, Text, properties_seeds, PROPERTIES, targets::properties;
     one_line, Text, one_line_seeds, ONE_LINE, targets::one_line_target;
     admin_input, Text, admin_input_seeds, ADMIN_INPUT, targets::admin_input;
+    coordinator_record, Bytes, coordinator_record_seeds, &[], targets::coordinator_record;
 }

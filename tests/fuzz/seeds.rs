@@ -626,3 +626,130 @@ pub(crate) const ADMIN_INPUT: &[&str] = &[
     "9223372036854775808",
     "-1",
 ];
+
+/// An input of the `coordinator_record` target (`targets::split_record`).
+fn record_input(key: &[u8], value: Option<&[u8]>) -> Vec<u8> {
+    let flag = if value.is_none() { 0x8000 } else { 0 };
+    let mut out = (key.len() as u16 | flag).to_be_bytes().to_vec();
+    out.extend_from_slice(key);
+    out.extend_from_slice(value.unwrap_or_default());
+    out
+}
+
+/// One record of each type the decoder knows, with most fields set, their tombstones, and an
+/// unknown type.
+pub(crate) fn coordinator_record_seeds() -> Vec<Vec<u8>> {
+    use std::collections::BTreeMap;
+    use streams_group::history::encode::encode;
+    use streams_group::history::records::*;
+    use streams_group::model::heartbeat::Endpoint;
+    use streams_group::model::{Assignment, Subtopology, TaskSet, TopicInfo, Topology};
+
+    let g = || "app".to_string();
+    let m = || "m-1".to_string();
+    let tasks: TaskSet = [("0", 0), ("0", 3), ("1", 1)].into_iter().collect();
+    let assignment = Assignment {
+        active: tasks.clone(),
+        standby: [("1", 2)].into_iter().collect(),
+        warmup: TaskSet::new(),
+    };
+    let kv = BTreeMap::from([("k".to_string(), "v".to_string())]);
+    let mut metadata = GroupMetadata::new(3, 77);
+    metadata.validated_topology_epoch = 1;
+    metadata.last_assignment_configs = Some(kv.clone());
+    let topology = Topology {
+        epoch: 1,
+        subtopologies: vec![Subtopology {
+            id: "0".into(),
+            source_topics: vec!["a".into(), "b".into()],
+            repartition_source_topics: vec![TopicInfo::named("app-rep")],
+            state_changelog_topics: vec![TopicInfo {
+                topic_configs: kv.clone(),
+                ..TopicInfo::named("app-store-changelog")
+            }],
+            copartition_groups: vec![["a", "app-rep"].iter().map(|s| s.to_string()).collect()],
+            ..Subtopology::default()
+        }],
+    };
+    let records = vec![
+        CoordinatorRecord::StreamsGroupMetadata {
+            group_id: g(),
+            value: Some(metadata),
+        },
+        CoordinatorRecord::MemberMetadata {
+            group_id: g(),
+            member_id: m(),
+            value: Some(MemberMetadata {
+                instance_id: Some("i".into()),
+                rack_id: None,
+                client_id: "c".into(),
+                client_host: "/h".into(),
+                rebalance_timeout_ms: 1000,
+                topology_epoch: 1,
+                process_id: "p".into(),
+                user_endpoint: Some(Endpoint {
+                    host: "h".into(),
+                    port: 9,
+                }),
+                client_tags: kv,
+            }),
+        },
+        CoordinatorRecord::TargetAssignmentMetadata {
+            group_id: g(),
+            value: Some(TargetAssignmentMetadata {
+                assignment_epoch: 3,
+                assignment_timestamp_ms: 5,
+            }),
+        },
+        CoordinatorRecord::TargetAssignmentMember {
+            group_id: g(),
+            member_id: m(),
+            value: Some(assignment.clone()),
+        },
+        CoordinatorRecord::CurrentMemberAssignment {
+            group_id: g(),
+            member_id: m(),
+            value: Some(CurrentMemberAssignment {
+                member_epoch: 3,
+                previous_member_epoch: 2,
+                state: 2,
+                active_task_epochs: BTreeMap::from([(
+                    "0".to_string(),
+                    BTreeMap::from([(0, 3), (3, 2)]),
+                )]),
+                assigned: assignment.clone(),
+                pending_revocation: assignment,
+            }),
+        },
+        CoordinatorRecord::Topology {
+            group_id: g(),
+            value: Some(topology),
+        },
+        CoordinatorRecord::OffsetCommit {
+            group_id: g(),
+            topic: "a".into(),
+            partition: 1,
+            value: Some(OffsetCommit {
+                version: 4,
+                offset: 10,
+                leader_epoch: 1,
+                metadata: "m".into(),
+                commit_timestamp_ms: 7,
+                expire_timestamp_ms: -1,
+                topic_id: Some([1; 16]),
+            }),
+        },
+    ];
+    let mut out = Vec::new();
+    for r in &records {
+        let (key, value) = encode(r).expect("a known type");
+        out.push(record_input(&key, value.as_deref()));
+        out.push(record_input(&key, None));
+    }
+    // A consumer group's member metadata (type 5): not decoded.
+    out.push(record_input(
+        &[0, 5, 0, 3, b'a', b'p', b'p', 0, 1, b'm'],
+        Some(&[0, 0, 0]),
+    ));
+    out
+}

@@ -1,6 +1,7 @@
 //! Differential tests against Apache Kafka's own Java code (docs/oracle.md): the sticky assignor
 //! of every modelled release, the GroupMetadataManager in lock-step with the local coordinator,
-//! its member order, the Java-order helpers against a JVM, and the codecs against kafka-clients.
+//! its member order, the Java-order helpers against a JVM, the codecs against kafka-clients, and
+//! the decoder of `__consumer_offsets` records against Apache's generated record classes.
 //! Java 17+ and Maven are needed: without them the tests fail loudly, they never skip (the codec
 //! comparison skips outside CI, `CI=true` makes it fail too).
 //!
@@ -12,6 +13,7 @@ mod gmm_smoke;
 mod java_orders;
 mod kafka_codec;
 mod member_order;
+mod records;
 
 #[path = "../support/mod.rs"]
 mod support;
