@@ -400,6 +400,17 @@ fn commands_against_a_live_group(b: &str, group: &str) {
     // diff topology: live group vs the same topology with a new subtopology.
     let out = sg(b, &["diff", "topology", &live, other, "--exit-code"]);
     assert_eq!(code(&out), 1, "{}{}", stdout_of(&out), stderr_of(&out));
+    // topology group:ID: every count was read from the cluster, none assumed.
+    let out = sg(b, &["topology", &live]);
+    assert_eq!(code(&out), 0, "{}{}", stdout_of(&out), stderr_of(&out));
+    let text = stdout_of(&out);
+    assert!(
+        text.contains(&format!(
+            "Partitions (read from the cluster): {group}-input="
+        )),
+        "{text}"
+    );
+    assert!(!text.contains("Assumed partitions"), "{text}");
     // diff assignment of a Stable group: current = target.
     let out = sg(b, &["diff", "assignment", "--group", group, "--exit-code"]);
     assert_eq!(code(&out), 0, "{}{}", stdout_of(&out), stderr_of(&out));
