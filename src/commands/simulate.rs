@@ -174,6 +174,9 @@ pub struct Args {
     /// The group to start from when the snapshot has several
     #[arg(long, value_name = "GROUP", requires = "from_snapshot")]
     pub group: Option<String>,
+
+    #[command(flatten)]
+    pub connection: super::global::ConnectionArgs,
 }
 
 pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {

@@ -65,6 +65,9 @@ pub struct Args {
 
     #[command(flatten)]
     pub topics: TopicCountArgs,
+
+    #[command(flatten)]
+    pub connection: super::global::ConnectionArgs,
 }
 
 #[derive(Debug, clap::Subcommand)]
