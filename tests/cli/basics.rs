@@ -229,11 +229,9 @@ fn closed_and_full_stdout_never_panic() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(
-        out.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    // A run this big says it is alive (a line per 10 %), and nothing else.
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.lines().all(|l| l.starts_with("simulating")), "{err}");
 
     if std::path::Path::new("/dev/full").exists() {
         let full = std::fs::OpenOptions::new()
