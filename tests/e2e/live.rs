@@ -6,12 +6,14 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::process::Output;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use streams_group::model::group::Snapshot;
 
 use crate::support;
-use crate::support::{stderr_of, stdout_of, streams_group, wait_for, Broker};
+use crate::support::{
+    stderr_of, stdout_of, streams_group, streams_group_guarded, wait_for, Broker,
+};
 
 fn sg(bootstrap: &str, args: &[&str]) -> Output {
     let mut all = vec![
@@ -628,22 +630,28 @@ fn live_sasl_ssl_good_and_bad_credentials() {
     assert!(err.contains("ssl.truststore.location"), "{err}");
 }
 
+/// Far more than the commands below take with `--timeout 3000` or less: only a hang reaches it.
+/// It guards, it does not time (tests never assert wall-clock times).
+const HANG_GUARD: Duration = Duration::from_secs(60);
+
+/// Nothing listening: the command gives up by itself, exit 3, and says what to check.
 #[test]
-fn nothing_listening_fails_fast_with_exit_3() {
+fn nothing_listening_exits_3_by_itself() {
     let port = {
         let l = TcpListener::bind("127.0.0.1:0").unwrap();
         l.local_addr().unwrap().port()
     };
-    let t0 = Instant::now();
-    let out = streams_group(&[
-        "list",
-        "--bootstrap-server",
-        &format!("127.0.0.1:{port}"),
-        "--timeout",
-        "3000",
-    ]);
+    let out = streams_group_guarded(
+        &[
+            "list",
+            "--bootstrap-server",
+            &format!("127.0.0.1:{port}"),
+            "--timeout",
+            "3000",
+        ],
+        HANG_GUARD,
+    );
     assert_eq!(out.status.code(), Some(3), "{}", stderr_of(&out));
-    assert!(t0.elapsed() < Duration::from_secs(10));
     assert!(
         stderr_of(&out).contains("is the broker running"),
         "{}",
@@ -668,6 +676,8 @@ fn fake_server(reply: &'static [u8], close: bool) -> String {
     addr
 }
 
+/// Servers that are not Kafka, or say nothing: each command ends by itself (the hang guard only
+/// catches one that does not) with exit 3 and one clean error line.
 #[test]
 fn garbage_and_silent_servers_give_clean_errors() {
     // Servers that are not Kafka are named.
@@ -684,7 +694,10 @@ fn garbage_and_silent_servers_give_clean_errors() {
     ];
     for (reply, says) in named {
         let addr = fake_server(reply, true);
-        let out = streams_group(&["list", "--bootstrap-server", &addr, "--timeout", "2000"]);
+        let out = streams_group_guarded(
+            &["list", "--bootstrap-server", &addr, "--timeout", "2000"],
+            HANG_GUARD,
+        );
         let err = stderr_of(&out);
         assert_eq!(out.status.code(), Some(3), "{reply:?}: {err}");
         assert_eq!(err.lines().count(), 1, "{err}");
@@ -701,25 +714,22 @@ fn garbage_and_silent_servers_give_clean_errors() {
     ];
     for (reply, close) in cases {
         let addr = fake_server(reply, close);
-        let t0 = Instant::now();
-        let out = streams_group(&[
-            "describe",
-            "--group",
-            "g",
-            "--bootstrap-server",
-            &addr,
-            "--timeout",
-            "2000",
-        ]);
+        let out = streams_group_guarded(
+            &[
+                "describe",
+                "--group",
+                "g",
+                "--bootstrap-server",
+                &addr,
+                "--timeout",
+                "2000",
+            ],
+            HANG_GUARD,
+        );
         let err = stderr_of(&out);
         assert_eq!(out.status.code(), Some(3), "{reply:?}: {err}");
         assert!(!err.contains("panicked"), "{err}");
         assert!(err.starts_with("error:"), "{err}");
-        assert!(
-            t0.elapsed() < Duration::from_secs(12),
-            "{reply:?} took {:?}",
-            t0.elapsed()
-        );
     }
 }
 
