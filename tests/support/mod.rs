@@ -484,6 +484,13 @@ impl Broker {
             .unwrap_or_else(|e| panic!("cannot run harness tool: {e}"))
     }
 
+    /// Run `harness ARGS...` on this broker's run directory; panics with its output if it fails.
+    pub fn harness(&self, args: &[&str]) -> Output {
+        let mut cmd = harness_cmd(&self.dir);
+        cmd.args(args);
+        run_checked(cmd, &format!("harness {}", args.join(" ")))
+    }
+
     /// Run Apache's `kafka-streams-groups` with exactly `args` (e.g. to point it at the SASL_SSL
     /// listener with `--command-config`).
     pub fn tool_raw(&self, args: &[&str]) -> Output {
