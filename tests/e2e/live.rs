@@ -406,12 +406,13 @@ fn commands_against_a_live_group(b: &str, group: &str) {
     let out = sg(b, &["topology", &live]);
     assert_eq!(code(&out), 0, "{}{}", stdout_of(&out), stderr_of(&out));
     let text = stdout_of(&out);
-    assert!(
-        text.contains(&format!(
-            "Partitions (read from the cluster): {group}-input="
-        )),
-        "{text}"
-    );
+    let read = text
+        .lines()
+        .find_map(|l| l.strip_prefix("Partitions (read from the cluster): "))
+        .unwrap_or_else(|| panic!("no counts read from the cluster:\n{text}"));
+    for topic in ["input", "counts-repartition", "counts-changelog"] {
+        assert!(read.contains(&format!("{group}-{topic}=")), "{text}");
+    }
     assert!(!text.contains("Assumed partitions"), "{text}");
     // diff assignment of a Stable group: current = target.
     let out = sg(b, &["diff", "assignment", "--group", group, "--exit-code"]);
