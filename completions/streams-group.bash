@@ -184,7 +184,7 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__check__subcmd__epoch)
-            opts="-o -v -h -V --topology --topology-epoch --group --snapshot --application-id --rules --partitions --topic-partitions --kafka-version --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
+            opts="-o -v -h -V --topology --topology-epoch --group --snapshot --application-id --rules --partitions --topic-partitions --bootstrap-server --command-config --timeout --kafka-version --output --color --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -244,19 +244,30 @@ _streams__group() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --kafka-version)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --bootstrap-server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --command-config)
+                    local oldifs
+                    if [ -n "${IFS+x}" ]; then
+                        oldifs="$IFS"
+                    fi
+                    IFS=$'\n'
                     COMPREPLY=($(compgen -f "${cur}"))
+                    if [ -n "${oldifs+x}" ]; then
+                        IFS="$oldifs"
+                    fi
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o filenames
+                    fi
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kafka-version)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -280,24 +291,12 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__completions)
-            opts="-o -v -h -V --bootstrap-server --command-config --timeout --output --color --verbose --help --version bash elvish fish powershell zsh"
+            opts="-o -v -h -V --output --color --verbose --help --version bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --bootstrap-server)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --command-config)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --output)
                     COMPREPLY=($(compgen -W "table json" -- "${cur}"))
                     return 0
@@ -337,7 +336,18 @@ _streams__group() {
                     return 0
                     ;;
                 --command-config)
+                    local oldifs
+                    if [ -n "${IFS+x}" ]; then
+                        oldifs="$IFS"
+                    fi
+                    IFS=$'\n'
                     COMPREPLY=($(compgen -f "${cur}"))
+                    if [ -n "${oldifs+x}" ]; then
+                        IFS="$oldifs"
+                    fi
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o filenames
+                    fi
                     return 0
                     ;;
                 --timeout)
@@ -387,7 +397,18 @@ _streams__group() {
                     return 0
                     ;;
                 --command-config)
+                    local oldifs
+                    if [ -n "${IFS+x}" ]; then
+                        oldifs="$IFS"
+                    fi
+                    IFS=$'\n'
                     COMPREPLY=($(compgen -f "${cur}"))
+                    if [ -n "${oldifs+x}" ]; then
+                        IFS="$oldifs"
+                    fi
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o filenames
+                    fi
                     return 0
                     ;;
                 --timeout)
@@ -414,7 +435,7 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__describe)
-            opts="-g -o -v -h -V --state --members --offsets --topology --watch --count --samples --for --record --group --all-groups --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
+            opts="-g -o -v -h -V --state --members --offsets --topology --watch --count --samples --for --record --bootstrap-server --command-config --timeout --group --all-groups --output --color --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -440,23 +461,34 @@ _streams__group() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --group)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -g)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --bootstrap-server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --command-config)
+                    local oldifs
+                    if [ -n "${IFS+x}" ]; then
+                        oldifs="$IFS"
+                    fi
+                    IFS=$'\n'
                     COMPREPLY=($(compgen -f "${cur}"))
+                    if [ -n "${oldifs+x}" ]; then
+                        IFS="$oldifs"
+                    fi
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o filenames
+                    fi
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -g)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -491,7 +523,18 @@ _streams__group() {
                     return 0
                     ;;
                 --command-config)
+                    local oldifs
+                    if [ -n "${IFS+x}" ]; then
+                        oldifs="$IFS"
+                    fi
+                    IFS=$'\n'
                     COMPREPLY=($(compgen -f "${cur}"))
+                    if [ -n "${oldifs+x}" ]; then
+                        IFS="$oldifs"
+                    fi
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o filenames
+                    fi
                     return 0
                     ;;
                 --timeout)
@@ -553,7 +596,18 @@ _streams__group() {
                     return 0
                     ;;
                 --command-config)
+                    local oldifs
+                    if [ -n "${IFS+x}" ]; then
+                        oldifs="$IFS"
+                    fi
+                    IFS=$'\n'
                     COMPREPLY=($(compgen -f "${cur}"))
+                    if [ -n "${oldifs+x}" ]; then
+                        IFS="$oldifs"
+                    fi
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o filenames
+                    fi
                     return 0
                     ;;
                 --timeout)
@@ -655,7 +709,18 @@ _streams__group() {
                     return 0
                     ;;
                 --command-config)
+                    local oldifs
+                    if [ -n "${IFS+x}" ]; then
+                        oldifs="$IFS"
+                    fi
+                    IFS=$'\n'
                     COMPREPLY=($(compgen -f "${cur}"))
+                    if [ -n "${oldifs+x}" ]; then
+                        IFS="$oldifs"
+                    fi
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o filenames
+                    fi
                     return 0
                     ;;
                 --timeout)
@@ -968,7 +1033,18 @@ _streams__group() {
                     return 0
                     ;;
                 --command-config)
+                    local oldifs
+                    if [ -n "${IFS+x}" ]; then
+                        oldifs="$IFS"
+                    fi
+                    IFS=$'\n'
                     COMPREPLY=($(compgen -f "${cur}"))
+                    if [ -n "${oldifs+x}" ]; then
+                        IFS="$oldifs"
+                    fi
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o filenames
+                    fi
                     return 0
                     ;;
                 --timeout)
@@ -1010,7 +1086,18 @@ _streams__group() {
                     return 0
                     ;;
                 --command-config)
+                    local oldifs
+                    if [ -n "${IFS+x}" ]; then
+                        oldifs="$IFS"
+                    fi
+                    IFS=$'\n'
                     COMPREPLY=($(compgen -f "${cur}"))
+                    if [ -n "${oldifs+x}" ]; then
+                        IFS="$oldifs"
+                    fi
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o filenames
+                    fi
                     return 0
                     ;;
                 --timeout)
@@ -1037,7 +1124,7 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__man)
-            opts="-o -v -h -V --dir --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
+            opts="-o -v -h -V --dir --output --color --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1048,18 +1135,6 @@ _streams__group() {
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
                         compopt -o plusdirs
                     fi
-                    return 0
-                    ;;
-                --bootstrap-server)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --command-config)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --output)
@@ -1082,7 +1157,7 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__reset__subcmd__offsets)
-            opts="-g -o -v -h -V --all-groups --all-input-topics --input-topic --to-earliest --to-latest --to-offset --shift-by --to-datetime --by-duration --to-current --from-file --export --dry-run --execute --group --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
+            opts="-g -o -v -h -V --all-groups --all-input-topics --input-topic --to-earliest --to-latest --to-offset --shift-by --to-datetime --by-duration --to-current --from-file --export --dry-run --execute --bootstrap-server --command-config --timeout --group --output --color --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1112,23 +1187,34 @@ _streams__group() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --group)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -g)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --bootstrap-server)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --command-config)
+                    local oldifs
+                    if [ -n "${IFS+x}" ]; then
+                        oldifs="$IFS"
+                    fi
+                    IFS=$'\n'
                     COMPREPLY=($(compgen -f "${cur}"))
+                    if [ -n "${oldifs+x}" ]; then
+                        IFS="$oldifs"
+                    fi
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o filenames
+                    fi
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -g)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1301,7 +1387,18 @@ _streams__group() {
                     return 0
                     ;;
                 --command-config)
+                    local oldifs
+                    if [ -n "${IFS+x}" ]; then
+                        oldifs="$IFS"
+                    fi
+                    IFS=$'\n'
                     COMPREPLY=($(compgen -f "${cur}"))
+                    if [ -n "${oldifs+x}" ]; then
+                        IFS="$oldifs"
+                    fi
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o filenames
+                    fi
                     return 0
                     ;;
                 --timeout)
@@ -1328,24 +1425,12 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__timeline)
-            opts="-o -v -h -V --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
+            opts="-o -v -h -V --output --color --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --bootstrap-server)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --command-config)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --output)
                     COMPREPLY=($(compgen -W "table json" -- "${cur}"))
                     return 0
@@ -1393,7 +1478,18 @@ _streams__group() {
                     return 0
                     ;;
                 --command-config)
+                    local oldifs
+                    if [ -n "${IFS+x}" ]; then
+                        oldifs="$IFS"
+                    fi
+                    IFS=$'\n'
                     COMPREPLY=($(compgen -f "${cur}"))
+                    if [ -n "${oldifs+x}" ]; then
+                        IFS="$oldifs"
+                    fi
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o filenames
+                    fi
                     return 0
                     ;;
                 --timeout)
@@ -1493,7 +1589,18 @@ _streams__group() {
                     return 0
                     ;;
                 --command-config)
+                    local oldifs
+                    if [ -n "${IFS+x}" ]; then
+                        oldifs="$IFS"
+                    fi
+                    IFS=$'\n'
                     COMPREPLY=($(compgen -f "${cur}"))
+                    if [ -n "${oldifs+x}" ]; then
+                        IFS="$oldifs"
+                    fi
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o filenames
+                    fi
                     return 0
                     ;;
                 --timeout)

@@ -24,9 +24,9 @@ function __fish_streams_group_using_subcommand
     contains -- $cmd[1] $argv
 end
 
-complete -c streams-group -n "__fish_streams_group_needs_command" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
-complete -c streams-group -n "__fish_streams_group_needs_command" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
-complete -c streams-group -n "__fish_streams_group_needs_command" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
+complete -c streams-group -n "__fish_streams_group_needs_command" -l bootstrap-server -r
+complete -c streams-group -n "__fish_streams_group_needs_command" -l command-config -r -F
+complete -c streams-group -n "__fish_streams_group_needs_command" -l timeout -r
 complete -c streams-group -n "__fish_streams_group_needs_command" -s o -l output -d 'Output format' -r -f -a "table\t''
 json\t''"
 complete -c streams-group -n "__fish_streams_group_needs_command" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
@@ -77,9 +77,9 @@ complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l from-snapshot -d 'Start from a group in a `describe --output json` snapshot (its members, epochs, tasks)' -r -F
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l from-group -d 'Start from a live group (needs --bootstrap-server)' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l group -d 'The group to start from when the snapshot has several' -r
-complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...] [env: STREAMS_GROUP_BOOTSTRAP_SERVER]' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
-complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l timeout -d 'Upper bound for every network wait, in milliseconds [default: 30000]' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -s o -l output -d 'Output format' -r -f -a "table\t''
 json\t''"
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
@@ -92,9 +92,9 @@ complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -s
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -s V -l version -d 'Print version'
 complete -c streams-group -n "__fish_streams_group_using_subcommand list" -l state -d 'Only groups in these states (comma-separated): Empty, NotReady, Assigning, Reconciling, Stable, Dead' -r
-complete -c streams-group -n "__fish_streams_group_using_subcommand list" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand list" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...] [env: STREAMS_GROUP_BOOTSTRAP_SERVER]' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand list" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
-complete -c streams-group -n "__fish_streams_group_using_subcommand list" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand list" -l timeout -d 'Upper bound for every network wait, in milliseconds [default: 30000]' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand list" -s o -l output -d 'Output format' -r -f -a "table\t''
 json\t''"
 complete -c streams-group -n "__fish_streams_group_using_subcommand list" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
@@ -107,10 +107,10 @@ complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l
 complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l samples -l count -d 'With --watch: stop after N samples' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l for -d 'With --watch: stop after DURATION (seconds, or 90s, 5m, 1h)' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l record -d 'With --watch: append every sample to FILE as one JSON line (`timeline FILE` replays it)' -r -F
-complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -s g -l group -d 'Group to describe (repeatable)' -r
-complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...] [env: STREAMS_GROUP_BOOTSTRAP_SERVER]' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
-complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l timeout -d 'Upper bound for every network wait, in milliseconds [default: 30000]' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -s g -l group -d 'Group to describe (repeatable)' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -s o -l output -d 'Output format' -r -f -a "table\t''
 json\t''"
 complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
@@ -124,9 +124,9 @@ complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l
 complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -s v -l verbose -d 'More detail'
 complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -s h -l help -d 'Print help'
 complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -s V -l version -d 'Print version'
-complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and not __fish_seen_subcommand_from topology assignment help" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and not __fish_seen_subcommand_from topology assignment help" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...] [env: STREAMS_GROUP_BOOTSTRAP_SERVER]' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and not __fish_seen_subcommand_from topology assignment help" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
-complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and not __fish_seen_subcommand_from topology assignment help" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and not __fish_seen_subcommand_from topology assignment help" -l timeout -d 'Upper bound for every network wait, in milliseconds [default: 30000]' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and not __fish_seen_subcommand_from topology assignment help" -s o -l output -d 'Output format' -r -f -a "table\t''
 json\t''"
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and not __fish_seen_subcommand_from topology assignment help" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
@@ -140,9 +140,9 @@ complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and no
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and not __fish_seen_subcommand_from topology assignment help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from topology" -l application-id -d 'Application id (needed for Topology#describe() text)' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from topology" -l group -d 'The group to take from a snapshot with several groups' -r
-complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from topology" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from topology" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...] [env: STREAMS_GROUP_BOOTSTRAP_SERVER]' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from topology" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
-complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from topology" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from topology" -l timeout -d 'Upper bound for every network wait, in milliseconds [default: 30000]' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from topology" -s o -l output -d 'Output format' -r -f -a "table\t''
 json\t''"
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from topology" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
@@ -158,9 +158,9 @@ complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l partitions -d 'Partitions of every source topic whose count is not known otherwise (from --topic-partitions, or from the group)' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l topic-partitions -d 'Partition count of one topic (repeatable, or comma-separated); internal topics too, to model existing ones; 0 = the topic is missing' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l kafka-version -d 'With --simulate: the Kafka release whose coordinator simulates: 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1, 4.2 (4.2.2), 4.1 (4.1.2) or kip. Default: the version the snapshot records, else 4.4' -r
-complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...] [env: STREAMS_GROUP_BOOTSTRAP_SERVER]' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
-complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l timeout -d 'Upper bound for every network wait, in milliseconds [default: 30000]' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -s o -l output -d 'Output format' -r -f -a "table\t''
 json\t''"
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
@@ -183,10 +183,10 @@ complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch"
 broker\t'What shipped Apache Kafka brokers (4.1 to 4.4) do'"
 complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l partitions -d 'Partitions of every source topic whose count is not known otherwise (from --topic-partitions, or from the group)' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l topic-partitions -d 'Partition count of one topic (repeatable, or comma-separated); internal topics too, to model existing ones; 0 = the topic is missing' -r
-complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l kafka-version -d 'The Kafka release whose coordinator decides: 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1, 4.2 (4.2.2), 4.1 (4.1.2) or kip (KIP-1071\'s epoch rules). Default: the snapshot\'s or live broker\'s version, else 4.4' -r
-complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...] [env: STREAMS_GROUP_BOOTSTRAP_SERVER]' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
-complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l timeout -d 'Upper bound for every network wait, in milliseconds [default: 30000]' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l kafka-version -d 'The Kafka release whose coordinator decides: 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1, 4.2 (4.2.2), 4.1 (4.1.2) or kip (KIP-1071\'s epoch rules). Default: the snapshot\'s or live broker\'s version, else 4.4' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -s o -l output -d 'Output format' -r -f -a "table\t''
 json\t''"
 complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
@@ -198,9 +198,9 @@ complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch"
 complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -l group -d 'The group: live (with --bootstrap-server), or the one to pick in --snapshot' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -l snapshot -d 'Read the group from a `describe --output json` snapshot instead of the cluster' -r -F
 complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -l acceptable-recovery-lag -d 'The lag at which a task counts as caught up (streams.acceptable.recovery.lag). Default: the group\'s, when its broker reports it, else 10000' -r
-complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...] [env: STREAMS_GROUP_BOOTSTRAP_SERVER]' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
-complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -l timeout -d 'Upper bound for every network wait, in milliseconds [default: 30000]' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -s o -l output -d 'Output format' -r -f -a "table\t''
 json\t''"
 complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
@@ -214,9 +214,9 @@ complete -c streams-group -n "__fish_streams_group_using_subcommand topology; an
 complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and not __fish_seen_subcommand_from show help" -l group -d 'The group to take from a snapshot with several' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and not __fish_seen_subcommand_from show help" -l partitions -d 'Partitions of every source topic whose count is not known otherwise (from --topic-partitions, or from the group)' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and not __fish_seen_subcommand_from show help" -l topic-partitions -d 'Partition count of one topic (repeatable, or comma-separated); internal topics too, to model existing ones; 0 = the topic is missing' -r
-complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and not __fish_seen_subcommand_from show help" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and not __fish_seen_subcommand_from show help" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...] [env: STREAMS_GROUP_BOOTSTRAP_SERVER]' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and not __fish_seen_subcommand_from show help" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
-complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and not __fish_seen_subcommand_from show help" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and not __fish_seen_subcommand_from show help" -l timeout -d 'Upper bound for every network wait, in milliseconds [default: 30000]' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and not __fish_seen_subcommand_from show help" -s o -l output -d 'Output format' -r -f -a "table\t''
 json\t''"
 complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and not __fish_seen_subcommand_from show help" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
@@ -234,9 +234,9 @@ complete -c streams-group -n "__fish_streams_group_using_subcommand topology; an
 complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and __fish_seen_subcommand_from show" -l group -d 'The group to take from a snapshot with several' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and __fish_seen_subcommand_from show" -l partitions -d 'Partitions of every source topic whose count is not known otherwise (no default: unknown counts are left out of the picture)' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and __fish_seen_subcommand_from show" -l topic-partitions -d 'Partitions of given topics: TOPIC=N, comma-separated or repeated' -r
-complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and __fish_seen_subcommand_from show" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and __fish_seen_subcommand_from show" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...] [env: STREAMS_GROUP_BOOTSTRAP_SERVER]' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and __fish_seen_subcommand_from show" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
-complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and __fish_seen_subcommand_from show" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and __fish_seen_subcommand_from show" -l timeout -d 'Upper bound for every network wait, in milliseconds [default: 30000]' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and __fish_seen_subcommand_from show" -s o -l output -d 'Output format' -r -f -a "table\t''
 json\t''"
 complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and __fish_seen_subcommand_from show" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
@@ -253,10 +253,10 @@ complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offset
 complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -l to-datetime -d 'The first offset at or after this time: YYYY-MM-DDTHH:mm:SS.sss, optional Z, +hh:mm or +hh (UTC without a zone)' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -l by-duration -d 'The first offset at or after now minus this ISO-8601 duration (PnDTnHnMnS, e.g. PT1H)' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -l from-file -d 'The offsets of a CSV plan (as --export writes it); the scope is the file\'s' -r -F
-complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -s g -l group -d 'Group to reset (repeatable)' -r
-complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...] [env: STREAMS_GROUP_BOOTSTRAP_SERVER]' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
-complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -l timeout -d 'Upper bound for every network wait, in milliseconds [default: 30000]' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -s g -l group -d 'Group to reset (repeatable)' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -s o -l output -d 'Output format' -r -f -a "table\t''
 json\t''"
 complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
@@ -275,9 +275,9 @@ complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offset
 complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -s V -l version -d 'Print version'
 complete -c streams-group -n "__fish_streams_group_using_subcommand delete-offsets" -s g -l group -d 'The group (one)' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand delete-offsets" -l input-topic -d 'A topic, all its partitions or the ones named: TOPIC or TOPIC:0,1,2 (repeatable)' -r
-complete -c streams-group -n "__fish_streams_group_using_subcommand delete-offsets" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand delete-offsets" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...] [env: STREAMS_GROUP_BOOTSTRAP_SERVER]' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand delete-offsets" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
-complete -c streams-group -n "__fish_streams_group_using_subcommand delete-offsets" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand delete-offsets" -l timeout -d 'Upper bound for every network wait, in milliseconds [default: 30000]' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand delete-offsets" -s o -l output -d 'Output format' -r -f -a "table\t''
 json\t''"
 complete -c streams-group -n "__fish_streams_group_using_subcommand delete-offsets" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
@@ -290,9 +290,9 @@ complete -c streams-group -n "__fish_streams_group_using_subcommand delete-offse
 complete -c streams-group -n "__fish_streams_group_using_subcommand delete-offsets" -s h -l help -d 'Print help'
 complete -c streams-group -n "__fish_streams_group_using_subcommand delete-offsets" -s V -l version -d 'Print version'
 complete -c streams-group -n "__fish_streams_group_using_subcommand delete" -s g -l group -d 'Group to delete (repeatable)' -r
-complete -c streams-group -n "__fish_streams_group_using_subcommand delete" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand delete" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...] [env: STREAMS_GROUP_BOOTSTRAP_SERVER]' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand delete" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
-complete -c streams-group -n "__fish_streams_group_using_subcommand delete" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand delete" -l timeout -d 'Upper bound for every network wait, in milliseconds [default: 30000]' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand delete" -s o -l output -d 'Output format' -r -f -a "table\t''
 json\t''"
 complete -c streams-group -n "__fish_streams_group_using_subcommand delete" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
@@ -304,9 +304,6 @@ complete -c streams-group -n "__fish_streams_group_using_subcommand delete" -l e
 complete -c streams-group -n "__fish_streams_group_using_subcommand delete" -s v -l verbose -d 'More detail'
 complete -c streams-group -n "__fish_streams_group_using_subcommand delete" -s h -l help -d 'Print help'
 complete -c streams-group -n "__fish_streams_group_using_subcommand delete" -s V -l version -d 'Print version'
-complete -c streams-group -n "__fish_streams_group_using_subcommand timeline" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
-complete -c streams-group -n "__fish_streams_group_using_subcommand timeline" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
-complete -c streams-group -n "__fish_streams_group_using_subcommand timeline" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand timeline" -s o -l output -d 'Output format' -r -f -a "table\t''
 json\t''"
 complete -c streams-group -n "__fish_streams_group_using_subcommand timeline" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
@@ -315,9 +312,6 @@ never\t''"
 complete -c streams-group -n "__fish_streams_group_using_subcommand timeline" -s v -l verbose -d 'More detail'
 complete -c streams-group -n "__fish_streams_group_using_subcommand timeline" -s h -l help -d 'Print help'
 complete -c streams-group -n "__fish_streams_group_using_subcommand timeline" -s V -l version -d 'Print version'
-complete -c streams-group -n "__fish_streams_group_using_subcommand completions" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
-complete -c streams-group -n "__fish_streams_group_using_subcommand completions" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
-complete -c streams-group -n "__fish_streams_group_using_subcommand completions" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand completions" -s o -l output -d 'Output format' -r -f -a "table\t''
 json\t''"
 complete -c streams-group -n "__fish_streams_group_using_subcommand completions" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
@@ -327,9 +321,6 @@ complete -c streams-group -n "__fish_streams_group_using_subcommand completions"
 complete -c streams-group -n "__fish_streams_group_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c streams-group -n "__fish_streams_group_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c streams-group -n "__fish_streams_group_using_subcommand man" -l dir -d 'Write every page into DIR (created if missing), one file per subcommand, and list them' -r -f -a "(__fish_complete_directories)"
-complete -c streams-group -n "__fish_streams_group_using_subcommand man" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...]' -r
-complete -c streams-group -n "__fish_streams_group_using_subcommand man" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
-complete -c streams-group -n "__fish_streams_group_using_subcommand man" -l timeout -d 'Upper bound for every network wait, in milliseconds' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand man" -s o -l output -d 'Output format' -r -f -a "table\t''
 json\t''"
 complete -c streams-group -n "__fish_streams_group_using_subcommand man" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''

@@ -15,9 +15,9 @@ _streams-group() {
 
     local context curcontext="$curcontext" state line
     _arguments "${_arguments_options[@]}" : \
-'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
-'--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
-'--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \
+'--bootstrap-server=[]:HOST:PORT:_default' \
+'--command-config=[]:FILE:_files' \
+'--timeout=[]:MS:_default' \
 '-o+[Output format]:OUTPUT:(table json)' \
 '--output=[Output format]:OUTPUT:(table json)' \
 '--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
@@ -67,9 +67,9 @@ _arguments "${_arguments_options[@]}" : \
 '(--topology --from-group)--from-snapshot=[Start from a group in a \`describe --output json\` snapshot (its members, epochs, tasks)]:FILE:_files' \
 '(--topology)--from-group=[Start from a live group (needs --bootstrap-server)]:GROUP:_default' \
 '--group=[The group to start from when the snapshot has several]:GROUP:_default' \
-'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
+'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\] \[env\: STREAMS_GROUP_BOOTSTRAP_SERVER\]]:HOST:PORT:_default' \
 '--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
-'--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \
+'--timeout=[Upper bound for every network wait, in milliseconds \[default\: 30000\]]:MS:_default' \
 '-o+[Output format]:OUTPUT:(table json)' \
 '--output=[Output format]:OUTPUT:(table json)' \
 '--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
@@ -87,9 +87,9 @@ _arguments "${_arguments_options[@]}" : \
 (list)
 _arguments "${_arguments_options[@]}" : \
 '*--state=[Only groups in these states (comma-separated)\: Empty, NotReady, Assigning, Reconciling, Stable, Dead]:STATE:_default' \
-'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
+'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\] \[env\: STREAMS_GROUP_BOOTSTRAP_SERVER\]]:HOST:PORT:_default' \
 '--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
-'--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \
+'--timeout=[Upper bound for every network wait, in milliseconds \[default\: 30000\]]:MS:_default' \
 '-o+[Output format]:OUTPUT:(table json)' \
 '--output=[Output format]:OUTPUT:(table json)' \
 '--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
@@ -108,11 +108,11 @@ _arguments "${_arguments_options[@]}" : \
 '--count=[With --watch\: stop after N samples]:N:_default' \
 '--for=[With --watch\: stop after DURATION (seconds, or 90s, 5m, 1h)]:DURATION:_default' \
 '--record=[With --watch\: append every sample to FILE as one JSON line (\`timeline FILE\` replays it)]:FILE:_files' \
+'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\] \[env\: STREAMS_GROUP_BOOTSTRAP_SERVER\]]:HOST:PORT:_default' \
+'--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
+'--timeout=[Upper bound for every network wait, in milliseconds \[default\: 30000\]]:MS:_default' \
 '(--all-groups)*-g+[Group to describe (repeatable)]:GROUP:_default' \
 '(--all-groups)*--group=[Group to describe (repeatable)]:GROUP:_default' \
-'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
-'--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
-'--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \
 '-o+[Output format]:OUTPUT:(table json)' \
 '--output=[Output format]:OUTPUT:(table json)' \
 '--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
@@ -131,9 +131,9 @@ _arguments "${_arguments_options[@]}" : \
 ;;
 (diff)
 _arguments "${_arguments_options[@]}" : \
-'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
+'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\] \[env\: STREAMS_GROUP_BOOTSTRAP_SERVER\]]:HOST:PORT:_default' \
 '--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
-'--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \
+'--timeout=[Upper bound for every network wait, in milliseconds \[default\: 30000\]]:MS:_default' \
 '-o+[Output format]:OUTPUT:(table json)' \
 '--output=[Output format]:OUTPUT:(table json)' \
 '--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
@@ -157,9 +157,9 @@ _arguments "${_arguments_options[@]}" : \
 _arguments "${_arguments_options[@]}" : \
 '--application-id=[Application id (needed for Topology#describe() text)]:ID:_default' \
 '--group=[The group to take from a snapshot with several groups]:GROUP:_default' \
-'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
+'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\] \[env\: STREAMS_GROUP_BOOTSTRAP_SERVER\]]:HOST:PORT:_default' \
 '--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
-'--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \
+'--timeout=[Upper bound for every network wait, in milliseconds \[default\: 30000\]]:MS:_default' \
 '-o+[Output format]:OUTPUT:(table json)' \
 '--output=[Output format]:OUTPUT:(table json)' \
 '--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
@@ -182,9 +182,9 @@ _arguments "${_arguments_options[@]}" : \
 '--partitions=[Partitions of every source topic whose count is not known otherwise (from --topic-partitions, or from the group)]:N:_default' \
 '*--topic-partitions=[Partition count of one topic (repeatable, or comma-separated); internal topics too, to model existing ones; 0 = the topic is missing]:TOPIC=N:_default' \
 '--kafka-version=[With --simulate\: the Kafka release whose coordinator simulates\: 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1, 4.2 (4.2.2), 4.1 (4.1.2) or kip. Default\: the version the snapshot records, else 4.4]:VERSION:_default' \
-'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
+'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\] \[env\: STREAMS_GROUP_BOOTSTRAP_SERVER\]]:HOST:PORT:_default' \
 '--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
-'--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \
+'--timeout=[Upper bound for every network wait, in milliseconds \[default\: 30000\]]:MS:_default' \
 '-o+[Output format]:OUTPUT:(table json)' \
 '--output=[Output format]:OUTPUT:(table json)' \
 '--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
@@ -242,10 +242,10 @@ _arguments "${_arguments_options[@]}" : \
 broker\:"What shipped Apache Kafka brokers (4.1 to 4.4) do"))' \
 '--partitions=[Partitions of every source topic whose count is not known otherwise (from --topic-partitions, or from the group)]:N:_default' \
 '*--topic-partitions=[Partition count of one topic (repeatable, or comma-separated); internal topics too, to model existing ones; 0 = the topic is missing]:TOPIC=N:_default' \
-'--kafka-version=[The Kafka release whose coordinator decides\: 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1, 4.2 (4.2.2), 4.1 (4.1.2) or kip (KIP-1071'\''s epoch rules). Default\: the snapshot'\''s or live broker'\''s version, else 4.4]:VERSION:_default' \
-'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
+'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\] \[env\: STREAMS_GROUP_BOOTSTRAP_SERVER\]]:HOST:PORT:_default' \
 '--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
-'--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \
+'--timeout=[Upper bound for every network wait, in milliseconds \[default\: 30000\]]:MS:_default' \
+'--kafka-version=[The Kafka release whose coordinator decides\: 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1, 4.2 (4.2.2), 4.1 (4.1.2) or kip (KIP-1071'\''s epoch rules). Default\: the snapshot'\''s or live broker'\''s version, else 4.4]:VERSION:_default' \
 '-o+[Output format]:OUTPUT:(table json)' \
 '--output=[Output format]:OUTPUT:(table json)' \
 '--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
@@ -262,9 +262,9 @@ _arguments "${_arguments_options[@]}" : \
 '--group=[The group\: live (with --bootstrap-server), or the one to pick in --snapshot]:GROUP:_default' \
 '--snapshot=[Read the group from a \`describe --output json\` snapshot instead of the cluster]:FILE:_files' \
 '--acceptable-recovery-lag=[The lag at which a task counts as caught up (streams.acceptable.recovery.lag). Default\: the group'\''s, when its broker reports it, else 10000]:N:_default' \
-'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
+'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\] \[env\: STREAMS_GROUP_BOOTSTRAP_SERVER\]]:HOST:PORT:_default' \
 '--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
-'--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \
+'--timeout=[Upper bound for every network wait, in milliseconds \[default\: 30000\]]:MS:_default' \
 '-o+[Output format]:OUTPUT:(table json)' \
 '--output=[Output format]:OUTPUT:(table json)' \
 '--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
@@ -283,9 +283,9 @@ _arguments "${_arguments_options[@]}" : \
 '--group=[The group to take from a snapshot with several]:GROUP:_default' \
 '--partitions=[Partitions of every source topic whose count is not known otherwise (from --topic-partitions, or from the group)]:N:_default' \
 '*--topic-partitions=[Partition count of one topic (repeatable, or comma-separated); internal topics too, to model existing ones; 0 = the topic is missing]:TOPIC=N:_default' \
-'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
+'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\] \[env\: STREAMS_GROUP_BOOTSTRAP_SERVER\]]:HOST:PORT:_default' \
 '--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
-'--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \
+'--timeout=[Upper bound for every network wait, in milliseconds \[default\: 30000\]]:MS:_default' \
 '-o+[Output format]:OUTPUT:(table json)' \
 '--output=[Output format]:OUTPUT:(table json)' \
 '--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
@@ -313,9 +313,9 @@ _arguments "${_arguments_options[@]}" : \
 '--group=[The group to take from a snapshot with several]:GROUP:_default' \
 '--partitions=[Partitions of every source topic whose count is not known otherwise (no default\: unknown counts are left out of the picture)]:N:_default' \
 '*--topic-partitions=[Partitions of given topics\: TOPIC=N, comma-separated or repeated]:TOPIC=N:_default' \
-'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
+'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\] \[env\: STREAMS_GROUP_BOOTSTRAP_SERVER\]]:HOST:PORT:_default' \
 '--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
-'--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \
+'--timeout=[Upper bound for every network wait, in milliseconds \[default\: 30000\]]:MS:_default' \
 '-o+[Output format]:OUTPUT:(table json)' \
 '--output=[Output format]:OUTPUT:(table json)' \
 '--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
@@ -364,11 +364,11 @@ _arguments "${_arguments_options[@]}" : \
 '--to-datetime=[The first offset at or after this time\: YYYY-MM-DDTHH\:mm\:SS.sss, optional Z, +hh\:mm or +hh (UTC without a zone)]:DATETIME:_default' \
 '--by-duration=[The first offset at or after now minus this ISO-8601 duration (PnDTnHnMnS, e.g. PT1H)]:DURATION:_default' \
 '(--all-input-topics --input-topic)--from-file=[The offsets of a CSV plan (as --export writes it); the scope is the file'\''s]:CSV:_files' \
+'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\] \[env\: STREAMS_GROUP_BOOTSTRAP_SERVER\]]:HOST:PORT:_default' \
+'--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
+'--timeout=[Upper bound for every network wait, in milliseconds \[default\: 30000\]]:MS:_default' \
 '(--all-groups)*-g+[Group to reset (repeatable)]:GROUP:_default' \
 '(--all-groups)*--group=[Group to reset (repeatable)]:GROUP:_default' \
-'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
-'--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
-'--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \
 '-o+[Output format]:OUTPUT:(table json)' \
 '--output=[Output format]:OUTPUT:(table json)' \
 '--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
@@ -393,9 +393,9 @@ _arguments "${_arguments_options[@]}" : \
 '-g+[The group (one)]:GROUP:_default' \
 '--group=[The group (one)]:GROUP:_default' \
 '*--input-topic=[A topic, all its partitions or the ones named\: TOPIC or TOPIC\:0,1,2 (repeatable)]:TOPIC[:P,P]:_default' \
-'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
+'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\] \[env\: STREAMS_GROUP_BOOTSTRAP_SERVER\]]:HOST:PORT:_default' \
 '--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
-'--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \
+'--timeout=[Upper bound for every network wait, in milliseconds \[default\: 30000\]]:MS:_default' \
 '-o+[Output format]:OUTPUT:(table json)' \
 '--output=[Output format]:OUTPUT:(table json)' \
 '--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
@@ -414,9 +414,9 @@ _arguments "${_arguments_options[@]}" : \
 _arguments "${_arguments_options[@]}" : \
 '*-g+[Group to delete (repeatable)]:GROUP:_default' \
 '*--group=[Group to delete (repeatable)]:GROUP:_default' \
-'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
+'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\] \[env\: STREAMS_GROUP_BOOTSTRAP_SERVER\]]:HOST:PORT:_default' \
 '--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
-'--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \
+'--timeout=[Upper bound for every network wait, in milliseconds \[default\: 30000\]]:MS:_default' \
 '-o+[Output format]:OUTPUT:(table json)' \
 '--output=[Output format]:OUTPUT:(table json)' \
 '--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
@@ -433,9 +433,6 @@ _arguments "${_arguments_options[@]}" : \
 ;;
 (timeline)
 _arguments "${_arguments_options[@]}" : \
-'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
-'--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
-'--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \
 '-o+[Output format]:OUTPUT:(table json)' \
 '--output=[Output format]:OUTPUT:(table json)' \
 '--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
@@ -450,9 +447,6 @@ _arguments "${_arguments_options[@]}" : \
 ;;
 (completions)
 _arguments "${_arguments_options[@]}" : \
-'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
-'--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
-'--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \
 '-o+[Output format]:OUTPUT:(table json)' \
 '--output=[Output format]:OUTPUT:(table json)' \
 '--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
@@ -468,9 +462,6 @@ _arguments "${_arguments_options[@]}" : \
 (man)
 _arguments "${_arguments_options[@]}" : \
 '()--dir=[Write every page into DIR (created if missing), one file per subcommand, and list them]:DIR:_files -/' \
-'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\]]:HOST:PORT:_default' \
-'--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
-'--timeout=[Upper bound for every network wait, in milliseconds]:MS:_default' \
 '-o+[Output format]:OUTPUT:(table json)' \
 '--output=[Output format]:OUTPUT:(table json)' \
 '--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \

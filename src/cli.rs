@@ -5,6 +5,7 @@
 
 use clap::{CommandFactory, Parser, Subcommand};
 
+use crate::commands::global::ConnectionArgs;
 use crate::commands::{self, GlobalArgs, Outcome};
 
 const ABOUT: &str = "Inspect, simulate and check Apache Kafka streams groups (KIP-1071)";
@@ -15,7 +16,7 @@ protocol of KIP-1071 (Kafka 4.1 and later).
 
 Offline commands (simulate, topology, diff and check-epoch and lag with --snapshot) need no
 broker. Live commands (list, describe, and the others with a live group) talk to a cluster with
---bootstrap-server.";
+--bootstrap-server; the commands that can connect list the connection options in their help.";
 
 const AFTER_HELP: &str = "\
 Examples:
@@ -79,7 +80,7 @@ pub enum Command {
 impl Cli {
     /// Run the parsed command line.
     pub fn run(&self) -> Outcome {
-        let g = &self.global;
+        let g = &self.global.connect_with(self.command.connection());
         match &self.command {
             Command::Simulate(a) => commands::simulate::run(g, a),
             Command::List(a) => commands::list::run(g, a),
@@ -94,6 +95,26 @@ impl Cli {
             Command::Timeline(a) => commands::timeline::run(g, a),
             Command::Completions(a) => commands::completions::run(a, Cli::command()),
             Command::Man(a) => commands::man::run(a, Cli::command()),
+        }
+    }
+}
+
+impl Command {
+    /// The connection options, on the commands that connect (`timeline`, `completions` and
+    /// `man` never do, and do not take them).
+    fn connection(&self) -> Option<&ConnectionArgs> {
+        match self {
+            Command::Simulate(a) => Some(&a.connection),
+            Command::List(a) => Some(&a.connection),
+            Command::Describe(a) => Some(&a.connection),
+            Command::Diff(a) => Some(&a.connection),
+            Command::CheckEpoch(a) => Some(&a.connection),
+            Command::Lag(a) => Some(&a.connection),
+            Command::Topology(a) => Some(&a.connection),
+            Command::ResetOffsets(a) => Some(&a.connection),
+            Command::DeleteOffsets(a) => Some(&a.connection),
+            Command::Delete(a) => Some(&a.connection),
+            Command::Timeline(_) | Command::Completions(_) | Command::Man(_) => None,
         }
     }
 }

@@ -70,6 +70,9 @@ pub struct Args {
 
     #[command(flatten)]
     pub topics: TopicCountArgs,
+
+    #[command(flatten)]
+    pub connection: super::global::ConnectionArgs,
 }
 
 pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {

@@ -42,6 +42,9 @@ pub struct Args {
     pub delete_internal_topics: bool,
     #[command(flatten)]
     pub mode: Mode,
+
+    #[command(flatten)]
+    pub connection: super::global::ConnectionArgs,
 }
 
 pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {

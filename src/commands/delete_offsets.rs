@@ -39,6 +39,9 @@ pub struct Args {
     pub scope: Scope,
     #[command(flatten)]
     pub mode: Mode,
+
+    #[command(flatten)]
+    pub connection: super::global::ConnectionArgs,
 }
 
 pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {

@@ -62,6 +62,9 @@ pub struct Args {
 
     #[command(flatten)]
     pub watch: super::watch::WatchArgs,
+
+    #[command(flatten)]
+    pub connection: super::global::ConnectionArgs,
 }
 
 pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {

@@ -33,6 +33,9 @@ Exit status: 0, or 1 with --exit-code when there are differences; 2 on bad input
 pub struct Args {
     #[command(subcommand)]
     pub what: What,
+
+    #[command(flatten)]
+    pub connection: super::global::ConnectionArgs,
 }
 
 #[derive(Debug, Subcommand)]

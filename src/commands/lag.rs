@@ -38,6 +38,9 @@ pub struct Args {
     /// offsets at all (nothing could be checked: the line on stderr says why)
     #[arg(long)]
     pub exit_code: bool,
+
+    #[command(flatten)]
+    pub connection: super::global::ConnectionArgs,
 }
 
 pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {

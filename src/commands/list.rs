@@ -22,6 +22,9 @@ pub struct Args {
     /// Stable, Dead
     #[arg(long, value_delimiter = ',', value_name = "STATE", value_parser = state)]
     pub state: Vec<String>,
+
+    #[command(flatten)]
+    pub connection: super::global::ConnectionArgs,
 }
 
 /// clap value parser for `--state`: the state's canonical name (case-insensitive, as the

@@ -1,5 +1,6 @@
-//! Reaching the cluster from the global options (`--bootstrap-server`, `--command-config`,
-//! `--timeout`): the one place commands build a client configuration.
+//! Reaching the cluster from the connection options (`--bootstrap-server`, `--command-config`,
+//! `--timeout`, see [`ConnectionArgs`](super::global::ConnectionArgs)): the one place commands
+//! build a client configuration.
 
 use std::time::Duration;
 
@@ -12,15 +13,16 @@ use crate::command_error::CommandError;
 
 /// The client configuration. With `--verbose`, unknown property keys are noted on stderr.
 pub fn client_config(global: &GlobalArgs) -> Result<ClientConfig, CommandError> {
-    let Some(bootstrap) = global.bootstrap_server.as_deref() else {
+    let c = &global.connection;
+    let Some(bootstrap) = c.bootstrap_server.as_deref() else {
         return Err(CommandError::usage(
             "this command needs --bootstrap-server HOST:PORT (or STREAMS_GROUP_BOOTSTRAP_SERVER)",
         ));
     };
     let cfg = kafka::config::load(
         bootstrap,
-        Duration::from_millis(global.timeout),
-        global.command_config.as_deref(),
+        Duration::from_millis(c.timeout_ms()),
+        c.command_config.as_deref(),
     )?;
     if global.verbose {
         for k in &cfg.ignored_keys {

@@ -109,6 +109,9 @@ pub struct Args {
     pub export: bool,
     #[command(flatten)]
     pub mode: Mode,
+
+    #[command(flatten)]
+    pub connection: super::global::ConnectionArgs,
 }
 
 /// The scenario, read before anything is sent, and its label.

@@ -174,6 +174,9 @@ pub struct Args {
     /// The group to start from when the snapshot has several
     #[arg(long, value_name = "GROUP", requires = "from_snapshot")]
     pub group: Option<String>,
+
+    #[command(flatten)]
+    pub connection: super::global::ConnectionArgs,
 }
 
 pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
@@ -218,27 +221,9 @@ pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
     if let Some(n) = &assumed {
         out::note(n);
     }
-    let bar = progress_bar(cfg.members, cfg.run.max_time_ms);
-    let mut last = 0;
-    let mut progress = |p: Progress| {
-        let Some(b) = &bar else { return };
-        match p {
-            Progress::Time { now_ms, .. } if now_ms - last >= 1000 => {
-                last = now_ms;
-                b.set_message(format!("virtual {:.0} s", now_ms as f64 / 1000.0));
-                b.tick();
-            }
-            Progress::Samples { done, count } => {
-                b.set_message(format!("sample {done} of {count}"));
-                b.tick();
-            }
-            Progress::Time { .. } => {}
-        }
-    };
-    let report = setup::run(&cfg, &scenario, args.samples, &mut progress)?;
-    if let Some(b) = bar {
-        b.finish_and_clear();
-    }
+    let mut alive = Liveness::new(cfg.members, cfg.run.max_time_ms);
+    let report = setup::run(&cfg, &scenario, args.samples, &mut |p| alive.progress(p))?;
+    alive.finish();
     // As the broker logs them: on stderr, so that stdout stays the report (JSON has them too).
     for w in &report.assignor_warnings {
         out::note(&format!("warning: assignor: {w}"));
@@ -330,15 +315,90 @@ fn plan(args: &Args, kafka_version: KafkaVersion) -> Plan {
     }
 }
 
-/// A spinner on a terminal for big runs.
-fn progress_bar(members: u32, max_time_ms: i64) -> Option<indicatif::ProgressBar> {
-    let show = std::io::stderr().is_terminal() && members >= 500;
-    show.then(|| {
-        let b = indicatif::ProgressBar::new(max_time_ms.max(1) as u64);
-        b.set_style(
-            indicatif::ProgressStyle::with_template("{spinner} simulating: {msg} [{elapsed}]")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
-        );
-        b
-    })
+/// Runs of at least this many members are expected to be long: they show progress on stderr.
+const LONG_RUN_MEMBERS: u32 = 500;
+
+/// How a long run shows it is alive, on stderr (stdout is the report): a spinner on a terminal,
+/// otherwise a plain line per 10 % of the way, first of the first run's virtual time against
+/// --max-time, then of the samples. Small runs say nothing.
+enum Liveness {
+    Silent,
+    Bar {
+        bar: indicatif::ProgressBar,
+        last_ms: i64,
+    },
+    Lines {
+        time_tenths: i64,
+        sample_tenths: u32,
+    },
+}
+
+impl Liveness {
+    fn new(members: u32, max_time_ms: i64) -> Self {
+        if members < LONG_RUN_MEMBERS {
+            return Liveness::Silent;
+        }
+        if std::io::stderr().is_terminal() {
+            let bar = indicatif::ProgressBar::new(max_time_ms.max(1) as u64);
+            bar.set_style(
+                indicatif::ProgressStyle::with_template("{spinner} simulating: {msg} [{elapsed}]")
+                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+            );
+            return Liveness::Bar { bar, last_ms: 0 };
+        }
+        out::note(&format!(
+            "simulating {members} members: a line per 10 % of --max-time ({} s of virtual \
+             time), then per 10 % of the samples",
+            max_time_ms / 1000
+        ));
+        Liveness::Lines {
+            time_tenths: 0,
+            sample_tenths: 0,
+        }
+    }
+
+    fn progress(&mut self, p: Progress) {
+        match (self, p) {
+            (Liveness::Silent, _) => {}
+            (Liveness::Bar { bar, last_ms }, Progress::Time { now_ms, .. }) => {
+                if now_ms - *last_ms >= 1000 {
+                    *last_ms = now_ms;
+                    bar.set_message(format!("virtual {:.0} s", now_ms as f64 / 1000.0));
+                    bar.tick();
+                }
+            }
+            (Liveness::Bar { bar, .. }, Progress::Samples { done, count }) => {
+                bar.set_message(format!("sample {done} of {count}"));
+                bar.tick();
+            }
+            (Liveness::Lines { time_tenths, .. }, Progress::Time { now_ms, limit_ms }) => {
+                let tenths = (now_ms.saturating_mul(10) / limit_ms.max(1)).min(10);
+                if tenths > *time_tenths {
+                    *time_tenths = tenths;
+                    out::note(&format!(
+                        "simulating: first run at virtual {} s of {} s ({} %)",
+                        now_ms / 1000,
+                        limit_ms / 1000,
+                        now_ms.saturating_mul(100) / limit_ms.max(1)
+                    ));
+                }
+            }
+            (Liveness::Lines { sample_tenths, .. }, Progress::Samples { done, count }) => {
+                let tenths = (done.saturating_mul(10) / count.max(1)).min(10);
+                if tenths > *sample_tenths {
+                    *sample_tenths = tenths;
+                    out::note(&format!(
+                        "simulating: {done} of {count} samples done ({} %)",
+                        done.saturating_mul(100) / count.max(1)
+                    ));
+                }
+            }
+        }
+    }
+
+    fn finish(self) {
+        if let Liveness::Bar { bar, .. } = self {
+            bar.finish_and_clear();
+        }
+    }
 }

@@ -4,7 +4,7 @@
 use streams_group::render::{out, topology as view};
 use streams_group::source::resolve_topology;
 use streams_group::topology::report::report;
-use streams_group::topology::topic_counts::assumed_metadata;
+use streams_group::topology::topic_counts::{assumed_metadata, read_counts};
 
 use super::args::{source_arg, SourceArg, TopicCountArgs};
 use super::GlobalArgs;
@@ -23,7 +23,8 @@ live group's topology. Describe text prints internal topic names without the app
 it needs --application-id.
 
 Every source topic is assumed to have --partitions partitions (default 8; a snapshot or a live
-group shows its own) unless --topic-partitions gives its count. --topic-partitions can also name
+group shows its own, and the report says which counts were read from the cluster or the
+snapshot) unless --topic-partitions gives its count. --topic-partitions can also name
 internal topics, to model ones that already exist, and `topic=0` models a missing topic. The
 coordinator's rules (KIP-1071) then decide the partition count of every repartition and
 changelog topic, check copartitioning, and count the tasks.
@@ -64,6 +65,9 @@ pub struct Args {
 
     #[command(flatten)]
     pub topics: TopicCountArgs,
+
+    #[command(flatten)]
+    pub connection: super::global::ConnectionArgs,
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -83,8 +87,9 @@ pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
     let source = file.source(global)?;
     let app = args.application_id.as_deref();
     let topology = resolve_topology(&source, app, args.group.as_deref())?;
-    let metadata = assumed_metadata(&topology, &args.topics.counts());
-    let report = report(&topology, app, metadata);
+    let counts = args.topics.counts();
+    let metadata = assumed_metadata(&topology, &counts);
+    let report = report(&topology, app, metadata).with_read_counts(read_counts(&topology, &counts));
     out::report(global.format(), &report, view::table)?;
     Ok(Code::answer(report.configuration.ready))
 }

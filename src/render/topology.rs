@@ -20,16 +20,31 @@ pub fn table(r: &TopologyReport) -> String {
     }
     out.push('\n');
     out.push_str(&verdict(r));
-    let assumed: Vec<String> = r
-        .topic_partitions
-        .iter()
-        .map(|(t, n)| format!("{t}={n}"))
-        .collect();
-    if !assumed.is_empty() {
-        out.push_str(&format!("Assumed partitions: {}\n", assumed.join(", ")));
-    }
+    out.push_str(&partition_counts(r));
     for n in &r.notes {
         out.push_str(&format!("Note: {n}\n"));
+    }
+    out
+}
+
+/// The counts read (from the cluster or a snapshot) on one line, the assumed ones on another.
+fn partition_counts(r: &TopologyReport) -> String {
+    let (read, assumed): (Vec<_>, Vec<_>) = r
+        .topic_partitions
+        .iter()
+        .partition(|(t, _)| r.partitions_read.contains(t));
+    let list = |v: Vec<(&String, &i32)>| {
+        v.iter()
+            .map(|(t, n)| format!("{t}={n}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut out = String::new();
+    if let Some(from) = r.partitions_read_from.filter(|_| !read.is_empty()) {
+        out.push_str(&format!("Partitions ({}): {}\n", from.phrase(), list(read)));
+    }
+    if !assumed.is_empty() {
+        out.push_str(&format!("Assumed partitions: {}\n", list(assumed)));
     }
     out
 }
@@ -105,4 +120,47 @@ fn verdict(r: &TopologyReport) -> String {
         "subtopologies"
     };
     format!("{when}: {} tasks in {n} {what}.\n", c.total_tasks)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::{resolve_topology, TopologySource};
+    use crate::topology::report::report;
+    use crate::topology::topic_counts::{assumed_metadata, read_counts, TopicCounts};
+
+    /// The snapshot fixture's group, read as `group:ID` would give it when `live`.
+    fn table_of(live: bool, overrides: &[(&str, i32)]) -> String {
+        let file = TopologySource::File("tests/data/snapshots/wordcount-epoch3.json".into());
+        let mut t = resolve_topology(&file, None, None).unwrap();
+        t.live = live;
+        let counts = TopicCounts {
+            partitions: 8,
+            overrides: overrides.iter().map(|(t, n)| (t.to_string(), *n)).collect(),
+        };
+        let metadata = assumed_metadata(&t, &counts);
+        table(&report(&t, None, metadata).with_read_counts(read_counts(&t, &counts)))
+    }
+
+    #[test]
+    fn counts_a_live_group_shows_are_labelled_as_read_from_the_cluster() {
+        let out = table_of(true, &[]);
+        assert!(
+            out.contains(
+                "Partitions (read from the cluster): streams-plaintext-input=6, \
+                 wordcount-counts-store-changelog=6, wordcount-counts-store-repartition=6\n"
+            ),
+            "{out}"
+        );
+        assert!(!out.contains("Assumed"), "{out}");
+        let out = table_of(true, &[("streams-plaintext-input", 4)]);
+        assert!(
+            out.contains("Assumed partitions: streams-plaintext-input=4\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("Partitions (read from the cluster): wordcount-counts-store-changelog=6"),
+            "{out}"
+        );
+    }
 }

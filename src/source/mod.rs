@@ -187,7 +187,7 @@ pub fn resolve_topology_with_processors(
     };
     let label = format!("group:{group_id}");
     let ((described, _), stored) = describe_live_with(client, group_id, true)?;
-    let mut t = group_topology(described?, &label)?;
+    let mut t = group_topology(described?, &label, true)?;
     let note = match stored {
         StoredDescription::Available(graph) => {
             t.graph = Some(crate::topology::picture::named_as_in(
@@ -239,7 +239,7 @@ pub fn resolve_topology(
         TopologySource::Live { group_id, client } => {
             let label = format!("group:{group_id}");
             let g = describe_live(client, group_id)?.0?;
-            group_topology(g, &label)
+            group_topology(g, &label, true)
         }
         TopologySource::File(path) => {
             let label = path.display().to_string();
@@ -249,7 +249,7 @@ pub fn resolve_topology(
                 let s = snapshot::parse_snapshot(&text, &label)
                     .map_err(|e| Error::input(e.to_string()))?;
                 let g = snapshot::find_group(&s, group).map_err(|e| group_error(&label, e))?;
-                return group_topology(g.clone(), &label);
+                return group_topology(g.clone(), &label, false);
             }
             parse_file_topology(&text, &label, application_id)
         }
@@ -290,6 +290,7 @@ fn parse_file_topology(
         topology,
         label: label.to_string(),
         group: None,
+        live: false,
         described,
         notes,
         graph,
@@ -320,7 +321,7 @@ fn described_json(text: &str) -> Option<String> {
     described.then(|| serde_json::to_string_pretty(&value).unwrap_or_default())
 }
 
-fn group_topology(g: GroupDescription, label: &str) -> Result<ResolvedTopology, Error> {
+fn group_topology(g: GroupDescription, label: &str, live: bool) -> Result<ResolvedTopology, Error> {
     let topology = snapshot::topology_of(&g).ok_or_else(|| {
         Error::input(format!(
             "{label}: group {} shows no topology (subtopologies are null: the group is not \
@@ -332,6 +333,7 @@ fn group_topology(g: GroupDescription, label: &str) -> Result<ResolvedTopology, 
         topology,
         label: label.to_string(),
         group: Some(g),
+        live,
         described: true,
         notes: Vec::new(),
         graph: None,

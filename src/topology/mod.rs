@@ -198,6 +198,8 @@ pub struct ResolvedTopology {
     pub label: String,
     /// The group, when the topology came from a snapshot or a live group.
     pub group: Option<GroupDescription>,
+    /// The group was read from the cluster just now (`group:ID`), not from a snapshot.
+    pub live: bool,
     /// The internal topics' partition counts are a coordinator's decisions (a described
     /// topology), not what members send.
     pub described: bool,

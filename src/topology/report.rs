@@ -9,6 +9,7 @@ use serde::Serialize;
 use crate::model::{ErrorCode, StatusCode, Subtopology, Topology};
 
 use crate::topology::configure::{configure, CreatableTopic, TopicMetadata, TopicProblem};
+use crate::topology::topic_counts::ReadFrom;
 use crate::topology::ResolvedTopology;
 
 /// One subtopology in the report.
@@ -83,8 +84,16 @@ pub struct TopologyReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub application_id: Option<String>,
     pub epoch: i32,
-    /// Partition counts assumed for the topics (sources and any --topic-partitions).
+    /// Partition counts of the topics (sources, internal topics a group shows, any
+    /// --topic-partitions): assumed, except those named in `partitions_read`.
     pub topic_partitions: BTreeMap<String, i32>,
+    /// Where the counts named in `partitions_read` were read: `cluster` for `group:ID`,
+    /// `snapshot` for a snapshot; absent for a topology file (every count assumed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partitions_read_from: Option<ReadFrom>,
+    /// The topics of `topic_partitions` whose counts were read, not assumed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub partitions_read: Vec<String>,
     pub subtopologies: Vec<SubtopologyRow>,
     pub configuration: ConfigurationReport,
     pub notes: Vec<String>,
@@ -104,12 +113,29 @@ pub fn report(
         application_id: application_id.map(str::to_string),
         epoch: t.topology.epoch,
         topic_partitions: metadata,
+        partitions_read_from: None,
+        partitions_read: Vec::new(),
         subtopologies: subs
             .into_iter()
             .map(|s| row(s, tasks.get(&s.id).copied()))
             .collect(),
         configuration,
         notes: t.notes.clone(),
+    }
+}
+
+impl TopologyReport {
+    /// The report, saying which counts were read and where (see
+    /// [`read_counts`](crate::topology::topic_counts::read_counts)).
+    pub fn with_read_counts(mut self, read: Option<(ReadFrom, Vec<String>)>) -> Self {
+        if let Some((from, topics)) = read {
+            self.partitions_read = topics
+                .into_iter()
+                .filter(|t| self.topic_partitions.contains_key(t))
+                .collect();
+            self.partitions_read_from = Some(from).filter(|_| !self.partitions_read.is_empty());
+        }
+        self
     }
 }
 

@@ -2,7 +2,10 @@
 //! topology from `--partitions` and `--topic-partitions`. Every command that needs counts for
 //! the coordinator (simulate, topology, check-epoch, diff) takes them from here.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+
+use schemars::JsonSchema;
+use serde::Serialize;
 
 use super::configure::TopicMetadata;
 use super::ResolvedTopology;
@@ -47,6 +50,59 @@ pub fn assumed_metadata(t: &ResolvedTopology, counts: &TopicCounts) -> TopicMeta
         Some(g) => counts.for_group(g),
         None => counts.for_topology(&t.topology),
     }
+}
+
+/// Where partition counts that were not assumed came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ReadFrom {
+    /// A live group (`group:ID`): the cluster's topic metadata and the coordinator's describe.
+    Cluster,
+    /// A `describe --output json` snapshot, which recorded them from the cluster.
+    Snapshot,
+}
+
+impl ReadFrom {
+    /// How the text report names it.
+    pub fn phrase(self) -> &'static str {
+        match self {
+            ReadFrom::Cluster => "read from the cluster",
+            ReadFrom::Snapshot => "read from the snapshot",
+        }
+    }
+}
+
+/// Which of the counts [`assumed_metadata`] gives were read rather than assumed, and where:
+/// `None` for a topology file. A group shows the counts of its input topics that exist (the
+/// cluster's metadata listed their partitions) and of its internal topics (the coordinator's
+/// describe); a topic given by `--topic-partitions` is assumed.
+pub fn read_counts(t: &ResolvedTopology, counts: &TopicCounts) -> Option<(ReadFrom, Vec<String>)> {
+    let g = t.group.as_ref()?;
+    let from = if t.live {
+        ReadFrom::Cluster
+    } else {
+        ReadFrom::Snapshot
+    };
+    let mut read: BTreeSet<&str> = g
+        .offsets
+        .iter()
+        .filter(|o| o.end.is_some())
+        .map(|o| o.topic.as_str())
+        .collect();
+    let internal = g.topology.subtopologies.iter().flatten().flat_map(|s| {
+        s.repartition_source_topics
+            .iter()
+            .chain(&s.state_changelog_topics)
+    });
+    read.extend(
+        internal
+            .filter(|t| t.partitions > 0)
+            .map(|t| t.name.as_str()),
+    );
+    for (t, _) in &counts.overrides {
+        read.remove(t.as_str());
+    }
+    Some((from, read.into_iter().map(str::to_string).collect()))
 }
 
 /// Source topics of a topology, each with `partitions` partitions.

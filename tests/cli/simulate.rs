@@ -674,3 +674,78 @@ fn named_processes_and_members_are_exactly_what_changes() {
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
     }
 }
+
+/// A run expected to be long (500 members or more) says it is alive on stderr; off a terminal
+/// (here, a pipe) as a line per 10 % of the first run's virtual time against --max-time, then of
+/// the samples. Stdout stays the report alone; a smaller run says nothing. No time is measured.
+#[test]
+fn a_long_run_shows_progress_on_stderr_and_stdout_stays_the_report() {
+    // A rolling bounce of 500 members does not settle in 20 s of virtual time: the first run
+    // goes the whole way to --max-time.
+    let (code, out, err) = run(&[
+        "simulate",
+        "--members",
+        "500",
+        "--scenario",
+        "rolling-bounce",
+        "--samples",
+        "3",
+        "--max-time",
+        "20000",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(code, 1, "ends at --max-time: {err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("stdout is pure JSON");
+    assert_eq!(v["stop_reason"], "max_time");
+    let lines: Vec<&str> = err.lines().collect();
+    assert!(
+        lines[0].starts_with("simulating 500 members: a line per 10 % of --max-time"),
+        "{err}"
+    );
+    let time: Vec<&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("simulating: first run at virtual "))
+        .copied()
+        .collect();
+    let expected: Vec<String> = (1..=10)
+        .map(|t| {
+            format!(
+                "simulating: first run at virtual {} s of 20 s ({} %)",
+                2 * t,
+                10 * t
+            )
+        })
+        .collect();
+    assert_eq!(time, expected, "{err}");
+    let samples: Vec<&str> = lines
+        .iter()
+        .filter(|l| l.contains("samples done"))
+        .copied()
+        .collect();
+    assert_eq!(
+        samples,
+        [
+            "simulating: 2 of 3 samples done (66 %)",
+            "simulating: 3 of 3 samples done (100 %)"
+        ],
+        "{err}"
+    );
+    assert_eq!(lines.len(), 1 + time.len() + samples.len(), "{err}");
+    // One member fewer: silent.
+    let (_, out, err) = run(&[
+        "simulate",
+        "--members",
+        "499",
+        "--scenario",
+        "rolling-bounce",
+        "--samples",
+        "3",
+        "--max-time",
+        "20000",
+        "-o",
+        "json",
+    ]);
+    assert!(err.is_empty(), "{err}");
+    serde_json::from_str::<serde_json::Value>(&out).expect("stdout is pure JSON");
+}

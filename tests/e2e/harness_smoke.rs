@@ -1,10 +1,11 @@
 //! Smoke test of the real-Kafka harness: broker up, a 2x2 Streams app forms a Stable streams
-//! group, Apache's kafka-streams-groups sees 4 members, then 2 after one instance stops.
+//! group, Apache's kafka-streams-groups sees 4 members, then 2 after one instance stops, then 4
+//! again when another instance is added with the app's thread count.
 //! Needs Java 17+ and Maven (first run downloads the Kafka jars from Maven Central).
 
 use std::time::{Duration, Instant};
 
-use crate::support::{peak_rss_kib, stdout_of, wait_for, Broker};
+use crate::support::{peak_rss_kib, stderr_of, stdout_of, wait_for, Broker};
 
 /// Member lines of `kafka-streams-groups --describe --members` for `group`.
 fn member_lines(broker: &Broker, group: &str) -> Option<Vec<String>> {
@@ -81,6 +82,30 @@ fn broker_app_and_tool_agree_on_members() {
     assert!(
         broker.wait_stable(group, 2),
         "group not Stable with 2 members"
+    );
+
+    // Another instance of the running app, without --threads: it gets the app's 2 threads (as
+    // recorded at its first start), and the harness says so.
+    let out = broker.harness(&["app", "--application-id", group, "--instances", "1"]);
+    let (said, noted) = (stdout_of(&out), stderr_of(&out));
+    assert!(
+        said.contains("INSTANCE=2 ") && said.contains(" THREADS=2"),
+        "{said}"
+    );
+    assert!(
+        noted.contains("1 instance(s) with 2 thread(s) each (the app's thread count"),
+        "{noted}"
+    );
+    let members = wait_for(
+        "4 members once instance 2 joined",
+        Duration::from_secs(90),
+        || member_lines(&broker, group).filter(|m| m.len() == 4),
+    );
+    assert_eq!(
+        members.iter().filter(|l| l.contains("instance-2")).count(),
+        2,
+        "instance 2 runs 2 threads:\n{}",
+        members.join("\n")
     );
 
     app.stop_all();

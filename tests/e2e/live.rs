@@ -6,12 +6,14 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::process::Output;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use streams_group::model::group::Snapshot;
 
 use crate::support;
-use crate::support::{stderr_of, stdout_of, streams_group, wait_for, Broker};
+use crate::support::{
+    stderr_of, stdout_of, streams_group, streams_group_guarded, wait_for, Broker,
+};
 
 fn sg(bootstrap: &str, args: &[&str]) -> Output {
     let mut all = vec![
@@ -400,6 +402,18 @@ fn commands_against_a_live_group(b: &str, group: &str) {
     // diff topology: live group vs the same topology with a new subtopology.
     let out = sg(b, &["diff", "topology", &live, other, "--exit-code"]);
     assert_eq!(code(&out), 1, "{}{}", stdout_of(&out), stderr_of(&out));
+    // topology group:ID: every count was read from the cluster, none assumed.
+    let out = sg(b, &["topology", &live]);
+    assert_eq!(code(&out), 0, "{}{}", stdout_of(&out), stderr_of(&out));
+    let text = stdout_of(&out);
+    let read = text
+        .lines()
+        .find_map(|l| l.strip_prefix("Partitions (read from the cluster): "))
+        .unwrap_or_else(|| panic!("no counts read from the cluster:\n{text}"));
+    for topic in ["input", "counts-repartition", "counts-changelog"] {
+        assert!(read.contains(&format!("{group}-{topic}=")), "{text}");
+    }
+    assert!(!text.contains("Assumed partitions"), "{text}");
     // diff assignment of a Stable group: current = target.
     let out = sg(b, &["diff", "assignment", "--group", group, "--exit-code"]);
     assert_eq!(code(&out), 0, "{}{}", stdout_of(&out), stderr_of(&out));
@@ -617,22 +631,28 @@ fn live_sasl_ssl_good_and_bad_credentials() {
     assert!(err.contains("ssl.truststore.location"), "{err}");
 }
 
+/// Far more than the commands below take with `--timeout 3000` or less: only a hang reaches it.
+/// It guards, it does not time (tests never assert wall-clock times).
+const HANG_GUARD: Duration = Duration::from_secs(60);
+
+/// Nothing listening: the command gives up by itself, exit 3, and says what to check.
 #[test]
-fn nothing_listening_fails_fast_with_exit_3() {
+fn nothing_listening_exits_3_by_itself() {
     let port = {
         let l = TcpListener::bind("127.0.0.1:0").unwrap();
         l.local_addr().unwrap().port()
     };
-    let t0 = Instant::now();
-    let out = streams_group(&[
-        "list",
-        "--bootstrap-server",
-        &format!("127.0.0.1:{port}"),
-        "--timeout",
-        "3000",
-    ]);
+    let out = streams_group_guarded(
+        &[
+            "list",
+            "--bootstrap-server",
+            &format!("127.0.0.1:{port}"),
+            "--timeout",
+            "3000",
+        ],
+        HANG_GUARD,
+    );
     assert_eq!(out.status.code(), Some(3), "{}", stderr_of(&out));
-    assert!(t0.elapsed() < Duration::from_secs(10));
     assert!(
         stderr_of(&out).contains("is the broker running"),
         "{}",
@@ -657,6 +677,8 @@ fn fake_server(reply: &'static [u8], close: bool) -> String {
     addr
 }
 
+/// Servers that are not Kafka, or say nothing: each command ends by itself (the hang guard only
+/// catches one that does not) with exit 3 and one clean error line.
 #[test]
 fn garbage_and_silent_servers_give_clean_errors() {
     // Servers that are not Kafka are named.
@@ -673,7 +695,10 @@ fn garbage_and_silent_servers_give_clean_errors() {
     ];
     for (reply, says) in named {
         let addr = fake_server(reply, true);
-        let out = streams_group(&["list", "--bootstrap-server", &addr, "--timeout", "2000"]);
+        let out = streams_group_guarded(
+            &["list", "--bootstrap-server", &addr, "--timeout", "2000"],
+            HANG_GUARD,
+        );
         let err = stderr_of(&out);
         assert_eq!(out.status.code(), Some(3), "{reply:?}: {err}");
         assert_eq!(err.lines().count(), 1, "{err}");
@@ -690,25 +715,22 @@ fn garbage_and_silent_servers_give_clean_errors() {
     ];
     for (reply, close) in cases {
         let addr = fake_server(reply, close);
-        let t0 = Instant::now();
-        let out = streams_group(&[
-            "describe",
-            "--group",
-            "g",
-            "--bootstrap-server",
-            &addr,
-            "--timeout",
-            "2000",
-        ]);
+        let out = streams_group_guarded(
+            &[
+                "describe",
+                "--group",
+                "g",
+                "--bootstrap-server",
+                &addr,
+                "--timeout",
+                "2000",
+            ],
+            HANG_GUARD,
+        );
         let err = stderr_of(&out);
         assert_eq!(out.status.code(), Some(3), "{reply:?}: {err}");
         assert!(!err.contains("panicked"), "{err}");
         assert!(err.starts_with("error:"), "{err}");
-        assert!(
-            t0.elapsed() < Duration::from_secs(12),
-            "{reply:?} took {:?}",
-            t0.elapsed()
-        );
     }
 }
 

@@ -4,39 +4,21 @@
 
 use std::io::{ErrorKind, Read};
 use std::net::{TcpListener, TcpStream};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 use std::time::{Duration, Instant};
 
-use crate::support::{stderr_of, streams_group, streams_group_bin, Broker};
+use crate::support::{stderr_of, streams_group, streams_group_guarded, Broker};
 
 /// Far above the few seconds a silent bootstrap address may cost, and below the 30 s default
 /// `--timeout` it used to cost: only a hang, or the old behaviour, trips it.
 const HANG_GUARD: Duration = Duration::from_secs(20);
 
-/// Run the binary; panic if it is still running after `HANG_GUARD`. Returns the output and the
-/// wall-clock time it took.
+/// Run the binary under the hang guard ([`streams_group_guarded`]). Returns the output and the
+/// wall-clock time it took (printed, never asserted).
 fn run_guarded(args: &[&str]) -> (Output, Duration) {
     let t0 = Instant::now();
-    let mut child = Command::new(streams_group_bin())
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    loop {
-        if child.try_wait().expect("wait for the binary").is_some() {
-            break;
-        }
-        if t0.elapsed() > HANG_GUARD {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("`streams-group {}` ran past {HANG_GUARD:?}", args.join(" "));
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let elapsed = t0.elapsed();
-    (child.wait_with_output().expect("output"), elapsed)
+    let out = streams_group_guarded(args, HANG_GUARD);
+    (out, t0.elapsed())
 }
 
 /// A listener that accepts connections, holds them open and never answers, for the rest of the
@@ -208,5 +190,26 @@ fn a_zero_timeout_is_refused() {
         stderr_of(&out).contains("at least 1"),
         "{}",
         stderr_of(&out)
+    );
+}
+
+/// The hang guard itself: a command that would wait for a silent server far longer than the guard
+/// is killed, and the test fails saying it hung.
+#[test]
+fn the_hang_guard_kills_a_command_that_does_not_end() {
+    let silent = silent_server();
+    let hung = std::panic::catch_unwind(|| {
+        streams_group_guarded(
+            &["list", "--bootstrap-server", &silent, "--timeout", "600000"],
+            Duration::from_secs(1),
+        )
+    });
+    let message = match hung {
+        Ok(out) => panic!("not killed: {out:?}"),
+        Err(e) => e.downcast::<String>().map(|s| *s).unwrap_or_default(),
+    };
+    assert!(
+        message.starts_with("the command hung: `streams-group list"),
+        "{message}"
     );
 }

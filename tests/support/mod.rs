@@ -57,6 +57,49 @@ pub fn streams_group(args: &[&str]) -> Output {
     run_bin(&streams_group_bin(), args)
 }
 
+/// Run our binary with `args` (no stdin) under a hang guard: it is killed if still running
+/// after `guard`, and the test fails with "the command hung". A watchdog, not a speed check
+/// (tests never assert wall-clock times): make `guard` generous, so only a hang reaches it.
+pub fn streams_group_guarded(args: &[&str], guard: Duration) -> Output {
+    fn drain<R: std::io::Read + Send + 'static>(mut r: R) -> std::thread::JoinHandle<Vec<u8>> {
+        std::thread::spawn(move || {
+            let mut v = Vec::new();
+            let _ = r.read_to_end(&mut v);
+            v
+        })
+    }
+    let mut child = Command::new(streams_group_bin())
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let stdout = drain(child.stdout.take().expect("piped stdout"));
+    let stderr = drain(child.stderr.take().expect("piped stderr"));
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for the binary") {
+            break status;
+        }
+        if started.elapsed() > guard {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!(
+                "the command hung: `streams-group {}` was still running after {guard:?} and was \
+                 killed",
+                args.join(" ")
+            );
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    Output {
+        status,
+        stdout: stdout.join().expect("stdout reader"),
+        stderr: stderr.join().expect("stderr reader"),
+    }
+}
+
 /// Run any binary with `args` (no stdin) and return its output; panics if it cannot start.
 pub fn run_bin(bin: &Path, args: &[&str]) -> Output {
     Command::new(bin)
@@ -439,6 +482,13 @@ impl Broker {
             .args(args);
         cmd.output()
             .unwrap_or_else(|e| panic!("cannot run harness tool: {e}"))
+    }
+
+    /// Run `harness ARGS...` on this broker's run directory; panics with its output if it fails.
+    pub fn harness(&self, args: &[&str]) -> Output {
+        let mut cmd = harness_cmd(&self.dir);
+        cmd.args(args);
+        run_checked(cmd, &format!("harness {}", args.join(" ")))
     }
 
     /// Run Apache's `kafka-streams-groups` with exactly `args` (e.g. to point it at the SASL_SSL
