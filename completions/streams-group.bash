@@ -37,6 +37,9 @@ _streams__group() {
             streams__group,help)
                 cmd="streams__group__subcmd__help"
                 ;;
+            streams__group,history)
+                cmd="streams__group__subcmd__history"
+                ;;
             streams__group,lag)
                 cmd="streams__group__subcmd__lag"
                 ;;
@@ -97,6 +100,9 @@ _streams__group() {
             streams__group__subcmd__help,help)
                 cmd="streams__group__subcmd__help__subcmd__help"
                 ;;
+            streams__group__subcmd__help,history)
+                cmd="streams__group__subcmd__help__subcmd__history"
+                ;;
             streams__group__subcmd__help,lag)
                 cmd="streams__group__subcmd__help__subcmd__lag"
                 ;;
@@ -146,7 +152,7 @@ _streams__group() {
 
     case "${cmd}" in
         streams__group)
-            opts="-o -v -h -V --bootstrap-server --command-config --timeout --output --color --verbose --help --version simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete timeline completions man help"
+            opts="-o -v -h -V --bootstrap-server --command-config --timeout --output --color --verbose --help --version simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete timeline history completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -747,7 +753,7 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__help)
-            opts="simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete timeline completions man help"
+            opts="simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete timeline history completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -886,6 +892,20 @@ _streams__group() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        streams__subcmd__group__subcmd__help__subcmd__history)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         streams__subcmd__group__subcmd__help__subcmd__lag)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -991,6 +1011,71 @@ _streams__group() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        streams__subcmd__group__subcmd__history)
+            opts="-g -o -v -h -V --group --since --until --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -g)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --until)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --bootstrap-server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --command-config)
+                    local oldifs
+                    if [ -n "${IFS+x}" ]; then
+                        oldifs="$IFS"
+                    fi
+                    IFS=$'\n'
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    if [ -n "${oldifs+x}" ]; then
+                        IFS="$oldifs"
+                    fi
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o filenames
+                    fi
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

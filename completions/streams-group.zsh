@@ -445,6 +445,26 @@ _arguments "${_arguments_options[@]}" : \
 ':file -- A recording written by `describe --watch --record FILE` (one JSON sample per line):_files' \
 && ret=0
 ;;
+(history)
+_arguments "${_arguments_options[@]}" : \
+'-g+[The streams group]:GROUP:_default' \
+'--group=[The streams group]:GROUP:_default' \
+'--since=[Tell only what happened at or after this time\: an instant (2026-12-03T09\:00\:00Z, as reset-offsets --to-datetime takes) or a time ago (90s, 30m, 2h, 7d)]:TIME:_default' \
+'--until=[Tell only what happened at or before this time (as --since)]:TIME:_default' \
+'--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\] \[env\: STREAMS_GROUP_BOOTSTRAP_SERVER\]]:HOST:PORT:_default' \
+'--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
+'--timeout=[Upper bound for every network wait, in milliseconds \[default\: 30000\]]:MS:_default' \
+'-o+[Output format]:OUTPUT:(table json)' \
+'--output=[Output format]:OUTPUT:(table json)' \
+'--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
+'-v[More detail]' \
+'--verbose[More detail]' \
+'-h[Print help]' \
+'--help[Print help]' \
+'-V[Print version]' \
+'--version[Print version]' \
+&& ret=0
+;;
 (completions)
 _arguments "${_arguments_options[@]}" : \
 '-o+[Output format]:OUTPUT:(table json)' \
@@ -566,6 +586,10 @@ _arguments "${_arguments_options[@]}" : \
 _arguments "${_arguments_options[@]}" : \
 && ret=0
 ;;
+(history)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
 (completions)
 _arguments "${_arguments_options[@]}" : \
 && ret=0
@@ -601,6 +625,7 @@ _streams-group_commands() {
 'delete-offsets:Delete committed offsets of an Empty streams group (a dry run unless --execute)' \
 'delete:Delete Empty streams groups and their internal topics (a dry run unless --execute)' \
 'timeline:Replay a \`describe --watch --record\` recording as a timeline of the rebalance' \
+'history:What the coordinator decided, read back from __consumer_offsets' \
 'completions:Print a shell completion script' \
 'man:Print or install the manual pages' \
 'help:Print this message or the help of the given subcommand(s)' \
@@ -689,6 +714,7 @@ _streams-group__subcmd__help_commands() {
 'delete-offsets:Delete committed offsets of an Empty streams group (a dry run unless --execute)' \
 'delete:Delete Empty streams groups and their internal topics (a dry run unless --execute)' \
 'timeline:Replay a \`describe --watch --record\` recording as a timeline of the rebalance' \
+'history:What the coordinator decided, read back from __consumer_offsets' \
 'completions:Print a shell completion script' \
 'man:Print or install the manual pages' \
 'help:Print this message or the help of the given subcommand(s)' \
@@ -743,6 +769,11 @@ _streams-group__subcmd__help__subcmd__help_commands() {
     local commands; commands=()
     _describe -t commands 'streams-group help help commands' commands "$@"
 }
+(( $+functions[_streams-group__subcmd__help__subcmd__history_commands] )) ||
+_streams-group__subcmd__help__subcmd__history_commands() {
+    local commands; commands=()
+    _describe -t commands 'streams-group help history commands' commands "$@"
+}
 (( $+functions[_streams-group__subcmd__help__subcmd__lag_commands] )) ||
 _streams-group__subcmd__help__subcmd__lag_commands() {
     local commands; commands=()
@@ -784,6 +815,11 @@ _streams-group__subcmd__help__subcmd__topology_commands() {
 _streams-group__subcmd__help__subcmd__topology__subcmd__show_commands() {
     local commands; commands=()
     _describe -t commands 'streams-group help topology show commands' commands "$@"
+}
+(( $+functions[_streams-group__subcmd__history_commands] )) ||
+_streams-group__subcmd__history_commands() {
+    local commands; commands=()
+    _describe -t commands 'streams-group history commands' commands "$@"
 }
 (( $+functions[_streams-group__subcmd__lag_commands] )) ||
 _streams-group__subcmd__lag_commands() {

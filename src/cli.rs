@@ -71,6 +71,8 @@ pub enum Command {
     Delete(commands::delete::Args),
     /// Replay a `describe --watch --record` recording as a timeline of the rebalance
     Timeline(commands::timeline::Args),
+    /// What the coordinator decided, read back from __consumer_offsets
+    History(commands::history::Args),
     /// Print a shell completion script
     Completions(commands::completions::Args),
     /// Print or install the manual pages
@@ -93,6 +95,7 @@ impl Cli {
             Command::DeleteOffsets(a) => commands::delete_offsets::run(g, a),
             Command::Delete(a) => commands::delete::run(g, a),
             Command::Timeline(a) => commands::timeline::run(g, a),
+            Command::History(a) => commands::history::run(g, a),
             Command::Completions(a) => commands::completions::run(a, Cli::command()),
             Command::Man(a) => commands::man::run(a, Cli::command()),
         }
@@ -114,6 +117,7 @@ impl Command {
             Command::ResetOffsets(a) => Some(&a.connection),
             Command::DeleteOffsets(a) => Some(&a.connection),
             Command::Delete(a) => Some(&a.connection),
+            Command::History(a) => Some(&a.connection),
             Command::Timeline(_) | Command::Completions(_) | Command::Man(_) => None,
         }
     }

@@ -11,6 +11,7 @@ pub mod delete_offsets;
 pub mod describe;
 pub mod diff;
 pub mod global;
+pub mod history;
 pub mod lag;
 pub mod list;
 pub mod live;

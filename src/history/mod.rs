@@ -7,16 +7,30 @@
 //! the topology (23), and the group's committed offsets (1). A tombstone (the same key, no value)
 //! removes what its key names. Read back in order, they are the group's history.
 //!
-//! This module is pure: `records` turns one record's key and value bytes into typed values (and
-//! `encode` turns them back, for tests and fixtures); nothing here reads the topic.
+//! `records` turns one record's key and value bytes into typed values (and `encode` turns them
+//! back, for tests and fixtures), `replay` builds the group from them write by write, `report`
+//! tells what each write changed; all pure. `live` reads the group's partition over the wire.
 //! [`consumer_offsets_partition`] says which partition holds a group's records.
 
 pub mod encode;
+pub mod live;
 pub mod records;
+pub mod replay;
+pub mod report;
 
 pub use records::{decode, group_of, CoordinatorRecord, Decoded, RecordError};
 
 use crate::java::java_string_hash;
+
+/// One coordinator write as the partition holds it: a record batch's records of one group.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Write {
+    /// The offset of the batch's first record.
+    pub offset: i64,
+    pub timestamp_ms: i64,
+    /// Each record's key and value (`None`: a tombstone).
+    pub records: Vec<(Vec<u8>, Option<Vec<u8>>)>,
+}
 
 /// The partition of `__consumer_offsets` that holds `group_id`'s records, as the broker computes
 /// it (`GroupCoordinatorService.partitionFor`): `Utils.abs(groupId.hashCode()) % partitions`,

@@ -6,6 +6,7 @@ pub mod check_epoch;
 pub mod color;
 pub mod describe;
 pub mod diff;
+pub mod history;
 pub mod json;
 pub mod lag;
 pub mod list;

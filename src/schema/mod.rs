@@ -16,6 +16,7 @@ use crate::admin::report::{DeleteOffsetsReport, DeleteReport, ResetReport};
 use crate::check_epoch::CheckReport;
 use crate::describe::ListReport;
 use crate::diff::{AssignmentDiffReport, TopologyDiffReport};
+use crate::history::report::HistoryReport;
 use crate::lag::LagReport;
 use crate::model::group::Snapshot;
 use crate::simulate::report::SimulationReport;
@@ -42,6 +43,7 @@ pub fn all() -> Vec<(&'static str, Value)> {
         ("delete-offsets", of::<DeleteOffsetsReport>()),
         ("delete", of::<DeleteReport>()),
         ("timeline", of::<TimelineReport>()),
+        ("history", of::<HistoryReport>()),
     ]
 }
 

@@ -156,6 +156,7 @@ fn connection_options_only_on_commands_that_connect() {
         "reset-offsets",
         "delete-offsets",
         "delete",
+        "history",
     ];
     for sub in crate::subcommands() {
         let expected: &[&str] = if connecting.contains(&sub.as_str()) {

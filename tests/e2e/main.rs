@@ -1,12 +1,14 @@
 //! End to end against real Kafka brokers and Kafka Streams apps started by `tests/kafka/harness`
 //! from Maven Central jars (Java 17+ and Maven; the tests fail loudly without them, they never
 //! skip): `list`, `describe`, `lag`, the admin actions, `topology show group:ID`, `describe
-//! --watch` (the pseudo-terminal case needs tmux), the network's edges, and the harness itself.
+//! --watch` (the pseudo-terminal case needs tmux), `history`, simulate's predictions against what
+//! the broker then does, the network's edges, and the harness itself.
 //!
 //! Run one area with `cargo test --test e2e live` (or `admin`, `lag`, ...).
 
 mod admin;
 mod harness_smoke;
+mod history;
 mod lag;
 mod live;
 mod net_edges;

@@ -1,0 +1,148 @@
+//! `history`: what the group coordinator decided, read back from `__consumer_offsets`.
+
+use std::io::IsTerminal;
+
+use streams_group::history::live::read_history;
+use streams_group::history::report::Window;
+use streams_group::render::{history as view, out};
+
+use super::args::check_groups;
+use super::{GlobalArgs, Outcome};
+use crate::command_error::CommandError;
+use crate::exit::Code;
+
+const AFTER_HELP: &str = "\
+Examples:
+  streams-group history --bootstrap-server localhost:9092 --group my-app
+  streams-group history --bootstrap-server localhost:9092 --group my-app --since 2h
+  streams-group history --bootstrap-server localhost:9092 --group my-app \\
+      --since 2026-12-03T09:00:00Z --until 2026-12-03T10:00:00Z --output json
+
+The coordinator writes every decision about a streams group to the group's partition of
+__consumer_offsets: group epochs, members joining and leaving (client id, host, process),
+target assignments, each member's way to its target, the topology. history reads that partition
+(from its first offset to the high watermark when it starts; needs READ and DESCRIBE on the
+topic) and tells the story one coordinator write at a time. Closed segments of the compacted
+topic keep only the last record per key, so older history may be gone: the report says from
+when it has it (\"history from\").";
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = AFTER_HELP)]
+pub struct Args {
+    /// The streams group
+    #[arg(long, short = 'g', value_name = "GROUP")]
+    pub group: String,
+
+    /// Tell only what happened at or after this time: an instant (2026-12-03T09:00:00Z, as
+    /// reset-offsets --to-datetime takes) or a time ago (90s, 30m, 2h, 7d)
+    #[arg(long, value_name = "TIME", value_parser = time_arg)]
+    pub since: Option<i64>,
+
+    /// Tell only what happened at or before this time (as --since)
+    #[arg(long, value_name = "TIME", value_parser = time_arg)]
+    pub until: Option<i64>,
+
+    #[command(flatten)]
+    pub connection: super::global::ConnectionArgs,
+}
+
+/// clap value parser for `--since`/`--until`: milliseconds since the epoch.
+fn time_arg(s: &str) -> Result<i64, String> {
+    if let Some(ago) = duration_ms(s.trim()) {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as i64);
+        return Ok(now - ago);
+    }
+    // Kafka's tools want milliseconds (10:00:00.000); to the second is enough here.
+    let with_millis = match s.get(19..20) {
+        Some(".") => s.to_string(),
+        _ if s.len() >= 19 && s.is_char_boundary(19) => format!("{}.000{}", &s[..19], &s[19..]),
+        _ => s.to_string(),
+    };
+    streams_group::admin::parse::datetime(&with_millis)
+        .map_err(|e| format!("{e}; or a time ago: a whole number with ms, s, m, h or d (30m, 2h)"))
+}
+
+/// `90s`, `30m`, `2h`, `7d`, `500ms`: milliseconds.
+fn duration_ms(s: &str) -> Option<i64> {
+    let digits = s.bytes().take_while(u8::is_ascii_digit).count();
+    let (n, unit) = s.split_at(digits);
+    let n: i64 = n.parse().ok()?;
+    let per = match unit {
+        "ms" => 1,
+        "s" => 1_000,
+        "m" => 60_000,
+        "h" => 3_600_000,
+        "d" => 86_400_000,
+        _ => return None,
+    };
+    n.checked_mul(per)
+}
+
+pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
+    check_groups(std::slice::from_ref(&args.group))?;
+    if let (Some(s), Some(u)) = (args.since, args.until) {
+        if s > u {
+            return Err(CommandError::usage(
+                "--since is after --until: nothing to tell",
+            ));
+        }
+    }
+    let client = super::live::client_config(global)?;
+    let bar = progress_bar();
+    let mut progress = |at: i64, end: i64| {
+        if let Some(b) = &bar {
+            b.set_length(end.max(1) as u64);
+            b.set_position(at.max(0) as u64);
+        }
+    };
+    let window = Window {
+        since_ms: args.since,
+        until_ms: args.until,
+    };
+    let result = read_history(&client, &args.group, window, &mut progress);
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    let (report, _) = result?;
+    for n in &report.notes {
+        out::note(&format!("note: {n}"));
+    }
+    out::report(global.format(), &report, view::table)?;
+    Ok(Code::Success)
+}
+
+/// A bar over the partition's offsets, on a terminal.
+fn progress_bar() -> Option<indicatif::ProgressBar> {
+    std::io::stderr().is_terminal().then(|| {
+        let b = indicatif::ProgressBar::new(1);
+        b.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{spinner} reading __consumer_offsets: offset {pos}/{len} [{elapsed}]",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+        );
+        b
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_are_instants_or_times_ago() {
+        assert_eq!(duration_ms("2h"), Some(7_200_000));
+        assert_eq!(duration_ms("500ms"), Some(500));
+        assert_eq!(duration_ms("2x"), None);
+        assert_eq!(duration_ms("h"), None);
+        assert_eq!(
+            time_arg("2026-12-03T09:00:00Z"),
+            time_arg("2026-12-03T09:00:00.000Z")
+        );
+        assert!(time_arg("2026-12-03T09:00:00Z").is_ok());
+        assert!(time_arg("2026-12-03T09:00:00").is_ok());
+        assert!(time_arg("yesterday").unwrap_err().contains("30m, 2h"));
+    }
+}

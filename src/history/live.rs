@@ -1,0 +1,179 @@
+//! Reading a group's records from its `__consumer_offsets` partition over the wire.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::kafka::client::{block_on, Cluster, LeaderlessOr};
+use crate::kafka::codec::fetch::FetchRequest;
+use crate::kafka::config::ClientConfig;
+use crate::kafka::error::{KafkaError, KafkaResult};
+use crate::kafka::records::{read_batches, Batch};
+
+use super::records::group_of;
+use super::replay::ReplayedGroup;
+use super::report::{HistoryReport, Window};
+use super::{consumer_offsets_partition, Write};
+
+pub const OFFSETS_TOPIC: &str = "__consumer_offsets";
+
+/// Bytes asked for per fetch: a few batches of a busy partition, far below any frame limit.
+const FETCH_BYTES: i32 = 4 * 1024 * 1024;
+
+/// The group's records as its partition holds them now.
+#[derive(Clone, Debug, Default)]
+pub struct GroupLog {
+    pub partition: i32,
+    /// The partition's leader, which is the group's coordinator.
+    pub leader: i32,
+    /// The first offset the partition still has (older records were deleted or compacted).
+    pub log_start_offset: i64,
+    /// Reading stopped here: the high watermark when it began.
+    pub high_watermark: i64,
+    /// The batches that hold records of the group, in offset order, with only those records.
+    pub batches: Vec<Batch>,
+    pub control_batches: u64,
+    pub aborted_batches: u64,
+    /// What the reader noticed (a coordinator that is not the partition's leader, ...).
+    pub notes: Vec<String>,
+}
+
+impl GroupLog {
+    /// The group's coordinator writes, for the pure replay.
+    pub fn writes(&self) -> Vec<Write> {
+        self.batches
+            .iter()
+            .map(|b| Write {
+                offset: b.base_offset,
+                timestamp_ms: b.max_timestamp_ms,
+                records: b
+                    .records
+                    .iter()
+                    .map(|r| (r.key.clone().unwrap_or_default(), r.value.clone()))
+                    .collect(),
+            })
+            .collect()
+    }
+}
+
+/// Read every record of `group` in its partition, from the log start to the high watermark
+/// seen at the start. `progress` is told (offset reached, high watermark) after each fetch.
+pub async fn read_group_log(
+    cluster: &mut Cluster,
+    group: &str,
+    progress: &mut dyn FnMut(i64, i64),
+) -> KafkaResult<GroupLog> {
+    let topics = BTreeSet::from([OFFSETS_TOPIC.to_string()]);
+    let leaders = cluster.leaders(&topics).await?;
+    let Some(parts) = leaders.get(OFFSETS_TOPIC).filter(|p| !p.is_empty()) else {
+        return Err(KafkaError::Config(format!(
+            "the cluster has no {OFFSETS_TOPIC} topic (or this principal may not describe it): \
+             no group has been coordinated there yet, or grant DESCRIBE and READ on it"
+        )));
+    };
+    let partition = consumer_offsets_partition(group, parts.len() as i32);
+    let leader = parts.get(&partition).copied().unwrap_or(-1);
+    let mut log = GroupLog {
+        partition,
+        leader,
+        ..GroupLog::default()
+    };
+    if let Some(c) = cluster
+        .find_coordinators(&[group.to_string()])
+        .await?
+        .get(group)
+    {
+        if c.id != leader {
+            log.notes.push(format!(
+                "FindCoordinator names broker {} for `{group}`, but {OFFSETS_TOPIC}-{partition} \
+                 is led by broker {leader}: the partition may be moving",
+                c.id
+            ));
+        }
+    }
+    let at = BTreeMap::from([((OFFSETS_TOPIC.to_string(), partition), leader)]);
+    let offset = |r: BTreeMap<(String, i32), Result<i64, LeaderlessOr>>| {
+        r.into_values().next().and_then(Result::ok)
+    };
+    let unreadable = || KafkaError::Config(format!("{OFFSETS_TOPIC}-{partition}: no offsets"));
+    log.log_start_offset =
+        offset(cluster.list_offsets_at(&at, -2).await?).ok_or_else(unreadable)?;
+    log.high_watermark = offset(cluster.list_offsets_at(&at, -1).await?).ok_or_else(unreadable)?;
+    read_range(cluster, group, &mut log, progress).await?;
+    Ok(log)
+}
+
+/// Fetch from the log start to the high watermark, keeping the group's records.
+async fn read_range(
+    cluster: &mut Cluster,
+    group: &str,
+    log: &mut GroupLog,
+    progress: &mut dyn FnMut(i64, i64),
+) -> KafkaResult<()> {
+    let mut offset = log.log_start_offset;
+    let keep = |key: &[u8]| group_of(key).is_some_and(|(_, g)| g == group);
+    while offset < log.high_watermark {
+        let request = FetchRequest {
+            topic: OFFSETS_TOPIC.into(),
+            partition: log.partition,
+            offset,
+            max_wait_ms: 100,
+            max_bytes: FETCH_BYTES,
+        };
+        let fetched = cluster.fetch(log.leader, &request).await?;
+        if fetched.error_code != 0 {
+            let code = crate::model::ErrorCode::from_code(fetched.error_code);
+            return Err(KafkaError::Protocol {
+                addr: format!("broker {}", log.leader),
+                detail: format!(
+                    "fetching {OFFSETS_TOPIC}-{} at offset {offset}: {}",
+                    log.partition,
+                    code.name()
+                ),
+            });
+        }
+        let read = read_batches(&fetched.records, &fetched.aborted, &keep).map_err(|e| {
+            KafkaError::Protocol {
+                addr: format!("broker {}", log.leader),
+                detail: format!("{OFFSETS_TOPIC}-{}: {e}", log.partition),
+            }
+        })?;
+        log.control_batches += read.control_batches;
+        log.aborted_batches += read.aborted_batches;
+        let hw = log.high_watermark;
+        log.batches.extend(
+            read.batches
+                .into_iter()
+                .filter(|b| b.base_offset < hw && !b.records.is_empty()),
+        );
+        match read.next_offset {
+            Some(next) if next > offset => offset = next,
+            // Nothing whole came back below the high watermark: the rest is not readable yet.
+            _ => break,
+        }
+        progress(offset.min(hw), hw);
+    }
+    Ok(())
+}
+
+/// Read the group's partition and tell its story inside `window`: the report, and the group
+/// as it was at the window's end. Every request is bounded by the client's timeout; the read
+/// as a whole is not (a big partition takes a while: `progress` shows it).
+pub fn read_history(
+    client: &ClientConfig,
+    group: &str,
+    window: Window,
+    progress: &mut dyn FnMut(i64, i64),
+) -> Result<(HistoryReport, ReplayedGroup), KafkaError> {
+    crate::kafka::limits::check_group_ids(&[group])?;
+    let log = block_on(async {
+        let mut cluster = Cluster::connect(client.clone()).await?;
+        read_group_log(&mut cluster, group, progress).await
+    })
+    .map_err(|e| KafkaError::Runtime(format!("cannot start the runtime: {e}")))??;
+    let (mut report, replayed) = super::report::build(group, &log.writes(), window);
+    report.partition = log.partition;
+    report.coordinator = log.leader;
+    report.log_start_offset = log.log_start_offset;
+    report.high_watermark = log.high_watermark;
+    report.notes = log.notes;
+    Ok((report, replayed))
+}

@@ -1,0 +1,462 @@
+//! Replaying a group's records into its state, one coordinator write (one record batch) at a
+//! time, and saying what each write changed.
+//!
+//! The rules are the coordinator's own (`GroupMetadataManager.replay`): any record but a
+//! tombstone creates the group, a tombstone of something unknown is ignored, and the group's
+//! state is derived, not stored (Empty, NotReady, Assigning, Reconciling, Stable: 4.2+'s
+//! `maybeUpdateGroupState`; 4.1 derived NotReady from topic metadata the log does not hold).
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use crate::model::movement::{diff_owners, TaskMove};
+use crate::model::{Assignment, Topology};
+
+use super::records::{CoordinatorRecord, CurrentMemberAssignment, MemberMetadata};
+
+/// `MemberState.STABLE`'s code in record 22.
+const STABLE: i8 = 1;
+
+/// The group as its records have built it so far.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ReplayedGroup {
+    /// Some record created the group and no deletion followed.
+    pub exists: bool,
+    pub group_epoch: i32,
+    pub validated_topology_epoch: i32,
+    pub assignment_epoch: i32,
+    /// When the coordinator finished computing the target (4.3+; 0 before).
+    pub assignment_timestamp_ms: i64,
+    pub topology: Option<Topology>,
+    pub members: BTreeMap<String, MemberMetadata>,
+    pub targets: BTreeMap<String, Assignment>,
+    pub current: BTreeMap<String, CurrentMemberAssignment>,
+    /// Offsets committed, by topic and partition: (offset, commit time).
+    pub offsets: BTreeMap<(String, i32), (i64, i64)>,
+    /// The targets as the last target assignment (record 20) left them: the next one is
+    /// compared with these, so a member that left in between still shows what it gave up.
+    last_targets: BTreeMap<String, Assignment>,
+}
+
+/// One thing a coordinator write did.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Change {
+    GroupCreated,
+    GroupEpoch {
+        from: i32,
+        to: i32,
+    },
+    MemberJoined {
+        member_id: String,
+        process_id: String,
+        client_id: String,
+        client_host: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        instance_id: Option<String>,
+    },
+    MemberLeft {
+        member_id: String,
+        process_id: String,
+    },
+    /// A new target assignment: the tasks it gives to another member than the last one did.
+    TargetAssignment {
+        epoch: i32,
+        moved_active: u64,
+        moved_standby: u64,
+        moves: Vec<TaskMove>,
+    },
+    /// A member is at the target epoch, owning its target and nothing else.
+    MemberReachedTarget {
+        member_id: String,
+        epoch: i32,
+    },
+    /// The derived state changed.
+    State {
+        from: String,
+        to: String,
+    },
+    TopologySet {
+        epoch: i32,
+        subtopologies: usize,
+    },
+    TopologyCleared,
+    GroupDeleted,
+}
+
+impl ReplayedGroup {
+    /// Apply one record; a description of what did not fit the coordinator's rules, if any (the
+    /// replay goes on).
+    pub fn apply(&mut self, record: &CoordinatorRecord) -> Option<String> {
+        use CoordinatorRecord as R;
+        let creates = !record.is_tombstone() && !matches!(record, R::Unknown { .. });
+        if creates {
+            self.exists = true;
+        }
+        match record {
+            R::StreamsGroupMetadata { value: Some(v), .. } => {
+                self.group_epoch = v.epoch;
+                self.validated_topology_epoch = v.validated_topology_epoch;
+            }
+            R::StreamsGroupMetadata { value: None, .. } => {
+                let left = self.members.len();
+                *self = ReplayedGroup::default();
+                if left > 0 {
+                    return Some(format!("group deleted with {left} member(s) left"));
+                }
+            }
+            R::MemberMetadata {
+                member_id, value, ..
+            } => match value {
+                Some(v) => {
+                    self.members.insert(member_id.clone(), v.clone());
+                }
+                None => {
+                    self.members.remove(member_id);
+                }
+            },
+            R::TargetAssignmentMetadata { value, .. } => {
+                (self.assignment_epoch, self.assignment_timestamp_ms) = value
+                    .as_ref()
+                    .map_or((-1, 0), |v| (v.assignment_epoch, v.assignment_timestamp_ms));
+            }
+            R::TargetAssignmentMember {
+                member_id, value, ..
+            } => match value {
+                Some(v) => {
+                    self.targets.insert(member_id.clone(), v.clone());
+                }
+                None => {
+                    self.targets.remove(member_id);
+                }
+            },
+            R::CurrentMemberAssignment {
+                member_id, value, ..
+            } => match value {
+                Some(v) => {
+                    self.current.insert(member_id.clone(), v.clone());
+                }
+                None => {
+                    self.current.remove(member_id);
+                }
+            },
+            R::Topology { value, .. } => self.topology = value.clone(),
+            R::OffsetCommit {
+                topic,
+                partition,
+                value,
+                ..
+            } => match value {
+                Some(v) => {
+                    self.offsets.insert(
+                        (topic.clone(), *partition),
+                        (v.offset, v.commit_timestamp_ms),
+                    );
+                }
+                None => {
+                    self.offsets.remove(&(topic.clone(), *partition));
+                }
+            },
+            R::Unknown { .. } => {}
+        }
+        None
+    }
+
+    /// The state the coordinator derives (4.2+'s rules).
+    pub fn state(&self) -> &'static str {
+        if !self.exists {
+            return "Dead";
+        }
+        if self.members.is_empty() {
+            return "Empty";
+        }
+        match &self.topology {
+            Some(t) if t.epoch == self.validated_topology_epoch => {}
+            _ => return "NotReady",
+        }
+        if self.group_epoch > self.assignment_epoch {
+            return "Assigning";
+        }
+        let reconciled = self.members.keys().all(|id| self.reached_target(id));
+        if reconciled {
+            "Stable"
+        } else {
+            "Reconciling"
+        }
+    }
+
+    /// The member is STABLE at the assignment epoch.
+    fn reconciled(&self, id: &str) -> bool {
+        self.current
+            .get(id)
+            .is_some_and(|c| c.state == STABLE && c.member_epoch == self.assignment_epoch)
+    }
+
+    /// Reconciled, and owning exactly its target.
+    fn reached_target(&self, id: &str) -> bool {
+        let empty = Assignment::default();
+        let target = self.targets.get(id).unwrap_or(&empty);
+        self.reconciled(id)
+            && self.current.get(id).is_some_and(|c| {
+                c.assigned.active == target.active
+                    && c.assigned.standby == target.standby
+                    && c.assigned.warmup == target.warmup
+            })
+    }
+
+    /// Apply one coordinator write (a batch's records of this group) and say what changed.
+    pub fn apply_write(
+        &mut self,
+        records: &[CoordinatorRecord],
+        anomalies: &mut Vec<String>,
+    ) -> Vec<Change> {
+        let before = self.clone();
+        let mut target_written = false;
+        for r in records {
+            target_written |= matches!(
+                r,
+                CoordinatorRecord::TargetAssignmentMetadata { value: Some(_), .. }
+            );
+            if let Some(a) = self.apply(r) {
+                anomalies.push(a);
+            }
+        }
+        let mut out = self.membership_changes(&before);
+        if target_written && self.assignment_epoch != before.assignment_epoch {
+            let d = diff_owners(&self.last_targets, &self.targets);
+            out.push(Change::TargetAssignment {
+                epoch: self.assignment_epoch,
+                moved_active: d.moved_active,
+                moved_standby: d.moved_standby,
+                moves: d.moves,
+            });
+            self.last_targets = self.targets.clone();
+        }
+        for id in self.members.keys() {
+            if self.reached_target(id) && !before.reached_target(id) {
+                out.push(Change::MemberReachedTarget {
+                    member_id: id.clone(),
+                    epoch: self.assignment_epoch,
+                });
+            }
+        }
+        let (from, to) = (before.state(), self.state());
+        if from != to {
+            out.push(Change::State {
+                from: from.into(),
+                to: to.into(),
+            });
+        }
+        out
+    }
+
+    /// Creation, deletion, epochs, members and topology: what changed since `before`.
+    fn membership_changes(&self, before: &ReplayedGroup) -> Vec<Change> {
+        let mut out = Vec::new();
+        if self.exists && !before.exists {
+            out.push(Change::GroupCreated);
+        }
+        if before.exists && !self.exists {
+            out.push(Change::GroupDeleted);
+            return out;
+        }
+        if self.group_epoch != before.group_epoch {
+            out.push(Change::GroupEpoch {
+                from: before.group_epoch,
+                to: self.group_epoch,
+            });
+        }
+        for (id, m) in &self.members {
+            if !before.members.contains_key(id) {
+                out.push(Change::MemberJoined {
+                    member_id: id.clone(),
+                    process_id: m.process_id.clone(),
+                    client_id: m.client_id.clone(),
+                    client_host: m.client_host.clone(),
+                    instance_id: m.instance_id.clone(),
+                });
+            }
+        }
+        for (id, m) in &before.members {
+            if !self.members.contains_key(id) {
+                out.push(Change::MemberLeft {
+                    member_id: id.clone(),
+                    process_id: m.process_id.clone(),
+                });
+            }
+        }
+        match (&before.topology, &self.topology) {
+            (None, Some(t)) => out.push(Change::TopologySet {
+                epoch: t.epoch,
+                subtopologies: t.subtopologies.len(),
+            }),
+            (Some(_), None) => out.push(Change::TopologyCleared),
+            _ => {}
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::history::records::{GroupMetadata, TargetAssignmentMetadata};
+    use crate::model::Subtopology;
+
+    const G: &str = "app";
+
+    fn epoch(e: i32) -> CoordinatorRecord {
+        let mut v = GroupMetadata::new(e, 7);
+        v.validated_topology_epoch = 0;
+        CoordinatorRecord::StreamsGroupMetadata {
+            group_id: G.into(),
+            value: Some(v),
+        }
+    }
+
+    fn member(id: &str, process: &str, joined: bool) -> CoordinatorRecord {
+        CoordinatorRecord::MemberMetadata {
+            group_id: G.into(),
+            member_id: id.into(),
+            value: joined.then(|| MemberMetadata {
+                instance_id: None,
+                rack_id: None,
+                client_id: format!("{id}-client"),
+                client_host: "/10.0.0.1".into(),
+                rebalance_timeout_ms: 300_000,
+                topology_epoch: 0,
+                process_id: process.into(),
+                user_endpoint: None,
+                client_tags: BTreeMap::new(),
+            }),
+        }
+    }
+
+    fn tasks(active: &[i32]) -> Assignment {
+        Assignment {
+            active: active.iter().map(|p| ("0", *p)).collect(),
+            ..Assignment::default()
+        }
+    }
+
+    fn target(e: i32, of: &[(&str, &[i32])]) -> Vec<CoordinatorRecord> {
+        let mut out: Vec<CoordinatorRecord> = of
+            .iter()
+            .map(|(id, ps)| CoordinatorRecord::TargetAssignmentMember {
+                group_id: G.into(),
+                member_id: id.to_string(),
+                value: Some(tasks(ps)),
+            })
+            .collect();
+        out.push(CoordinatorRecord::TargetAssignmentMetadata {
+            group_id: G.into(),
+            value: Some(TargetAssignmentMetadata {
+                assignment_epoch: e,
+                assignment_timestamp_ms: 0,
+            }),
+        });
+        out
+    }
+
+    fn current(id: &str, e: i32, ps: &[i32]) -> CoordinatorRecord {
+        CoordinatorRecord::CurrentMemberAssignment {
+            group_id: G.into(),
+            member_id: id.into(),
+            value: Some(CurrentMemberAssignment {
+                member_epoch: e,
+                previous_member_epoch: e - 1,
+                state: STABLE,
+                assigned: tasks(ps),
+                active_task_epochs: BTreeMap::new(),
+                pending_revocation: Assignment::default(),
+            }),
+        }
+    }
+
+    #[test]
+    fn writes_tell_joins_targets_leaves_and_the_state() {
+        let mut g = ReplayedGroup::default();
+        let mut problems = Vec::new();
+        let topology = CoordinatorRecord::Topology {
+            group_id: G.into(),
+            value: Some(Topology {
+                epoch: 0,
+                subtopologies: vec![Subtopology {
+                    id: "0".into(),
+                    ..Subtopology::default()
+                }],
+            }),
+        };
+        let mut first = vec![member("a", "p1", true), topology, epoch(1)];
+        first.extend(target(1, &[("a", &[0, 1])]));
+        first.push(current("a", 1, &[0, 1]));
+        let changes = g.apply_write(&first, &mut problems);
+        assert!(changes.contains(&Change::GroupCreated));
+        assert!(changes.contains(&Change::MemberReachedTarget {
+            member_id: "a".into(),
+            epoch: 1
+        }));
+        assert_eq!(g.state(), "Stable");
+        let mut second = vec![member("b", "p2", true), epoch(2)];
+        second.extend(target(2, &[("a", &[0]), ("b", &[1])]));
+        let changes = g.apply_write(&second, &mut problems);
+        let moved = changes.iter().find_map(|c| match c {
+            Change::TargetAssignment { moves, .. } => Some(moves.clone()),
+            _ => None,
+        });
+        let moved = moved.expect("a target");
+        assert_eq!(
+            (moved[0].from.as_slice(), moved[0].to.as_slice()),
+            (&["a".to_string()][..], &["b".to_string()][..])
+        );
+        assert_eq!(g.state(), "Reconciling");
+        // b leaves before reconciling; the next target gives its task back to a.
+        let leave = vec![
+            CoordinatorRecord::CurrentMemberAssignment {
+                group_id: G.into(),
+                member_id: "b".into(),
+                value: None,
+            },
+            CoordinatorRecord::TargetAssignmentMember {
+                group_id: G.into(),
+                member_id: "b".into(),
+                value: None,
+            },
+            member("b", "p2", false),
+            epoch(3),
+        ];
+        let changes = g.apply_write(&leave, &mut problems);
+        assert!(changes.contains(&Change::MemberLeft {
+            member_id: "b".into(),
+            process_id: "p2".into()
+        }));
+        assert_eq!(g.state(), "Assigning");
+        let mut back = target(3, &[("a", &[0, 1])]);
+        back.push(current("a", 3, &[0, 1]));
+        let changes = g.apply_write(&back, &mut problems);
+        assert!(changes.contains(&Change::State {
+            from: "Assigning".into(),
+            to: "Stable".into()
+        }));
+        assert!(problems.is_empty(), "{problems:?}");
+        // Deleting the group with a member left is what the coordinator would refuse.
+        let gone = CoordinatorRecord::StreamsGroupMetadata {
+            group_id: G.into(),
+            value: None,
+        };
+        let changes = g.apply_write(&[gone], &mut problems);
+        assert_eq!(
+            changes,
+            [
+                Change::GroupDeleted,
+                Change::State {
+                    from: "Stable".into(),
+                    to: "Dead".into()
+                }
+            ]
+        );
+        assert_eq!(problems.len(), 1);
+    }
+}

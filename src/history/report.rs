@@ -1,0 +1,113 @@
+//! The story of a group, as its coordinator wrote it: one event per coordinator write that
+//! changed something, in the form `timeline` tells a recording.
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use super::records::decode;
+use super::replay::{Change, ReplayedGroup};
+use super::Write;
+use crate::watch::clock::rfc3339;
+
+/// What `history` prints.
+#[derive(Clone, Debug, Default, Serialize, JsonSchema)]
+pub struct HistoryReport {
+    pub group_id: String,
+    /// The `__consumer_offsets` partition that holds the group's records, and its leader (the
+    /// group's coordinator).
+    pub partition: i32,
+    pub coordinator: i32,
+    /// The partition's first offset and the high watermark reading stopped at.
+    pub log_start_offset: i64,
+    pub high_watermark: i64,
+    /// When the first record of the group that the partition still has was written: compaction
+    /// keeps only the last value per key in closed segments, so older history is gone.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub history_from: Option<String>,
+    /// Coordinator writes (record batches) and records of the group read.
+    pub writes: usize,
+    pub records: usize,
+    /// Records of types this tool does not read (other group types, newer records), skipped.
+    pub unknown_records: usize,
+    /// Tagged fields of newer releases, skipped.
+    pub unknown_tagged_fields: usize,
+    /// Records that could not be decoded, and orderings the coordinator would refuse.
+    pub problems: Vec<String>,
+    /// What the reader noticed on the way (a coordinator that moved, ...).
+    pub notes: Vec<String>,
+    /// The group's derived state after the last record read.
+    pub state: String,
+    pub group_epoch: i32,
+    pub assignment_epoch: i32,
+    pub members: usize,
+    pub events: Vec<Event>,
+}
+
+/// One coordinator write and what it changed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Event {
+    pub at: String,
+    pub at_ms: i64,
+    /// The offset of the write's first record in the partition.
+    pub offset: i64,
+    pub changes: Vec<Change>,
+}
+
+/// Which writes the report tells (all are replayed: the state at the window's start needs the
+/// ones before it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Window {
+    pub since_ms: Option<i64>,
+    pub until_ms: Option<i64>,
+}
+
+impl Window {
+    fn contains(&self, ms: i64) -> bool {
+        self.since_ms.map_or(true, |s| ms >= s) && self.until_ms.map_or(true, |u| ms <= u)
+    }
+}
+
+/// Replay `writes` (the group's, in offset order) and tell what each changed inside `window`.
+/// Also returns the group as it was after the last write at or before the window's end.
+pub fn build(group_id: &str, writes: &[Write], window: Window) -> (HistoryReport, ReplayedGroup) {
+    let mut report = HistoryReport {
+        group_id: group_id.to_string(),
+        history_from: writes.first().map(|w| rfc3339(w.timestamp_ms)),
+        writes: writes.len(),
+        ..HistoryReport::default()
+    };
+    let mut group = ReplayedGroup::default();
+    for w in writes {
+        if window.until_ms.is_some_and(|u| w.timestamp_ms > u) {
+            break;
+        }
+        let mut decoded = Vec::new();
+        for (key, value) in &w.records {
+            report.records += 1;
+            match decode(key, value.as_deref()) {
+                Ok(d) => {
+                    report.unknown_tagged_fields += d.unknown_tagged_fields;
+                    if matches!(d.record, super::CoordinatorRecord::Unknown { .. }) {
+                        report.unknown_records += 1;
+                    }
+                    decoded.push(d.record);
+                }
+                Err(e) => report.problems.push(format!("offset {}: {e}", w.offset)),
+            }
+        }
+        let changes = group.apply_write(&decoded, &mut report.problems);
+        if !changes.is_empty() && window.contains(w.timestamp_ms) {
+            report.events.push(Event {
+                at: rfc3339(w.timestamp_ms),
+                at_ms: w.timestamp_ms,
+                offset: w.offset,
+                changes,
+            });
+        }
+    }
+    report.state = group.state().to_string();
+    report.group_epoch = group.group_epoch;
+    report.assignment_epoch = group.assignment_epoch;
+    report.members = group.members.len();
+    (report, group)
+}

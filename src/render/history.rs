@@ -1,0 +1,113 @@
+//! `history` output: the group's story as a table (JSON is the report itself).
+
+use crate::history::replay::Change;
+use crate::history::report::HistoryReport;
+use crate::watch::clock::time_of_day;
+
+/// A header, then one row per change: TIME, OFFSET, WHAT.
+pub fn table(r: &HistoryReport) -> String {
+    let mut out = format!(
+        "Group {}: __consumer_offsets-{} (coordinator broker {}), offsets {}..{}; {} write(s), {} record(s) of the group\n",
+        r.group_id, r.partition, r.coordinator, r.log_start_offset, r.high_watermark, r.writes, r.records
+    );
+    match &r.history_from {
+        Some(from) => out.push_str(&format!(
+            "History from {from} (older records of the compacted topic are gone)\n"
+        )),
+        None => out.push_str("No record of the group in its partition\n"),
+    }
+    out.push_str(&format!(
+        "Now: {} at group epoch {}, target assignment epoch {}, {} member(s)\n",
+        r.state, r.group_epoch, r.assignment_epoch, r.members
+    ));
+    if r.unknown_records + r.unknown_tagged_fields > 0 {
+        out.push_str(&format!(
+            "Skipped: {} record(s) of types this tool does not read, {} unknown field(s)\n",
+            r.unknown_records, r.unknown_tagged_fields
+        ));
+    }
+    for p in &r.problems {
+        out.push_str(&format!("problem: {p}\n"));
+    }
+    if r.events.is_empty() {
+        return out;
+    }
+    let mut t = super::table::new(&["TIME", "OFFSET", "WHAT"]);
+    for e in &r.events {
+        for (i, c) in e.changes.iter().enumerate() {
+            let (time, offset) = match i {
+                0 => (time_of_day(e.at_ms), e.offset.to_string()),
+                _ => (String::new(), String::new()),
+            };
+            t.add_row(vec![time, offset, what(c)]);
+        }
+    }
+    out.push('\n');
+    out.push_str(&super::table::render(&t));
+    out
+}
+
+/// One change in words.
+fn what(c: &Change) -> String {
+    match c {
+        Change::GroupCreated => "group created".into(),
+        Change::GroupEpoch { from, to } => format!("group epoch {from} -> {to}"),
+        Change::MemberJoined {
+            member_id,
+            process_id,
+            client_id,
+            client_host,
+            instance_id,
+        } => {
+            let static_id = instance_id
+                .as_ref()
+                .map_or(String::new(), |i| format!(", instance {i}"));
+            format!("+ {member_id} joined (process {process_id}, client {client_id} at {client_host}{static_id})")
+        }
+        Change::MemberLeft {
+            member_id,
+            process_id,
+        } => format!("- {member_id} left (process {process_id})"),
+        Change::TargetAssignment {
+            epoch,
+            moved_active,
+            moved_standby,
+            moves,
+        } => {
+            let listed: Vec<String> = moves
+                .iter()
+                .take(6)
+                .map(|m| {
+                    let side = |v: &[String]| match v.is_empty() {
+                        true => "nobody".to_string(),
+                        false => v.join("+"),
+                    };
+                    format!(
+                        "{} {} {} -> {}",
+                        m.role.name(),
+                        m.task,
+                        side(&m.from),
+                        side(&m.to)
+                    )
+                })
+                .collect();
+            let more = moves.len().saturating_sub(listed.len());
+            let tail = match (listed.is_empty(), more) {
+                (true, _) => String::new(),
+                (false, 0) => format!(": {}", listed.join(", ")),
+                (false, n) => format!(": {} and {n} more", listed.join(", ")),
+            };
+            format!("target assignment epoch {epoch}: {moved_active} active, {moved_standby} standby moved{tail}")
+        }
+        Change::MemberReachedTarget { member_id, epoch } => {
+            format!("{member_id} reached its target (epoch {epoch})")
+        }
+        Change::State { from, to } => format!("state {from} -> {to}"),
+        Change::TopologySet {
+            epoch,
+            subtopologies,
+        } => format!("topology set: epoch {epoch}, {subtopologies} subtopologies"),
+        Change::TopologyCleared => "topology cleared".into(),
+        Change::GroupDeleted => "group deleted".into(),
+    }
+}

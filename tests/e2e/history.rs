@@ -1,0 +1,129 @@
+//! `history` live against a Kafka 4.4.0 broker: the group's records read back from its
+//! `__consumer_offsets` partition tell the joins, the leave and the target assignments the
+//! group went through, and end where `describe` says the group is.
+//!
+//! Never skips: without Java 17+ and Maven the harness fails loudly.
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+
+use crate::support;
+use crate::support::Broker;
+
+const GROUP: &str = "history-live";
+
+fn json(broker: &Broker, args: &[&str]) -> Value {
+    let mut all = vec!["--bootstrap-server", broker.bootstrap.as_str()];
+    all.extend_from_slice(args);
+    let out = support::streams_group(&all);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{args:?}: {}{}",
+        support::stdout_of(&out),
+        support::stderr_of(&out)
+    );
+    serde_json::from_str(&support::stdout_of(&out)).expect("JSON")
+}
+
+fn kinds<'a>(h: &'a Value, kind: &str, field: &str) -> BTreeSet<&'a str> {
+    h["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|e| e["changes"].as_array().unwrap())
+        .filter(|c| c["kind"] == kind)
+        .filter_map(|c| c[field].as_str())
+        .collect()
+}
+
+#[test]
+fn history_tells_what_the_coordinator_wrote() {
+    let broker = Broker::start_version("4.4.0");
+    let mut app = broker.app(GROUP, 2, 1);
+    let described = json(&broker, &["describe", "--group", GROUP, "-o", "json"]);
+    let members: BTreeSet<String> = described["groups"][0]["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["member_id"].as_str().unwrap().to_string())
+        .collect();
+    let leaving: BTreeSet<String> = described["groups"][0]["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| {
+            m["client_id"]
+                .as_str()
+                .unwrap()
+                .starts_with(&format!("{GROUP}-instance-1-"))
+        })
+        .map(|m| m["member_id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(leaving.len(), 1, "{described}");
+    app.stop_instance(1);
+    assert!(
+        broker.wait_stable(GROUP, 1),
+        "the group settles with 1 member"
+    );
+
+    let h = json(&broker, &["history", "--group", GROUP, "-o", "json"]);
+    support::json_schema::assert_valid("history", &h.to_string());
+    let now = json(&broker, &["describe", "--group", GROUP, "-o", "json"]);
+    let g = &now["groups"][0];
+    assert_eq!(h["state"], g["state"], "{h}");
+    assert_eq!(h["group_epoch"], g["group_epoch"], "{h}");
+    assert_eq!(h["assignment_epoch"], g["target_assignment_epoch"], "{h}");
+    let joined: BTreeSet<String> = kinds(&h, "member_joined", "member_id")
+        .into_iter()
+        .map(String::from)
+        .collect();
+    assert_eq!(joined, members, "every member's join is in the history");
+    let left: BTreeSet<String> = kinds(&h, "member_left", "member_id")
+        .into_iter()
+        .map(String::from)
+        .collect();
+    assert_eq!(left, leaving, "the stopped instance's member left");
+    let epochs: Vec<i64> = h["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|e| e["changes"].as_array().unwrap())
+        .filter(|c| c["kind"] == "target_assignment")
+        .map(|c| c["epoch"].as_i64().unwrap())
+        .collect();
+    assert_eq!(
+        epochs.last().copied(),
+        g["target_assignment_epoch"].as_i64(),
+        "{h}"
+    );
+    // The last target moved the leaver's tasks to the member that stayed.
+    let last = h["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|e| e["changes"].as_array().unwrap())
+        .rfind(|c| c["kind"] == "target_assignment")
+        .unwrap();
+    assert!(last["moved_active"].as_u64().unwrap() > 0, "{last}");
+    // The table form tells the same story.
+    let mut args = vec!["--bootstrap-server", broker.bootstrap.as_str()];
+    args.extend(["history", "--group", GROUP]);
+    let table = support::stdout_of(&support::streams_group(&args));
+    assert!(table.contains("left (process"), "{table}");
+    // A window after everything: nothing to tell, the state is still known.
+    let later = json(
+        &broker,
+        &[
+            "history",
+            "--group",
+            GROUP,
+            "--since",
+            "2100-01-01T00:00:00Z",
+            "-o",
+            "json",
+        ],
+    );
+    assert_eq!(later["events"].as_array().unwrap().len(), 0, "{later}");
+}
