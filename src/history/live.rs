@@ -32,6 +32,8 @@ pub struct GroupLog {
     pub batches: Vec<Batch>,
     pub control_batches: u64,
     pub aborted_batches: u64,
+    /// Batches read, of every group, by compression codec.
+    pub codecs: BTreeMap<&'static str, u64>,
     /// What the reader noticed (a coordinator that is not the partition's leader, ...).
     pub notes: Vec<String>,
 }
@@ -138,6 +140,9 @@ async fn read_range(
         })?;
         log.control_batches += read.control_batches;
         log.aborted_batches += read.aborted_batches;
+        for (codec, n) in read.codecs {
+            *log.codecs.entry(codec).or_default() += n;
+        }
         let hw = log.high_watermark;
         log.batches.extend(
             read.batches
@@ -175,5 +180,10 @@ pub fn read_history(
     report.log_start_offset = log.log_start_offset;
     report.high_watermark = log.high_watermark;
     report.notes = log.notes;
+    report.batches_by_codec = log
+        .codecs
+        .iter()
+        .map(|(c, n)| (c.to_string(), *n))
+        .collect();
     Ok((report, replayed))
 }

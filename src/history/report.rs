@@ -24,6 +24,8 @@ pub struct HistoryReport {
     /// keeps only the last value per key in closed segments, so older history is gone.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub history_from: Option<String>,
+    /// Record batches read from the partition (every group's), by compression codec.
+    pub batches_by_codec: std::collections::BTreeMap<String, u64>,
     /// Coordinator writes (record batches) and records of the group read.
     pub writes: usize,
     pub records: usize,

@@ -20,6 +20,17 @@ pub fn table(r: &HistoryReport) -> String {
         "Now: {} at group epoch {}, target assignment epoch {}, {} member(s)\n",
         r.state, r.group_epoch, r.assignment_epoch, r.members
     ));
+    if r.batches_by_codec.keys().any(|c| c != "none") {
+        let codecs: Vec<String> = r
+            .batches_by_codec
+            .iter()
+            .map(|(c, n)| format!("{c} {n}"))
+            .collect();
+        out.push_str(&format!(
+            "Batches read, by compression: {}\n",
+            codecs.join(", ")
+        ));
+    }
     if r.unknown_records + r.unknown_tagged_fields > 0 {
         out.push_str(&format!(
             "Skipped: {} record(s) of types this tool does not read, {} unknown field(s)\n",

@@ -127,3 +127,23 @@ fn history_tells_what_the_coordinator_wrote() {
     );
     assert_eq!(later["events"].as_array().unwrap().len(), 0, "{later}");
 }
+
+/// A broker that compresses its coordinator writes with zstd (`offsets.topic.compression.codec`
+/// 4): the history reads them as well (gzip, snappy and lz4 are read the same way; the unit
+/// tests cover each codec's framing).
+#[test]
+fn history_reads_zstd_compressed_coordinator_writes() {
+    let broker = Broker::start_configured("4.4.0", &["offsets.topic.compression.codec=4"]);
+    let _app = broker.app("history-zstd", 1, 1);
+    let h = json(
+        &broker,
+        &["history", "--group", "history-zstd", "-o", "json"],
+    );
+    assert!(
+        h["batches_by_codec"]["zstd"].as_u64().unwrap_or(0) > 0,
+        "{h}"
+    );
+    assert_eq!(h["state"], "Stable", "{h}");
+    assert_eq!(h["problems"].as_array().unwrap().len(), 0, "{h}");
+    assert_eq!(kinds(&h, "member_joined", "member_id").len(), 1, "{h}");
+}

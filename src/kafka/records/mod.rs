@@ -44,6 +44,8 @@ pub struct Batches {
     pub next_offset: Option<i64>,
     pub control_batches: u64,
     pub aborted_batches: u64,
+    /// Batches read, by compression codec (`none`, `gzip`, `snappy`, `lz4`, `zstd`).
+    pub codecs: std::collections::BTreeMap<&'static str, u64>,
 }
 
 /// A batch that cannot be read.
@@ -109,6 +111,9 @@ pub fn read_batches(
             out.aborted_batches += 1;
             continue;
         }
+        *out.codecs
+            .entry(codec_name(header.attributes & COMPRESSION))
+            .or_default() += 1;
         let records = records(&header, &batch[61..], keep)?;
         out.batches.push(Batch {
             base_offset,
@@ -269,6 +274,7 @@ fn decompress(codec: i16, data: &[u8]) -> Result<Vec<u8>, String> {
 
 fn codec_name(codec: i16) -> &'static str {
     match codec {
+        0 => "none",
         1 => "gzip",
         2 => "snappy",
         3 => "lz4",

@@ -119,6 +119,7 @@ fn every_codec_reads_back_the_records() {
         assert_eq!(b.records[1].offset, 101);
         assert_eq!(b.records[1].timestamp_ms, 1_010);
         assert_eq!(got.next_offset, Some(102));
+        assert_eq!(got.codecs.values().sum::<u64>(), 1);
     }
 }
 
