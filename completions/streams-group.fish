@@ -316,6 +316,7 @@ complete -c streams-group -n "__fish_streams_group_using_subcommand timeline" -s
 complete -c streams-group -n "__fish_streams_group_using_subcommand history" -s g -l group -d 'The streams group' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand history" -l since -d 'Tell only what happened at or after this time: an instant (2026-12-03T09:00:00Z, as reset-offsets --to-datetime takes) or a time ago (90s, 30m, 2h, 7d)' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand history" -l until -d 'Tell only what happened at or before this time (as --since)' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand history" -l at -d 'Write the group as it was at this time (as --since), in the snapshot format of `describe --output json`: diff assignment, simulate --from-snapshot and check-epoch read it' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand history" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...] [env: STREAMS_GROUP_BOOTSTRAP_SERVER]' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand history" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
 complete -c streams-group -n "__fish_streams_group_using_subcommand history" -l timeout -d 'Upper bound for every network wait, in milliseconds [default: 30000]' -r

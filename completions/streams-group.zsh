@@ -451,6 +451,7 @@ _arguments "${_arguments_options[@]}" : \
 '--group=[The streams group]:GROUP:_default' \
 '--since=[Tell only what happened at or after this time\: an instant (2026-12-03T09\:00\:00Z, as reset-offsets --to-datetime takes) or a time ago (90s, 30m, 2h, 7d)]:TIME:_default' \
 '--until=[Tell only what happened at or before this time (as --since)]:TIME:_default' \
+'(--since --until)--at=[Write the group as it was at this time (as --since), in the snapshot format of \`describe --output json\`\: diff assignment, simulate --from-snapshot and check-epoch read it]:TIME:_default' \
 '--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\] \[env\: STREAMS_GROUP_BOOTSTRAP_SERVER\]]:HOST:PORT:_default' \
 '--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
 '--timeout=[Upper bound for every network wait, in milliseconds \[default\: 30000\]]:MS:_default' \

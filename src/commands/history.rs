@@ -17,6 +17,8 @@ Examples:
   streams-group history --bootstrap-server localhost:9092 --group my-app --since 2h
   streams-group history --bootstrap-server localhost:9092 --group my-app \\
       --since 2026-12-03T09:00:00Z --until 2026-12-03T10:00:00Z --output json
+  streams-group history --bootstrap-server localhost:9092 --group my-app \\
+      --at 2026-12-03T09:00:00Z > before.json
 
 The coordinator writes every decision about a streams group to the group's partition of
 __consumer_offsets: group epochs, members joining and leaving (client id, host, process),
@@ -41,6 +43,11 @@ pub struct Args {
     /// Tell only what happened at or before this time (as --since)
     #[arg(long, value_name = "TIME", value_parser = time_arg)]
     pub until: Option<i64>,
+
+    /// Write the group as it was at this time (as --since), in the snapshot format of
+    /// `describe --output json`: diff assignment, simulate --from-snapshot and check-epoch read it
+    #[arg(long, value_name = "TIME", value_parser = time_arg, conflicts_with_all = ["since", "until"])]
+    pub at: Option<i64>,
 
     #[command(flatten)]
     pub connection: super::global::ConnectionArgs,
@@ -99,17 +106,47 @@ pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
     };
     let window = Window {
         since_ms: args.since,
-        until_ms: args.until,
+        until_ms: args.until.or(args.at),
     };
     let result = read_history(&client, &args.group, window, &mut progress);
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    let (report, _) = result?;
+    let (report, group) = result?;
     for n in &report.notes {
         out::note(&format!("note: {n}"));
     }
+    if let Some(at) = args.at {
+        return snapshot_at(&report, &group, at);
+    }
     out::report(global.format(), &report, view::table)?;
+    Ok(Code::Success)
+}
+
+/// `--at`: the group as the records up to `at` built it, as a snapshot on stdout.
+fn snapshot_at(
+    report: &streams_group::history::report::HistoryReport,
+    group: &streams_group::history::replay::ReplayedGroup,
+    at: i64,
+) -> Outcome {
+    if !group.exists {
+        let from = report.history_from.as_deref().unwrap_or("never");
+        return Err(CommandError::new(
+            crate::command_error::Kind::Broker,
+            format!(
+                "group `{}` did not exist at {} by its records (history from {from})",
+                report.group_id,
+                streams_group::watch::clock::rfc3339(at)
+            ),
+        ));
+    }
+    let snapshot = streams_group::model::group::Snapshot {
+        schema_version: streams_group::model::group::SNAPSHOT_SCHEMA_VERSION,
+        kafka_version: None,
+        legacy_version_name: None,
+        groups: vec![group.describe(&report.group_id)],
+    };
+    out::report(out::Format::Json, &snapshot, |_| String::new())?;
     Ok(Code::Success)
 }
 

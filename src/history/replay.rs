@@ -11,6 +11,10 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::Serialize;
 
+use crate::coordinator::member_order::MemberOrder;
+use crate::model::group::{
+    DescribedTopology, GroupDescription, MemberDescription, PartitionOffsets,
+};
 use crate::model::movement::{diff_owners, TaskMove};
 use crate::model::{Assignment, Topology};
 
@@ -20,7 +24,7 @@ use super::records::{CoordinatorRecord, CurrentMemberAssignment, MemberMetadata}
 const STABLE: i8 = 1;
 
 /// The group as its records have built it so far.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub struct ReplayedGroup {
     /// Some record created the group and no deletion followed.
     pub exists: bool,
@@ -38,6 +42,9 @@ pub struct ReplayedGroup {
     /// The targets as the last target assignment (record 20) left them: the next one is
     /// compared with these, so a member that left in between still shows what it gave up.
     last_targets: BTreeMap<String, Assignment>,
+    /// The coordinator's member table, put and removed as its replay does (records 19 and 22
+    /// put a member, a 19 tombstone removes it): its order decides the assignor's ties.
+    order: MemberOrder,
 }
 
 /// One thing a coordinator write did.
@@ -111,9 +118,11 @@ impl ReplayedGroup {
                 member_id, value, ..
             } => match value {
                 Some(v) => {
+                    self.order.put(member_id);
                     self.members.insert(member_id.clone(), v.clone());
                 }
                 None => {
+                    self.order.remove(member_id);
                     self.members.remove(member_id);
                 }
             },
@@ -136,6 +145,7 @@ impl ReplayedGroup {
                 member_id, value, ..
             } => match value {
                 Some(v) => {
+                    self.order.put(member_id);
                     self.current.insert(member_id.clone(), v.clone());
                 }
                 None => {
@@ -184,6 +194,63 @@ impl ReplayedGroup {
             "Stable"
         } else {
             "Reconciling"
+        }
+    }
+
+    /// The group in the form `describe --output json` records it (no lag: the log has no end
+    /// offsets of the group's input topics).
+    pub fn describe(&self, group_id: &str) -> GroupDescription {
+        let members = self
+            .members
+            .iter()
+            .map(|(id, m)| {
+                let current = self.current.get(id);
+                MemberDescription {
+                    member_id: id.clone(),
+                    member_epoch: current.map_or(0, |c| c.member_epoch),
+                    instance_id: m.instance_id.clone(),
+                    rack_id: m.rack_id.clone(),
+                    client_id: m.client_id.clone(),
+                    client_host: m.client_host.clone(),
+                    topology_epoch: m.topology_epoch,
+                    process_id: m.process_id.clone(),
+                    user_endpoint: m.user_endpoint.clone(),
+                    client_tags: m.client_tags.clone(),
+                    task_offsets: BTreeMap::new(),
+                    task_end_offsets: BTreeMap::new(),
+                    assignment: current.map(|c| c.assigned.clone()).unwrap_or_default(),
+                    target_assignment: self.targets.get(id).cloned().unwrap_or_default(),
+                    is_classic: false,
+                    endpoint_partitions: None,
+                }
+            })
+            .collect();
+        GroupDescription {
+            group_id: group_id.to_string(),
+            state: self.state().to_string(),
+            group_epoch: self.group_epoch,
+            target_assignment_epoch: self.assignment_epoch,
+            coordinator: None,
+            topology: DescribedTopology {
+                epoch: self.topology.as_ref().map_or(-1, |t| t.epoch),
+                subtopologies: self.topology.as_ref().map(|t| t.subtopologies.clone()),
+            },
+            members,
+            member_order: self.order.iter().map(String::from).collect(),
+            offsets: self
+                .offsets
+                .iter()
+                .map(|((topic, partition), (offset, _))| PartitionOffsets {
+                    topic: topic.clone(),
+                    partition: *partition,
+                    committed: Some(*offset),
+                    leader_epoch: None,
+                    end: None,
+                    lag: None,
+                })
+                .collect(),
+            assignor: None,
+            configs: None,
         }
     }
 

@@ -112,6 +112,66 @@ fn history_tells_what_the_coordinator_wrote() {
     args.extend(["history", "--group", GROUP]);
     let table = support::stdout_of(&support::streams_group(&args));
     assert!(table.contains("left (process"), "{table}");
+    // The group as it is now, rebuilt from its records: describe's members, epochs, tasks and
+    // the coordinator's member order; and as it was before the leave, a snapshot that
+    // diff assignment reads.
+    let far = "2100-01-01T00:00:00Z";
+    let rebuilt = json(&broker, &["history", "--group", GROUP, "--at", far]);
+    support::json_schema::assert_valid("describe", &rebuilt.to_string());
+    let r = &rebuilt["groups"][0];
+    for field in [
+        "state",
+        "group_epoch",
+        "target_assignment_epoch",
+        "member_order",
+    ] {
+        assert_eq!(r[field], g[field], "{field}: {rebuilt}");
+    }
+    for (ours, theirs) in r["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(g["members"].as_array().unwrap())
+    {
+        for field in [
+            "member_id",
+            "member_epoch",
+            "process_id",
+            "client_id",
+            "assignment",
+            "target_assignment",
+        ] {
+            assert_eq!(ours[field], theirs[field], "{field}");
+        }
+    }
+    let joined_at = h["events"][0]["at"].as_str().unwrap().to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let (then, now_file) = (dir.path().join("then.json"), dir.path().join("now.json"));
+    let before_leave = json(&broker, &["history", "--group", GROUP, "--at", &joined_at]);
+    std::fs::write(&then, before_leave.to_string()).unwrap();
+    std::fs::write(&now_file, rebuilt.to_string()).unwrap();
+    let out = support::streams_group(&[
+        "diff",
+        "assignment",
+        then.to_str().unwrap(),
+        now_file.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", support::stderr_of(&out));
+    let out = support::streams_group(&[
+        "--bootstrap-server",
+        &broker.bootstrap,
+        "history",
+        "--group",
+        GROUP,
+        "--at",
+        "2000-01-01T00:00:00Z",
+    ]);
+    assert_eq!(out.status.code(), Some(4), "{}", support::stderr_of(&out));
+    assert!(
+        support::stderr_of(&out).contains("did not exist at"),
+        "{}",
+        support::stderr_of(&out)
+    );
     // A window after everything: nothing to tell, the state is still known.
     let later = json(
         &broker,
