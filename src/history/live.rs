@@ -174,7 +174,21 @@ pub fn read_history(
         read_group_log(&mut cluster, group, progress).await
     })
     .map_err(|e| KafkaError::Runtime(format!("cannot start the runtime: {e}")))??;
-    let (mut report, replayed) = super::report::build(group, &log.writes(), window);
+    let (mut report, mut replayed) = super::report::build(group, &log.writes(), window);
+    // The topology record leaves internal topics unsized: the cluster's counts now stand in.
+    let topics = replayed.topics();
+    if !topics.is_empty() {
+        let leaders = block_on(async {
+            let mut cluster = Cluster::connect(client.clone()).await?;
+            cluster.leaders(&topics).await
+        })
+        .map_err(|e| KafkaError::Runtime(format!("cannot start the runtime: {e}")))??;
+        let counts = leaders
+            .into_iter()
+            .map(|(t, parts)| (t, parts.len() as i32))
+            .collect();
+        replayed.size_internal_topics(&counts);
+    }
     report.partition = log.partition;
     report.coordinator = log.leader;
     report.log_start_offset = log.log_start_offset;

@@ -254,6 +254,38 @@ impl ReplayedGroup {
         }
     }
 
+    /// The topics the topology names.
+    pub fn topics(&self) -> std::collections::BTreeSet<String> {
+        let mut out = std::collections::BTreeSet::new();
+        for s in self.topology.iter().flat_map(|t| &t.subtopologies) {
+            out.extend(s.source_topics.iter().cloned());
+            out.extend(s.repartition_sink_topics.iter().cloned());
+            let internal = s
+                .repartition_source_topics
+                .iter()
+                .chain(&s.state_changelog_topics);
+            out.extend(internal.map(|t| t.name.clone()));
+        }
+        out
+    }
+
+    /// Give the internal topics the topology records leave unsized (0: "not enforced") the
+    /// partition counts `counts` says, as the coordinator's configured topology has them.
+    pub fn size_internal_topics(&mut self, counts: &BTreeMap<String, i32>) {
+        let Some(t) = &mut self.topology else { return };
+        for s in &mut t.subtopologies {
+            let internal = s
+                .repartition_source_topics
+                .iter_mut()
+                .chain(s.state_changelog_topics.iter_mut());
+            for topic in internal.filter(|t| t.partitions == 0) {
+                if let Some(n) = counts.get(&topic.name) {
+                    topic.partitions = *n;
+                }
+            }
+        }
+    }
+
     /// The member is STABLE at the assignment epoch.
     fn reconciled(&self, id: &str) -> bool {
         self.current

@@ -144,6 +144,30 @@ fn history_tells_what_the_coordinator_wrote() {
             assert_eq!(ours[field], theirs[field], "{field}");
         }
     }
+    // simulate reads it as it reads describe's snapshot (internal topics sized from the
+    // cluster), and predicts the same scale-out.
+    let simulated = |snapshot: &Value, name: &str| -> Value {
+        let file = std::env::temp_dir().join(format!("{GROUP}-{name}-{}.json", std::process::id()));
+        std::fs::write(&file, snapshot.to_string()).unwrap();
+        let out = support::streams_group(&[
+            "simulate",
+            "--from-snapshot",
+            file.to_str().unwrap(),
+            "--scenario",
+            "scale-out",
+            "--samples",
+            "1",
+            "-o",
+            "json",
+        ]);
+        let _ = std::fs::remove_file(&file);
+        assert_eq!(out.status.code(), Some(0), "{}", support::stderr_of(&out));
+        serde_json::from_str(&support::stdout_of(&out)).unwrap()
+    };
+    let (from_history, from_describe) =
+        (simulated(&rebuilt, "history"), simulated(&now, "describe"));
+    assert_eq!(from_history["members"], from_describe["members"]);
+    assert_eq!(from_history["total_tasks"], from_describe["total_tasks"]);
     let joined_at = h["events"][0]["at"].as_str().unwrap().to_string();
     let dir = tempfile::tempdir().unwrap();
     let (then, now_file) = (dir.path().join("then.json"), dir.path().join("now.json"));
