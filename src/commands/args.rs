@@ -41,6 +41,32 @@ pub fn seed(s: &str) -> Result<u64, String> {
         .map_err(|_| format!("a seed is a whole number from 0 to {}, not {s:?}", u64::MAX))
 }
 
+/// clap value parser for a duration: `2`, `0.5` (seconds), `500ms`, `2s`, `1m`, `1h`, `7d`; more
+/// than 0, at most a year.
+pub fn duration(s: &str) -> Result<std::time::Duration, String> {
+    let s = s.trim();
+    let split = s.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(s.len());
+    let (number, unit) = (&s[..split], s[split..].trim());
+    let how = "give seconds (2, 0.5) or a number with a unit (500ms, 2s, 1m, 1h, 7d)";
+    let v: f64 = number.trim().parse().map_err(|_| how.to_string())?;
+    let ms_per = match unit {
+        "" | "s" => 1000.0,
+        "ms" => 1.0,
+        "m" | "min" => 60_000.0,
+        "h" => 3_600_000.0,
+        "d" => 86_400_000.0,
+        _ => return Err(how.into()),
+    };
+    let ms = v * ms_per;
+    if ms.is_nan() || ms < 1.0 {
+        return Err("must be more than 0 (at least 1 ms), e.g. 2 for every 2 seconds".into());
+    }
+    if ms > 86_400_000.0 * 365.0 {
+        return Err("at most a year".into());
+    }
+    Ok(std::time::Duration::from_millis(ms.round() as u64))
+}
+
 /// clap value parser for a count that must not be negative (a lag, a delay).
 pub fn non_negative(s: &str) -> Result<i64, String> {
     let n: i64 = s
@@ -292,5 +318,32 @@ mod tests {
         assert!(source_arg("group:").is_err());
         assert!(members("0").is_err());
         assert_eq!(members("7"), Ok(7));
+    }
+}
+
+#[cfg(test)]
+mod duration_tests {
+    use super::duration;
+    use std::time::Duration;
+
+    #[test]
+    fn durations_are_seconds_or_have_a_unit_and_are_positive() {
+        assert_eq!(duration("2"), Ok(Duration::from_secs(2)));
+        assert_eq!(duration("0.5"), Ok(Duration::from_millis(500)));
+        assert_eq!(duration("250ms"), Ok(Duration::from_millis(250)));
+        assert_eq!(duration("1m"), Ok(Duration::from_secs(60)));
+        assert_eq!(duration("7d"), Ok(Duration::from_secs(7 * 86_400)));
+        for bad in [
+            "0",
+            "-1",
+            "0ms",
+            "nan",
+            "2 weeks",
+            "",
+            "0.0001",
+            "2026-12-03T09:00:00Z",
+        ] {
+            assert!(duration(bad).is_err(), "{bad}");
+        }
     }
 }

@@ -53,13 +53,14 @@ pub struct Args {
     pub connection: super::global::ConnectionArgs,
 }
 
-/// clap value parser for `--since`/`--until`: milliseconds since the epoch.
+/// clap value parser for `--since`/`--until`/`--at`: milliseconds since the epoch, from an
+/// instant or a time ago (`super::args::duration`: 90s, 30m, 2h, 7d).
 fn time_arg(s: &str) -> Result<i64, String> {
-    if let Some(ago) = duration_ms(s.trim()) {
+    if let Ok(ago) = super::args::duration(s) {
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_millis() as i64);
-        return Ok(now - ago);
+        return Ok(now - ago.as_millis() as i64);
     }
     // Kafka's tools want milliseconds (10:00:00.000); to the second is enough here.
     let with_millis = match s.get(19..20) {
@@ -68,23 +69,7 @@ fn time_arg(s: &str) -> Result<i64, String> {
         _ => s.to_string(),
     };
     streams_group::admin::parse::datetime(&with_millis)
-        .map_err(|e| format!("{e}; or a time ago: a whole number with ms, s, m, h or d (30m, 2h)"))
-}
-
-/// `90s`, `30m`, `2h`, `7d`, `500ms`: milliseconds.
-fn duration_ms(s: &str) -> Option<i64> {
-    let digits = s.bytes().take_while(u8::is_ascii_digit).count();
-    let (n, unit) = s.split_at(digits);
-    let n: i64 = n.parse().ok()?;
-    let per = match unit {
-        "ms" => 1,
-        "s" => 1_000,
-        "m" => 60_000,
-        "h" => 3_600_000,
-        "d" => 86_400_000,
-        _ => return None,
-    };
-    n.checked_mul(per)
+        .map_err(|e| format!("{e}; or a time ago: a number with ms, s, m, h or d (30m, 2h)"))
 }
 
 pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
@@ -170,10 +155,12 @@ mod tests {
 
     #[test]
     fn times_are_instants_or_times_ago() {
-        assert_eq!(duration_ms("2h"), Some(7_200_000));
-        assert_eq!(duration_ms("500ms"), Some(500));
-        assert_eq!(duration_ms("2x"), None);
-        assert_eq!(duration_ms("h"), None);
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis() as i64;
+        let two_hours_ago = time_arg("2h").unwrap();
+        assert!((now - 7_300_000..=now - 7_100_000).contains(&two_hours_ago));
         assert_eq!(
             time_arg("2026-12-03T09:00:00Z"),
             time_arg("2026-12-03T09:00:00.000Z")

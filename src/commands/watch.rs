@@ -29,7 +29,7 @@ pub struct WatchArgs {
     /// Describe again every INTERVAL (seconds, or 500ms, 2s, 1m; 2 s when not given) and show
     /// what changed; Ctrl-C stops
     #[arg(long, value_name = "INTERVAL", num_args = 0..=1, default_missing_value = "2",
-          allow_negative_numbers = true, value_parser = parse_interval)]
+          allow_negative_numbers = true, value_parser = super::args::duration)]
     pub watch: Option<Duration>,
 
     /// With --watch: stop after N samples
@@ -39,7 +39,7 @@ pub struct WatchArgs {
 
     /// With --watch: stop after DURATION (seconds, or 90s, 5m, 1h)
     #[arg(long = "for", value_name = "DURATION", requires = "watch",
-          allow_negative_numbers = true, value_parser = parse_interval)]
+          allow_negative_numbers = true, value_parser = super::args::duration)]
     pub for_duration: Option<Duration>,
 
     /// With --watch: append every sample to FILE as one JSON line (`timeline FILE` replays it)
@@ -232,44 +232,4 @@ fn record_error(path: &Path, e: &std::io::Error) -> CommandError {
         Kind::Output,
         format!("cannot write the recording {}: {e}", path.display()),
     )
-}
-
-/// `2`, `0.5`, `500ms`, `2s`, `1m`, `1h`: more than 0.
-fn parse_interval(s: &str) -> Result<Duration, String> {
-    let s = s.trim();
-    let split = s.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(s.len());
-    let (number, unit) = (&s[..split], s[split..].trim());
-    let how = "give seconds (2, 0.5) or a number with a unit (500ms, 2s, 1m, 1h)";
-    let v: f64 = number.trim().parse().map_err(|_| how.to_string())?;
-    let ms_per = match unit {
-        "" | "s" => 1000.0,
-        "ms" => 1.0,
-        "m" | "min" => 60_000.0,
-        "h" => 3_600_000.0,
-        _ => return Err(how.into()),
-    };
-    let ms = v * ms_per;
-    if ms.is_nan() || ms < 1.0 {
-        return Err("must be more than 0 (at least 1 ms), e.g. 2 for every 2 seconds".into());
-    }
-    if ms > 86_400_000.0 * 365.0 {
-        return Err("at most a year".into());
-    }
-    Ok(Duration::from_millis(ms.round() as u64))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn intervals_are_seconds_or_have_a_unit_and_are_positive() {
-        assert_eq!(parse_interval("2"), Ok(Duration::from_secs(2)));
-        assert_eq!(parse_interval("0.5"), Ok(Duration::from_millis(500)));
-        assert_eq!(parse_interval("250ms"), Ok(Duration::from_millis(250)));
-        assert_eq!(parse_interval("1m"), Ok(Duration::from_secs(60)));
-        for bad in ["0", "-1", "0ms", "nan", "2 weeks", "", "0.0001"] {
-            assert!(parse_interval(bad).is_err(), "{bad}");
-        }
-    }
 }

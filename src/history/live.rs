@@ -169,26 +169,25 @@ pub fn read_history(
     progress: &mut dyn FnMut(i64, i64),
 ) -> Result<(HistoryReport, ReplayedGroup), KafkaError> {
     crate::kafka::limits::check_group_ids(&[group])?;
-    let log = block_on(async {
+    let (log, mut report, mut replayed, counts) = block_on(async {
         let mut cluster = Cluster::connect(client.clone()).await?;
-        read_group_log(&mut cluster, group, progress).await
+        let log = read_group_log(&mut cluster, group, progress).await?;
+        let (report, replayed) = super::report::build(group, &log.writes(), window);
+        // The topology record leaves internal topics unsized: the cluster's counts now stand in.
+        let topics = replayed.topics();
+        let counts: BTreeMap<String, i32> = match topics.is_empty() {
+            true => BTreeMap::new(),
+            false => cluster
+                .leaders(&topics)
+                .await?
+                .into_iter()
+                .map(|(t, parts)| (t, parts.len() as i32))
+                .collect(),
+        };
+        Ok::<_, KafkaError>((log, report, replayed, counts))
     })
     .map_err(|e| KafkaError::Runtime(format!("cannot start the runtime: {e}")))??;
-    let (mut report, mut replayed) = super::report::build(group, &log.writes(), window);
-    // The topology record leaves internal topics unsized: the cluster's counts now stand in.
-    let topics = replayed.topics();
-    if !topics.is_empty() {
-        let leaders = block_on(async {
-            let mut cluster = Cluster::connect(client.clone()).await?;
-            cluster.leaders(&topics).await
-        })
-        .map_err(|e| KafkaError::Runtime(format!("cannot start the runtime: {e}")))??;
-        let counts = leaders
-            .into_iter()
-            .map(|(t, parts)| (t, parts.len() as i32))
-            .collect();
-        replayed.size_internal_topics(&counts);
-    }
+    replayed.size_internal_topics(&counts);
     report.partition = log.partition;
     report.coordinator = log.leader;
     report.log_start_offset = log.log_start_offset;

@@ -308,6 +308,22 @@ impl CoordinatorRecord {
     }
 
     /// A key with a null value (never true for `Unknown`, whose value is not looked at).
+    /// The tombstone of this record: the same key with a null value.
+    pub fn tombstone(&self) -> CoordinatorRecord {
+        let mut r = self.clone();
+        match &mut r {
+            CoordinatorRecord::OffsetCommit { value, .. } => *value = None,
+            CoordinatorRecord::StreamsGroupMetadata { value, .. } => *value = None,
+            CoordinatorRecord::MemberMetadata { value, .. } => *value = None,
+            CoordinatorRecord::TargetAssignmentMetadata { value, .. } => *value = None,
+            CoordinatorRecord::TargetAssignmentMember { value, .. } => *value = None,
+            CoordinatorRecord::CurrentMemberAssignment { value, .. } => *value = None,
+            CoordinatorRecord::Topology { value, .. } => *value = None,
+            CoordinatorRecord::Unknown { .. } => {}
+        }
+        r
+    }
+
     pub fn is_tombstone(&self) -> bool {
         match self {
             CoordinatorRecord::OffsetCommit { value, .. } => value.is_none(),

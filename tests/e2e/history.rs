@@ -13,20 +13,6 @@ use crate::support::Broker;
 
 const GROUP: &str = "history-live";
 
-fn json(broker: &Broker, args: &[&str]) -> Value {
-    let mut all = vec!["--bootstrap-server", broker.bootstrap.as_str()];
-    all.extend_from_slice(args);
-    let out = support::streams_group(&all);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{args:?}: {}{}",
-        support::stdout_of(&out),
-        support::stderr_of(&out)
-    );
-    serde_json::from_str(&support::stdout_of(&out)).expect("JSON")
-}
-
 fn kinds<'a>(h: &'a Value, kind: &str, field: &str) -> BTreeSet<&'a str> {
     h["events"]
         .as_array()
@@ -42,7 +28,7 @@ fn kinds<'a>(h: &'a Value, kind: &str, field: &str) -> BTreeSet<&'a str> {
 fn history_tells_what_the_coordinator_wrote() {
     let broker = Broker::start_version("4.4.0");
     let mut app = broker.app(GROUP, 2, 1);
-    let described = json(&broker, &["describe", "--group", GROUP, "-o", "json"]);
+    let described = broker.ours_json(&["describe", "--group", GROUP, "-o", "json"]);
     let members: BTreeSet<String> = described["groups"][0]["members"]
         .as_array()
         .unwrap()
@@ -68,9 +54,9 @@ fn history_tells_what_the_coordinator_wrote() {
         "the group settles with 1 member"
     );
 
-    let h = json(&broker, &["history", "--group", GROUP, "-o", "json"]);
+    let h = broker.ours_json(&["history", "--group", GROUP, "-o", "json"]);
     support::json_schema::assert_valid("history", &h.to_string());
-    let now = json(&broker, &["describe", "--group", GROUP, "-o", "json"]);
+    let now = broker.ours_json(&["describe", "--group", GROUP, "-o", "json"]);
     let g = &now["groups"][0];
     assert_eq!(h["state"], g["state"], "{h}");
     assert_eq!(h["group_epoch"], g["group_epoch"], "{h}");
@@ -116,7 +102,7 @@ fn history_tells_what_the_coordinator_wrote() {
     // the coordinator's member order; and as it was before the leave, a snapshot that
     // diff assignment reads.
     let far = "2100-01-01T00:00:00Z";
-    let rebuilt = json(&broker, &["history", "--group", GROUP, "--at", far]);
+    let rebuilt = broker.ours_json(&["history", "--group", GROUP, "--at", far]);
     support::json_schema::assert_valid("describe", &rebuilt.to_string());
     let r = &rebuilt["groups"][0];
     for field in [
@@ -171,7 +157,7 @@ fn history_tells_what_the_coordinator_wrote() {
     let joined_at = h["events"][0]["at"].as_str().unwrap().to_string();
     let dir = tempfile::tempdir().unwrap();
     let (then, now_file) = (dir.path().join("then.json"), dir.path().join("now.json"));
-    let before_leave = json(&broker, &["history", "--group", GROUP, "--at", &joined_at]);
+    let before_leave = broker.ours_json(&["history", "--group", GROUP, "--at", &joined_at]);
     std::fs::write(&then, before_leave.to_string()).unwrap();
     std::fs::write(&now_file, rebuilt.to_string()).unwrap();
     let out = support::streams_group(&[
@@ -197,18 +183,15 @@ fn history_tells_what_the_coordinator_wrote() {
         support::stderr_of(&out)
     );
     // A window after everything: nothing to tell, the state is still known.
-    let later = json(
-        &broker,
-        &[
-            "history",
-            "--group",
-            GROUP,
-            "--since",
-            "2100-01-01T00:00:00Z",
-            "-o",
-            "json",
-        ],
-    );
+    let later = broker.ours_json(&[
+        "history",
+        "--group",
+        GROUP,
+        "--since",
+        "2100-01-01T00:00:00Z",
+        "-o",
+        "json",
+    ]);
     assert_eq!(later["events"].as_array().unwrap().len(), 0, "{later}");
 }
 
@@ -219,10 +202,7 @@ fn history_tells_what_the_coordinator_wrote() {
 fn history_reads_zstd_compressed_coordinator_writes() {
     let broker = Broker::start_configured("4.4.0", &["offsets.topic.compression.codec=4"]);
     let _app = broker.app("history-zstd", 1, 1);
-    let h = json(
-        &broker,
-        &["history", "--group", "history-zstd", "-o", "json"],
-    );
+    let h = broker.ours_json(&["history", "--group", "history-zstd", "-o", "json"]);
     assert!(
         h["batches_by_codec"]["zstd"].as_u64().unwrap_or(0) > 0,
         "{h}"

@@ -29,23 +29,9 @@ use crate::support::{AppOptions, Broker};
 
 const GROUP: &str = "predict";
 
-fn sg(broker: &Broker, args: &[&str]) -> Value {
-    let mut all = vec!["--bootstrap-server", broker.bootstrap.as_str()];
-    all.extend_from_slice(args);
-    let out = support::streams_group(&all);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{args:?}: {}{}",
-        support::stdout_of(&out),
-        support::stderr_of(&out)
-    );
-    serde_json::from_str(&support::stdout_of(&out)).expect("JSON")
-}
-
 /// The group now, as `describe -o json` records it.
 fn described(broker: &Broker) -> GroupDescription {
-    let v = sg(broker, &["describe", "--group", GROUP, "-o", "json"]);
+    let v = broker.ours_json(&["describe", "--group", GROUP, "-o", "json"]);
     let snap: Snapshot = serde_json::from_value(v).expect("a snapshot");
     snap.groups.into_iter().next().expect("the group")
 }
@@ -87,10 +73,7 @@ fn spawn_watch(broker: &Broker, file: &Path) -> Child {
 /// The first time `timeline` shows the group Stable again at an epoch above `epoch`: how long
 /// after it was seen leaving Stable.
 fn measured_time_to_stable(broker: &Broker, recording: &Path, epoch: i64) -> i64 {
-    let t = sg(
-        broker,
-        &["timeline", recording.to_str().unwrap(), "-o", "json"],
-    );
+    let t = broker.ours_json(&["timeline", recording.to_str().unwrap(), "-o", "json"]);
     t["events"]
         .as_array()
         .unwrap()
@@ -145,22 +128,19 @@ fn exact_scale_in(
     dir: &Path,
 ) {
     let process = process_of_instance(before, k);
-    let predicted = sg(
-        broker,
-        &[
-            "simulate",
-            "--from-group",
-            GROUP,
-            "--scenario",
-            "scale-in",
-            "--process",
-            &process[..8],
-            "--samples",
-            "100",
-            "-o",
-            "json",
-        ],
-    );
+    let predicted = broker.ours_json(&[
+        "simulate",
+        "--from-group",
+        GROUP,
+        "--scenario",
+        "scale-in",
+        "--process",
+        &process[..8],
+        "--samples",
+        "100",
+        "-o",
+        "json",
+    ]);
     support::json_schema::assert_valid("simulate", &predicted.to_string());
     assert_eq!(predicted["final_state"], "Stable", "{predicted}");
     assert_eq!(
@@ -222,22 +202,19 @@ fn exact_scale_in(
 /// Part 2: a 2-thread instance joins; the real outcome lies inside the predicted samples.
 fn sampled_scale_out(broker: &Broker) -> support::App {
     let before = described(broker);
-    let predicted = sg(
-        broker,
-        &[
-            "simulate",
-            "--from-group",
-            GROUP,
-            "--scenario",
-            "scale-out",
-            "--instances",
-            "1",
-            "--samples",
-            "100",
-            "-o",
-            "json",
-        ],
-    );
+    let predicted = broker.ours_json(&[
+        "simulate",
+        "--from-group",
+        GROUP,
+        "--scenario",
+        "scale-out",
+        "--instances",
+        "1",
+        "--samples",
+        "100",
+        "-o",
+        "json",
+    ]);
     support::json_schema::assert_valid("simulate", &predicted.to_string());
     let samples = &predicted["samples"];
     assert_eq!(

@@ -318,7 +318,7 @@ fn cases(release: Release, rng: &mut ChaCha8Rng) -> Vec<Case> {
         ];
         for record in records {
             let flexible = !matches!(&record, CoordinatorRecord::OffsetCommit { value: Some(v), .. } if v.version < 4);
-            add(tombstone(&record), false);
+            add(record.tombstone(), false);
             add(record, unknown && flexible);
         }
     }
@@ -335,21 +335,6 @@ fn cases(release: Release, rng: &mut ChaCha8Rng) -> Vec<Case> {
         }
     }
     out
-}
-
-fn tombstone(r: &CoordinatorRecord) -> CoordinatorRecord {
-    let mut r = r.clone();
-    match &mut r {
-        CoordinatorRecord::OffsetCommit { value, .. } => *value = None,
-        CoordinatorRecord::StreamsGroupMetadata { value, .. } => *value = None,
-        CoordinatorRecord::MemberMetadata { value, .. } => *value = None,
-        CoordinatorRecord::TargetAssignmentMetadata { value, .. } => *value = None,
-        CoordinatorRecord::TargetAssignmentMember { value, .. } => *value = None,
-        CoordinatorRecord::CurrentMemberAssignment { value, .. } => *value = None,
-        CoordinatorRecord::Topology { value, .. } => *value = None,
-        CoordinatorRecord::Unknown { .. } => {}
-    }
-    r
 }
 
 // ------------------------------------------------------------------------------ to Apache's JSON

@@ -417,6 +417,22 @@ impl Broker {
         }
     }
 
+    /// Our binary against this broker (`--bootstrap-server` first), which must exit 0 and
+    /// print JSON: the JSON.
+    pub fn ours_json(&self, args: &[&str]) -> serde_json::Value {
+        let mut all = vec!["--bootstrap-server", self.bootstrap.as_str()];
+        all.extend_from_slice(args);
+        let out = streams_group(&all);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}{}",
+            stdout_of(&out),
+            stderr_of(&out)
+        );
+        serde_json::from_str(&stdout_of(&out)).expect("JSON")
+    }
+
     /// Set group configs (`KEY=VALUE`, e.g. `streams.num.standby.replicas=1`) on `group`
     /// (IncrementalAlterConfigs on the GROUP resource; the group need not exist yet).
     pub fn group_config(&self, group: &str, configs: &[&str]) {

@@ -54,16 +54,9 @@ fn sample_topology() -> Topology {
     }
 }
 
-/// One record of each type with every field set, and their tombstones.
-fn samples() -> Vec<CoordinatorRecord> {
-    let g = || "app-ü".to_string();
-    let m = || "member-1".to_string();
-    let mut metadata = GroupMetadata::new(7, -42);
-    metadata.validated_topology_epoch = 3;
-    metadata.last_assignment_configs = Some(kv(&[("num.standby.replicas", "1")]));
-    metadata.stored_description_topology_epoch = -2;
-    metadata.failed_description_topology_epoch = 2;
-    let member = MemberMetadata {
+/// A member's metadata with every field set.
+fn sample_member() -> MemberMetadata {
+    MemberMetadata {
         instance_id: Some("i-1".into()),
         rack_id: None,
         client_id: "app-client".into(),
@@ -76,7 +69,31 @@ fn samples() -> Vec<CoordinatorRecord> {
             port: 65535,
         }),
         client_tags: kv(&[("az", "a"), ("rack", "r1")]),
-    };
+    }
+}
+
+/// An offset commit at version 4, with a topic id.
+fn sample_offset() -> OffsetCommit {
+    OffsetCommit {
+        version: 4,
+        offset: 1234,
+        leader_epoch: 2,
+        metadata: String::new(),
+        commit_timestamp_ms: 1_700_000_000_000,
+        expire_timestamp_ms: -1,
+        topic_id: Some([7; 16]),
+    }
+}
+
+/// One record of each type with every field set, and their tombstones.
+fn samples() -> Vec<CoordinatorRecord> {
+    let g = || "app-ü".to_string();
+    let m = || "member-1".to_string();
+    let mut metadata = GroupMetadata::new(7, -42);
+    metadata.validated_topology_epoch = 3;
+    metadata.last_assignment_configs = Some(kv(&[("num.standby.replicas", "1")]));
+    metadata.stored_description_topology_epoch = -2;
+    metadata.failed_description_topology_epoch = 2;
     let assigned = Assignment {
         active: tasks(&[("0", 0), ("0", 2), ("1", 1)]),
         standby: tasks(&[("0", 1)]),
@@ -95,15 +112,6 @@ fn samples() -> Vec<CoordinatorRecord> {
             ..Assignment::default()
         },
     };
-    let offset = OffsetCommit {
-        version: 4,
-        offset: 1234,
-        leader_epoch: 2,
-        metadata: String::new(),
-        commit_timestamp_ms: 1_700_000_000_000,
-        expire_timestamp_ms: -1,
-        topic_id: Some([7; 16]),
-    };
     let records = vec![
         CoordinatorRecord::StreamsGroupMetadata {
             group_id: g(),
@@ -112,7 +120,7 @@ fn samples() -> Vec<CoordinatorRecord> {
         CoordinatorRecord::MemberMetadata {
             group_id: g(),
             member_id: m(),
-            value: Some(member),
+            value: Some(sample_member()),
         },
         CoordinatorRecord::TargetAssignmentMetadata {
             group_id: g(),
@@ -139,26 +147,12 @@ fn samples() -> Vec<CoordinatorRecord> {
             group_id: g(),
             topic: "words".into(),
             partition: 3,
-            value: Some(offset),
+            value: Some(sample_offset()),
         },
     ];
-    let tombstones: Vec<CoordinatorRecord> = records.iter().map(tombstone).collect();
+    let tombstones: Vec<CoordinatorRecord> =
+        records.iter().map(CoordinatorRecord::tombstone).collect();
     records.into_iter().chain(tombstones).collect()
-}
-
-fn tombstone(r: &CoordinatorRecord) -> CoordinatorRecord {
-    let mut r = r.clone();
-    match &mut r {
-        CoordinatorRecord::OffsetCommit { value, .. } => *value = None,
-        CoordinatorRecord::StreamsGroupMetadata { value, .. } => *value = None,
-        CoordinatorRecord::MemberMetadata { value, .. } => *value = None,
-        CoordinatorRecord::TargetAssignmentMetadata { value, .. } => *value = None,
-        CoordinatorRecord::TargetAssignmentMember { value, .. } => *value = None,
-        CoordinatorRecord::CurrentMemberAssignment { value, .. } => *value = None,
-        CoordinatorRecord::Topology { value, .. } => *value = None,
-        CoordinatorRecord::Unknown { .. } => {}
-    }
-    r
 }
 
 fn bytes_of(r: &CoordinatorRecord) -> (Vec<u8>, Option<Vec<u8>>) {
