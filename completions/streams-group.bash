@@ -1019,7 +1019,7 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__history)
-            opts="-g -o -v -h -V --group --since --until --at --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
+            opts="-g -o -v -h -V --group --since --until --at --verify --bootstrap-server --command-config --timeout --kafka-version --output --color --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1065,6 +1065,10 @@ _streams__group() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kafka-version)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -320,11 +320,13 @@ complete -c streams-group -n "__fish_streams_group_using_subcommand history" -l 
 complete -c streams-group -n "__fish_streams_group_using_subcommand history" -l bootstrap-server -d 'Kafka bootstrap server(s), host:port[,host:port...] [env: STREAMS_GROUP_BOOTSTRAP_SERVER]' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand history" -l command-config -d 'Kafka client properties file (security.protocol, sasl.*, ssl.*)' -r -F
 complete -c streams-group -n "__fish_streams_group_using_subcommand history" -l timeout -d 'Upper bound for every network wait, in milliseconds [default: 30000]' -r
+complete -c streams-group -n "__fish_streams_group_using_subcommand history" -l kafka-version -d 'Release whose coordinator --verify runs: 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1, 4.2 (4.2.2) or 4.1 (4.1.2). Default: the broker\'s, from StreamsGroupDescribe\'s version and the fields its records carry' -r
 complete -c streams-group -n "__fish_streams_group_using_subcommand history" -s o -l output -d 'Output format' -r -f -a "table\t''
 json\t''"
 complete -c streams-group -n "__fish_streams_group_using_subcommand history" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c streams-group -n "__fish_streams_group_using_subcommand history" -l verify -d 'Recompute every target assignment the broker wrote with this build\'s coordinator of the broker\'s release and compare: exit 1 on a difference the records prove'
 complete -c streams-group -n "__fish_streams_group_using_subcommand history" -s v -l verbose -d 'More detail'
 complete -c streams-group -n "__fish_streams_group_using_subcommand history" -s h -l help -d 'Print help'
 complete -c streams-group -n "__fish_streams_group_using_subcommand history" -s V -l version -d 'Print version'

@@ -455,9 +455,11 @@ _arguments "${_arguments_options[@]}" : \
 '--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\] \[env\: STREAMS_GROUP_BOOTSTRAP_SERVER\]]:HOST:PORT:_default' \
 '--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
 '--timeout=[Upper bound for every network wait, in milliseconds \[default\: 30000\]]:MS:_default' \
+'--kafka-version=[Release whose coordinator --verify runs\: 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1, 4.2 (4.2.2) or 4.1 (4.1.2). Default\: the broker'\''s, from StreamsGroupDescribe'\''s version and the fields its records carry]:VERSION:_default' \
 '-o+[Output format]:OUTPUT:(table json)' \
 '--output=[Output format]:OUTPUT:(table json)' \
 '--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
+'(--since --until --at)--verify[Recompute every target assignment the broker wrote with this build'\''s coordinator of the broker'\''s release and compare\: exit 1 on a difference the records prove]' \
 '-v[More detail]' \
 '--verbose[More detail]' \
 '-h[Print help]' \

@@ -14,7 +14,8 @@
 //!   arrays, tagged fields), shared by the wire client and the record decoder;
 //! * `history`: the coordinator's decisions read back from `__consumer_offsets`: its records
 //!   decoded (and encoded, for tests), which partition holds a group, the group replayed write
-//!   by write and the story it tells (`live` reads the partition);
+//!   by write and the story it tells, each written target recomputed by the local coordinator
+//!   (`verify`; `live` reads the partition);
 //!
 //! Reading inputs and the cluster:
 //! * `input`: bounded reads of files and stdin;

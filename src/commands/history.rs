@@ -2,7 +2,7 @@
 
 use std::io::IsTerminal;
 
-use streams_group::history::live::read_history;
+use streams_group::history::live::{read_history, verify_history};
 use streams_group::history::report::Window;
 use streams_group::render::{history as view, out};
 
@@ -29,7 +29,13 @@ topic keep only the last record per key, so older history may be gone: the repor
 when it has it (\"history from\").";
 
 #[derive(Debug, clap::Args)]
-#[command(after_help = AFTER_HELP)]
+#[command(
+    after_help = AFTER_HELP,
+    mut_arg("kafka_version", |a| a.help(
+        "Release whose coordinator --verify runs: 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1, 4.2 (4.2.2) \
+         or 4.1 (4.1.2). Default: the broker's, from StreamsGroupDescribe's version and the \
+         fields its records carry")),
+)]
 pub struct Args {
     /// The streams group
     #[arg(long, short = 'g', value_name = "GROUP")]
@@ -48,6 +54,14 @@ pub struct Args {
     /// `describe --output json`: diff assignment, simulate --from-snapshot and check-epoch read it
     #[arg(long, value_name = "TIME", value_parser = time_arg, conflicts_with_all = ["since", "until"])]
     pub at: Option<i64>,
+
+    /// Recompute every target assignment the broker wrote with this build's coordinator of the
+    /// broker's release and compare: exit 1 on a difference the records prove
+    #[arg(long, conflicts_with_all = ["since", "until", "at"])]
+    pub verify: bool,
+
+    #[command(flatten)]
+    pub kafka_version: super::args::KafkaVersionArg,
 
     #[command(flatten)]
     pub connection: super::global::ConnectionArgs,
@@ -82,6 +96,14 @@ pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
         }
     }
     let client = super::live::client_config(global)?;
+    if args.verify {
+        return verify(global, args, &client);
+    }
+    if args.kafka_version.kafka_version.is_some() {
+        return Err(CommandError::usage(
+            "--kafka-version only says whose coordinator --verify runs: add --verify",
+        ));
+    }
     let bar = progress_bar();
     let mut progress = |at: i64, end: i64| {
         if let Some(b) = &bar {
@@ -106,6 +128,59 @@ pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
     }
     out::report(global.format(), &report, view::table)?;
     Ok(Code::Success)
+}
+
+/// `--verify`: the verification, and exit 1 naming the first difference the records prove.
+fn verify(
+    global: &GlobalArgs,
+    args: &Args,
+    client: &streams_group::kafka::config::ClientConfig,
+) -> Outcome {
+    let bar = progress_bar();
+    let mut progress = |at: i64, end: i64| {
+        if let Some(b) = &bar {
+            b.set_length(end.max(1) as u64);
+            b.set_position(at.max(0) as u64);
+        }
+    };
+    let result = verify_history(
+        client,
+        &args.group,
+        args.kafka_version.kafka_version,
+        &mut progress,
+    );
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    let report = result?;
+    for n in &report.notes {
+        out::note(&format!("note: {n}"));
+    }
+    if report.history_from.is_none() {
+        return Err(CommandError::new(
+            crate::command_error::Kind::Broker,
+            format!(
+                "group `{}` has no records in __consumer_offsets-{}: it never existed, or it \
+                 was deleted and compacted away",
+                report.group_id, report.partition
+            ),
+        ));
+    }
+    out::report(global.format(), &report, view::table)?;
+    let v = report.verification.as_ref();
+    let Some((v, d)) = v.and_then(|v| v.faults().next().map(|d| (v, d))) else {
+        return Ok(Code::Success);
+    };
+    let first = d.members.first().map_or(String::new(), |m| {
+        format!(", first for member {}", m.member_id)
+    });
+    out::note(&format!(
+        "error: target epoch {} (offset {}) differs from what Kafka {}'s coordinator computes \
+         from the same members{first}; if the broker runs another release, say which with \
+         --kafka-version, else please report it",
+        d.epoch, d.offset, v.kafka_version
+    ));
+    Ok(Code::Negative)
 }
 
 /// `--at`: the group as the records up to `at` built it, as a snapshot on stdout.

@@ -202,7 +202,7 @@ const BROKER_RESOURCE: i8 = 4;
 
 /// The group's `streams.*` configs and its coordinator's `group.streams.*` settings. A part the
 /// principal may not read (or a broker that has no such resource) is named, never fatal.
-async fn settings(
+pub(crate) async fn settings(
     cluster: &mut Cluster,
     coordinator: i32,
     group: &str,

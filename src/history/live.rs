@@ -8,9 +8,16 @@ use crate::kafka::config::ClientConfig;
 use crate::kafka::error::{KafkaError, KafkaResult};
 use crate::kafka::records::{read_batches, Batch};
 
+use crate::coordinator::broker_settings::BrokerSettings;
+use crate::coordinator::config::GroupConfig;
+use crate::describe::live::settings;
+use crate::model::group::ClusterSettings;
+use crate::model::KafkaVersion;
+
 use super::records::group_of;
 use super::replay::ReplayedGroup;
 use super::report::{HistoryReport, Window};
+use super::verify::{detect, verify, Context, Verification};
 use super::{consumer_offsets_partition, Write};
 
 pub const OFFSETS_TOPIC: &str = "__consumer_offsets";
@@ -159,6 +166,53 @@ async fn read_range(
     Ok(())
 }
 
+/// What one connection read: the group's log, its story, the group at the window's end and the
+/// partition counts of the topics its topology names.
+struct Read {
+    log: GroupLog,
+    report: HistoryReport,
+    replayed: ReplayedGroup,
+    counts: BTreeMap<String, i32>,
+}
+
+async fn read(
+    cluster: &mut Cluster,
+    group: &str,
+    window: Window,
+    progress: &mut dyn FnMut(i64, i64),
+) -> KafkaResult<Read> {
+    let log = read_group_log(cluster, group, progress).await?;
+    let (mut report, mut replayed) = super::report::build(group, &log.writes(), window);
+    // The topology record leaves internal topics unsized: the cluster's counts now stand in.
+    let topics = replayed.topics();
+    let counts: BTreeMap<String, i32> = match topics.is_empty() {
+        true => BTreeMap::new(),
+        false => cluster
+            .leaders(&topics)
+            .await?
+            .into_iter()
+            .map(|(t, parts)| (t, parts.len() as i32))
+            .collect(),
+    };
+    replayed.size_internal_topics(&counts);
+    report.partition = log.partition;
+    report.coordinator = log.leader;
+    report.log_start_offset = log.log_start_offset;
+    report.high_watermark = log.high_watermark;
+    report.notes = log.notes.clone();
+    report.batches_by_codec = log
+        .codecs
+        .iter()
+        .map(|(c, n)| (c.to_string(), *n))
+        .collect();
+    Ok(Read {
+        log,
+        report,
+        replayed,
+        counts,
+    })
+}
+
 /// Read the group's partition and tell its story inside `window`: the report, and the group
 /// as it was at the window's end. Every request is bounded by the client's timeout; the read
 /// as a whole is not (a big partition takes a while: `progress` shows it).
@@ -169,34 +223,93 @@ pub fn read_history(
     progress: &mut dyn FnMut(i64, i64),
 ) -> Result<(HistoryReport, ReplayedGroup), KafkaError> {
     crate::kafka::limits::check_group_ids(&[group])?;
-    let (log, mut report, mut replayed, counts) = block_on(async {
+    let r = block_on(async {
         let mut cluster = Cluster::connect(client.clone()).await?;
-        let log = read_group_log(&mut cluster, group, progress).await?;
-        let (report, replayed) = super::report::build(group, &log.writes(), window);
-        // The topology record leaves internal topics unsized: the cluster's counts now stand in.
-        let topics = replayed.topics();
-        let counts: BTreeMap<String, i32> = match topics.is_empty() {
-            true => BTreeMap::new(),
-            false => cluster
-                .leaders(&topics)
-                .await?
-                .into_iter()
-                .map(|(t, parts)| (t, parts.len() as i32))
-                .collect(),
-        };
-        Ok::<_, KafkaError>((log, report, replayed, counts))
+        read(&mut cluster, group, window, progress).await
     })
     .map_err(|e| KafkaError::Runtime(format!("cannot start the runtime: {e}")))??;
-    replayed.size_internal_topics(&counts);
-    report.partition = log.partition;
-    report.coordinator = log.leader;
-    report.log_start_offset = log.log_start_offset;
-    report.high_watermark = log.high_watermark;
-    report.notes = log.notes;
-    report.batches_by_codec = log
-        .codecs
+    Ok((r.report, r.replayed))
+}
+
+/// Read the group's whole history and recompute every target assignment in it with the local
+/// coordinator of `version` (default: the release the broker and the records show).
+pub fn verify_history(
+    client: &ClientConfig,
+    group: &str,
+    version: Option<KafkaVersion>,
+    progress: &mut dyn FnMut(i64, i64),
+) -> Result<HistoryReport, KafkaError> {
+    crate::kafka::limits::check_group_ids(&[group])?;
+    let (r, wire, configs) = block_on(async {
+        let mut cluster = Cluster::connect(client.clone()).await?;
+        let r = read(&mut cluster, group, Window::default(), progress).await?;
+        let wire = cluster.describe_groups(&[group.to_string()]).await?.version;
+        let configs = settings(&mut cluster, r.log.leader, group).await?;
+        Ok::<_, KafkaError>((r, wire, configs))
+    })
+    .map_err(|e| KafkaError::Runtime(format!("cannot start the runtime: {e}")))??;
+    let writes = r.log.writes();
+    let fallback = group_config_now(&configs)?;
+    let run = |version| {
+        let cx = Context {
+            version,
+            partitions: &r.counts,
+            fallback: &fallback,
+        };
+        verify(&writes, &cx)
+    };
+    let mut report = r.report;
+    let verification = match version {
+        Some(v) => run(v),
+        None => {
+            let (detected, note) = detect(wire, &writes);
+            report.notes.extend(note);
+            let first = run(detected);
+            match differing_patch(detected, &first, &run) {
+                Some((earlier, v)) => {
+                    report.notes.push(format!(
+                        "Kafka {} gives {} difference(s) and {} none: this broker runs {}",
+                        detected.release(),
+                        first.faults().count(),
+                        earlier.release(),
+                        earlier.release()
+                    ));
+                    v
+                }
+                None => first,
+            }
+        }
+    };
+    report.verification = Some(verification);
+    Ok(report)
+}
+
+/// A release the wire cannot tell apart from `detected` whose coordinator computes every target
+/// as the broker did, when `detected`'s does not.
+fn differing_patch(
+    detected: KafkaVersion,
+    first: &Verification,
+    run: &dyn Fn(KafkaVersion) -> Verification,
+) -> Option<(KafkaVersion, Verification)> {
+    first.faults().next()?;
+    detected
+        .differing_earlier_patches()
         .iter()
-        .map(|(c, n)| (c.to_string(), *n))
-        .collect();
-    Ok((report, replayed))
+        .map(|v| (*v, run(*v)))
+        .find(|(_, v)| v.verified > 0 && v.faults().next().is_none())
+}
+
+/// The group's configs now, over the coordinator's defaults, as DescribeConfigs read them.
+fn group_config_now(configs: &ClusterSettings) -> Result<GroupConfig, KafkaError> {
+    let broker = match &configs.broker {
+        Some(b) => BrokerSettings::from_reported(b)
+            .map_err(|e| KafkaError::Config(format!("the coordinator's settings: {e}")))?,
+        None => BrokerSettings::default(),
+    };
+    match &configs.group {
+        Some(g) => broker
+            .group_config(g)
+            .map_err(|e| KafkaError::Config(format!("the group's configs: {e}"))),
+        None => Ok(broker.defaults),
+    }
 }

@@ -9,7 +9,8 @@
 //!
 //! `records` turns one record's key and value bytes into typed values (and `encode` turns them
 //! back, for tests and fixtures), `replay` builds the group from them write by write, `report`
-//! tells what each write changed; all pure. `live` reads the group's partition over the wire.
+//! tells what each write changed, `verify` recomputes each target the broker wrote; all pure.
+//! `live` reads the group's partition over the wire.
 //! [`consumer_offsets_partition`] says which partition holds a group's records.
 
 pub mod encode;
@@ -17,6 +18,7 @@ pub mod live;
 pub mod records;
 pub mod replay;
 pub mod report;
+pub mod verify;
 
 pub use records::{decode, group_of, CoordinatorRecord, Decoded, RecordError};
 

@@ -30,6 +30,8 @@ pub struct ReplayedGroup {
     pub exists: bool,
     pub group_epoch: i32,
     pub validated_topology_epoch: i32,
+    /// The assignment configs of the last epoch bump (`num.standby.replicas`, ...: 4.2+).
+    pub assignment_configs: BTreeMap<String, String>,
     pub assignment_epoch: i32,
     /// When the coordinator finished computing the target (4.3+; 0 before).
     pub assignment_timestamp_ms: i64,
@@ -106,6 +108,7 @@ impl ReplayedGroup {
             R::StreamsGroupMetadata { value: Some(v), .. } => {
                 self.group_epoch = v.epoch;
                 self.validated_topology_epoch = v.validated_topology_epoch;
+                self.assignment_configs = v.last_assignment_configs.clone().unwrap_or_default();
             }
             R::StreamsGroupMetadata { value: None, .. } => {
                 let left = self.members.len();
@@ -236,7 +239,7 @@ impl ReplayedGroup {
                 subtopologies: self.topology.as_ref().map(|t| t.subtopologies.clone()),
             },
             members,
-            member_order: self.order.iter().map(String::from).collect(),
+            member_order: self.member_order().map(String::from).collect(),
             offsets: self
                 .offsets
                 .iter()
@@ -252,6 +255,11 @@ impl ReplayedGroup {
             assignor: None,
             configs: None,
         }
+    }
+
+    /// The member ids in the coordinator's table order (the order its assignor sees them in).
+    pub fn member_order(&self) -> impl Iterator<Item = &str> {
+        self.order.iter()
     }
 
     /// The topics the topology names.

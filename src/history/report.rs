@@ -43,6 +43,9 @@ pub struct HistoryReport {
     pub assignment_epoch: i32,
     pub members: usize,
     pub events: Vec<Event>,
+    /// `--verify`: every target assignment recomputed by the local coordinator.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verification: Option<super::verify::Verification>,
 }
 
 /// One coordinator write and what it changed.

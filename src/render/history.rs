@@ -2,6 +2,8 @@
 
 use crate::history::replay::Change;
 use crate::history::report::HistoryReport;
+use crate::history::verify::{Verdict, Verification};
+use crate::model::Assignment;
 use crate::watch::clock::time_of_day;
 
 /// A header, then one row per change: TIME, OFFSET, WHAT.
@@ -39,6 +41,10 @@ pub fn table(r: &HistoryReport) -> String {
     }
     for p in &r.problems {
         out.push_str(&format!("problem: {p}\n"));
+    }
+    if let Some(v) = &r.verification {
+        out.push_str(&verification(v));
+        return out;
     }
     if r.events.is_empty() {
         return out;
@@ -121,4 +127,61 @@ fn what(c: &Change) -> String {
         Change::TopologyCleared => "topology cleared".into(),
         Change::GroupDeleted => "group deleted".into(),
     }
+}
+
+/// `--verify`: each difference, then the verdict line.
+fn verification(v: &Verification) -> String {
+    let mut out = format!(
+        "\nRecomputed with Kafka {}'s coordinator: {} target assignment(s)\n",
+        v.kafka_version, v.verified
+    );
+    for a in &v.assumptions {
+        out.push_str(&format!("assumed: {a}\n"));
+    }
+    for s in &v.skipped {
+        out.push_str(&format!("skipped: {s}\n"));
+    }
+    for d in &v.differences {
+        let why = match d.verdict {
+            Verdict::Differs => "differs",
+            Verdict::MayDependOnTaskOffsets => {
+                "differs, maybe by the task offsets members reported (not in the records)"
+            }
+        };
+        out.push_str(&format!(
+            "target epoch {} at {} (offset {}) {why}:\n",
+            d.epoch, d.at, d.offset
+        ));
+        for m in &d.members {
+            out.push_str(&format!(
+                "  {}: broker {}; computed {}\n",
+                m.member_id,
+                tasks(&m.broker),
+                tasks(&m.computed)
+            ));
+        }
+    }
+    let uncertain = v.differences.len() - v.faults().count();
+    let tail = match uncertain {
+        0 => String::new(),
+        n => format!(" ({n} maybe by unrecorded task offsets)"),
+    };
+    out.push_str(&format!(
+        "verified: {} target assignments, {} differences{tail}\n",
+        v.verified,
+        v.differences.len()
+    ));
+    out
+}
+
+/// An assignment in one line: active, standby and warm-up tasks.
+fn tasks(a: &Assignment) -> String {
+    let mut parts = vec![format!("active {}", a.active.compact())];
+    if !a.standby.is_empty() {
+        parts.push(format!("standby {}", a.standby.compact()));
+    }
+    if !a.warmup.is_empty() {
+        parts.push(format!("warm-up {}", a.warmup.compact()));
+    }
+    parts.join(", ")
 }

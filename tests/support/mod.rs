@@ -675,6 +675,15 @@ impl App {
         self.pids.remove(&k);
     }
 
+    /// SIGKILL instance `k` (a crash: its members stay until their sessions time out).
+    pub fn kill_instance(&mut self, k: u32) {
+        if self.paused.remove(&k) {
+            self.signal(k, "-CONT");
+        }
+        self.signal(k, "-KILL");
+        self.pids.remove(&k);
+    }
+
     /// SIGSTOP instance `k`: the JVM freezes (no heartbeats, no processing) until resumed.
     pub fn pause_instance(&mut self, k: u32) {
         self.signal(k, "-STOP");

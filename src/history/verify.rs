@@ -1,0 +1,516 @@
+//! `history --verify`: every target assignment the broker wrote, recomputed by the local
+//! coordinator's assignor from the same members, and compared.
+//!
+//! The records hold everything the shipped assignors read but one thing: the members, their
+//! processes, racks and tags (record 19), the member table's order (the replay keeps it), the
+//! previous target (21) and each member's current tasks (22), the topology (23) and the
+//! assignment configs of the epoch bump (17, 4.2+). Partition counts of source topics come from
+//! the cluster as it is now. What 4.4's assignor also reads, the task offsets members report in
+//! heartbeats, is never written: a 4.4 difference in a group with state is therefore reported
+//! as possibly caused by them, not as a fault (see [`Verdict`]).
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use crate::coordinator::assignor::{assignor_by_name, TaskAssignor};
+use crate::coordinator::config::GroupConfig;
+use crate::coordinator::member::Member;
+use crate::coordinator::target::{self, NoWarmups, TargetInputs};
+use crate::model::{Assignment, KafkaVersion};
+use crate::topology::configure::{configure, TopicMetadata};
+use crate::watch::clock::rfc3339;
+
+use super::records::{decode, CoordinatorRecord};
+use super::replay::ReplayedGroup;
+use super::Write;
+
+/// What `--verify` found.
+#[derive(Clone, Debug, Default, Serialize, JsonSchema)]
+pub struct Verification {
+    /// The release whose assignor recomputed the targets.
+    pub kafka_version: String,
+    /// Target assignments recomputed and compared.
+    pub verified: usize,
+    /// Of those, the ones the local coordinator computed differently.
+    pub differences: Vec<Difference>,
+    /// Target assignments that could not be recomputed, and why (a topology not ready, ...).
+    pub skipped: Vec<String>,
+    /// What the recomputation took from elsewhere than the records.
+    pub assumptions: Vec<String>,
+}
+
+/// Whether a difference is a fault of the local coordinator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// The records hold every input: the local coordinator is wrong (or the release is).
+    Differs,
+    /// 4.4's assignor also ranked members by the task offsets they reported in heartbeats,
+    /// which are not in the records; the group has state, so they may explain it.
+    MayDependOnTaskOffsets,
+}
+
+/// One target assignment the local coordinator computed differently.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Difference {
+    pub epoch: i32,
+    /// The offset of the write that holds the target, and its time.
+    pub offset: i64,
+    pub at: String,
+    pub verdict: Verdict,
+    /// The members whose target differs: the broker's and the local one.
+    pub members: Vec<MemberDifference>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct MemberDifference {
+    pub member_id: String,
+    pub broker: Assignment,
+    pub computed: Assignment,
+}
+
+impl Verification {
+    /// The differences the records alone prove.
+    pub fn faults(&self) -> impl Iterator<Item = &Difference> {
+        self.differences
+            .iter()
+            .filter(|d| d.verdict == Verdict::Differs)
+    }
+}
+
+/// The cluster's part of the inputs.
+pub struct Context<'a> {
+    pub version: KafkaVersion,
+    /// Partition counts of the topics the topology names, as the cluster has them now.
+    pub partitions: &'a TopicMetadata,
+    /// The group's configs now: what a target written by 4.1 (whose records do not hold the
+    /// assignment configs) is recomputed with.
+    pub fallback: &'a GroupConfig,
+}
+
+/// Replay `writes` (the group's, in offset order) and recompute every target assignment the
+/// broker wrote for a group with members.
+pub fn verify(writes: &[Write], cx: &Context<'_>) -> Verification {
+    let mut out = Verification {
+        kafka_version: cx.version.release().to_string(),
+        ..Verification::default()
+    };
+    let assignor = match assignor_by_name("sticky", cx.version.shipped_assignor()) {
+        Ok(a) => a,
+        Err(e) => {
+            out.skipped.push(e.to_string());
+            return out;
+        }
+    };
+    let mut group = ReplayedGroup::default();
+    let mut fallback_used = false;
+    for w in writes {
+        let records: Vec<CoordinatorRecord> = w
+            .records
+            .iter()
+            .filter_map(|(k, v)| decode(k, v.as_deref()).ok().map(|d| d.record))
+            .collect();
+        let before = writes_target(&records, group.assignment_epoch).then(|| group.clone());
+        for r in &records {
+            group.apply(r);
+        }
+        let Some(before) = before else { continue };
+        if group.members.is_empty() {
+            continue;
+        }
+        fallback_used |= group.assignment_configs.is_empty();
+        match recompute(&before, &group, assignor.as_ref(), cx) {
+            Ok(computed) => {
+                out.verified += 1;
+                if let Some(d) = compare(&group, &computed, w, cx.version) {
+                    out.differences.push(d);
+                }
+            }
+            Err(why) => out.skipped.push(format!(
+                "target epoch {} (offset {}): {why}",
+                group.assignment_epoch, w.offset
+            )),
+        }
+    }
+    if fallback_used {
+        out.assumptions.push(format!(
+            "num.standby.replicas={} and rack.aware.assignment.tags={:?} from the group's \
+             configs now: the records of a 4.1 broker do not hold the configs of each target",
+            cx.fallback.num_standby_replicas, cx.fallback.rack_aware_assignment_tags
+        ));
+    }
+    out
+}
+
+/// The write holds a target assignment at a new epoch.
+fn writes_target(records: &[CoordinatorRecord], epoch: i32) -> bool {
+    records.iter().any(|r| {
+        matches!(r, CoordinatorRecord::TargetAssignmentMetadata { value: Some(v), .. }
+            if v.assignment_epoch != epoch)
+    })
+}
+
+/// The target the local assignor computes for `after`'s members, from what the group was
+/// before the write (previous target, current tasks, the member table's order).
+fn recompute(
+    before: &ReplayedGroup,
+    after: &ReplayedGroup,
+    assignor: &dyn TaskAssignor,
+    cx: &Context<'_>,
+) -> Result<target::TargetAssignment, String> {
+    let topology = after.topology.as_ref().ok_or("the group has no topology")?;
+    // The topics were what the coordinator validated then, not what they are now: 4.2+ records
+    // say whether the topology was ready (not: every target empty); 4.1's do not say, and an
+    // all-empty target is not compared.
+    let ready = cx.version < KafkaVersion::V4_2 || after.validated_topology_epoch == topology.epoch;
+    let configuration = match ready {
+        true => Some(configure(topology, cx.partitions).map_err(|e| e.to_string())?),
+        false => None,
+    };
+    if cx.version < KafkaVersion::V4_2 && after.targets.values().all(Assignment::is_empty) {
+        return Err(
+            "every member's target is empty: the topology was not ready then, or the \
+                    topics were missing (a 4.1 broker does not record which)"
+                .into(),
+        );
+    }
+    let members: BTreeMap<String, Member> = after
+        .members
+        .iter()
+        .map(|(id, m)| {
+            let mut member = Member::new(id);
+            member.instance_id = m.instance_id.clone();
+            member.rack_id = m.rack_id.clone();
+            member.process_id = m.process_id.clone();
+            member.client_tags = m.client_tags.clone();
+            member.topology_epoch = m.topology_epoch;
+            if let Some(c) = before.current.get(id) {
+                member.assigned = c.assigned.clone();
+                member.pending_revocation = c.pending_revocation.clone();
+            }
+            (id.clone(), member)
+        })
+        .collect();
+    // The table as it was; the member whose heartbeat this is (new) is put after the target.
+    let mut order: Vec<&str> = before
+        .member_order()
+        .filter(|id| members.contains_key(*id))
+        .collect();
+    let listed: std::collections::BTreeSet<&str> = order.iter().copied().collect();
+    let newcomers: Vec<&str> = after
+        .member_order()
+        .filter(|id| members.contains_key(*id) && !listed.contains(id))
+        .collect();
+    order.extend(newcomers);
+    let config = assignment_config(&after.assignment_configs, cx.fallback)?;
+    let inputs = TargetInputs {
+        members: &members,
+        order: &order,
+        previous_target: &before.targets,
+        configuration: configuration.as_ref(),
+        config: &config,
+        version: cx.version,
+    };
+    let (computed, _) = target::compute(assignor, &NoWarmups, &inputs).map_err(|e| e.message)?;
+    Ok(computed)
+}
+
+/// The group config the assignor ran with: the write's recorded assignment configs (4.2+), else
+/// the group's configs now.
+fn assignment_config(
+    recorded: &BTreeMap<String, String>,
+    fallback: &GroupConfig,
+) -> Result<GroupConfig, String> {
+    let mut config = fallback.clone();
+    if let Some(n) = recorded.get("num.standby.replicas") {
+        config.num_standby_replicas = n
+            .trim()
+            .parse()
+            .map_err(|_| format!("num.standby.replicas={n:?} in the records is not a count"))?;
+    }
+    if let Some(tags) = recorded.get("rack.aware.assignment.tags") {
+        config.rack_aware_assignment_tags = tags
+            .split(',')
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .map(String::from)
+            .collect();
+    }
+    Ok(config)
+}
+
+/// The members whose written target differs from the computed one, if any.
+fn compare(
+    after: &ReplayedGroup,
+    computed: &target::TargetAssignment,
+    w: &Write,
+    version: KafkaVersion,
+) -> Option<Difference> {
+    let empty = Assignment::default();
+    let members: Vec<MemberDifference> = after
+        .members
+        .keys()
+        .filter_map(|id| {
+            let broker = after.targets.get(id).unwrap_or(&empty);
+            let local = computed.get(id).unwrap_or(&empty);
+            let same = broker.active == local.active
+                && broker.standby == local.standby
+                && broker.warmup == local.warmup;
+            (!same).then(|| MemberDifference {
+                member_id: id.clone(),
+                broker: broker.clone(),
+                computed: local.clone(),
+            })
+        })
+        .collect();
+    if members.is_empty() {
+        return None;
+    }
+    let stateful = after
+        .topology
+        .iter()
+        .flat_map(|t| &t.subtopologies)
+        .any(|s| !s.state_changelog_topics.is_empty());
+    let verdict = match version.assignor_sees_current_assignment() && stateful {
+        true => Verdict::MayDependOnTaskOffsets,
+        false => Verdict::Differs,
+    };
+    Some(Difference {
+        epoch: after.assignment_epoch,
+        offset: w.offset,
+        at: rfc3339(w.timestamp_ms),
+        verdict,
+        members,
+    })
+}
+
+/// The release whose coordinator wrote `writes`, from the StreamsGroupDescribe version the
+/// broker serves (`wire`: 1 = 4.4) and, below 4.4, from the tagged fields the records carry:
+/// a target's computation time (4.3+) and the validated topology epoch (4.2+). With the note
+/// that says what was inferred.
+pub fn detect(wire: i16, writes: &[Write]) -> (KafkaVersion, Option<String>) {
+    if let Some(v) = KafkaVersion::detect(Some(wire)).filter(|v| *v >= KafkaVersion::V4_4) {
+        return (v, None);
+    }
+    let (mut timed, mut validated, mut targets) = (false, false, false);
+    for (k, v) in writes.iter().flat_map(|w| &w.records) {
+        match decode(k, v.as_deref()).map(|d| d.record) {
+            Ok(CoordinatorRecord::TargetAssignmentMetadata { value: Some(t), .. }) => {
+                targets = true;
+                timed |= t.assignment_timestamp_ms != 0;
+            }
+            Ok(CoordinatorRecord::StreamsGroupMetadata { value: Some(g), .. }) => {
+                validated |= g.validated_topology_epoch != -1;
+            }
+            _ => {}
+        }
+    }
+    let (version, why) = match (timed, validated, targets) {
+        (true, _, _) => (KafkaVersion::V4_3, "targets record when they were computed"),
+        (false, true, true) => (
+            KafkaVersion::V4_2,
+            "validated topology epochs but no target times",
+        ),
+        (false, false, true) => (KafkaVersion::V4_1, "no validated topology epochs"),
+        _ => (
+            KafkaVersion::V4_3,
+            "no target assignment to tell the release by",
+        ),
+    };
+    let note = format!(
+        "the broker serves StreamsGroupDescribe v0 (Kafka 4.1 to 4.3) and the records show {why}: \
+         verifying with Kafka {} (--kafka-version picks another)",
+        version.release()
+    );
+    (version, Some(note))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::history::encode::encode;
+    use crate::history::records::{GroupMetadata, MemberMetadata, TargetAssignmentMetadata};
+    use crate::model::{Subtopology, TopicInfo, Topology};
+
+    const G: &str = "app";
+
+    fn topology(stateful: bool) -> CoordinatorRecord {
+        let changelog = TopicInfo {
+            name: "app-store-changelog".into(),
+            ..TopicInfo::default()
+        };
+        CoordinatorRecord::Topology {
+            group_id: G.into(),
+            value: Some(Topology {
+                epoch: 0,
+                subtopologies: vec![Subtopology {
+                    id: "0".into(),
+                    source_topics: vec!["in".into()],
+                    state_changelog_topics: stateful.then_some(changelog).into_iter().collect(),
+                    ..Subtopology::default()
+                }],
+            }),
+        }
+    }
+
+    fn epoch(e: i32, validated: i32, standbys: Option<&str>) -> CoordinatorRecord {
+        let mut v = GroupMetadata::new(e, 1);
+        v.validated_topology_epoch = validated;
+        v.last_assignment_configs =
+            standbys.map(|n| BTreeMap::from([("num.standby.replicas".into(), n.into())]));
+        CoordinatorRecord::StreamsGroupMetadata {
+            group_id: G.into(),
+            value: Some(v),
+        }
+    }
+
+    fn member(id: &str) -> CoordinatorRecord {
+        CoordinatorRecord::MemberMetadata {
+            group_id: G.into(),
+            member_id: id.into(),
+            value: Some(MemberMetadata {
+                instance_id: None,
+                rack_id: None,
+                client_id: format!("{id}-client"),
+                client_host: "/127.0.0.1".into(),
+                rebalance_timeout_ms: 300_000,
+                topology_epoch: 0,
+                process_id: format!("{id}-process"),
+                user_endpoint: None,
+                client_tags: BTreeMap::new(),
+            }),
+        }
+    }
+
+    fn target(e: i32, ts: i64, of: &[(&str, &[i32])]) -> Vec<CoordinatorRecord> {
+        let mut out: Vec<CoordinatorRecord> = of
+            .iter()
+            .map(|(id, ps)| CoordinatorRecord::TargetAssignmentMember {
+                group_id: G.into(),
+                member_id: id.to_string(),
+                value: Some(Assignment {
+                    active: ps.iter().map(|p| ("0", *p)).collect(),
+                    ..Assignment::default()
+                }),
+            })
+            .collect();
+        out.push(CoordinatorRecord::TargetAssignmentMetadata {
+            group_id: G.into(),
+            value: Some(TargetAssignmentMetadata {
+                assignment_epoch: e,
+                assignment_timestamp_ms: ts,
+            }),
+        });
+        out
+    }
+
+    fn write(offset: i64, records: Vec<CoordinatorRecord>) -> Write {
+        Write {
+            offset,
+            timestamp_ms: 1_700_000_000_000 + offset,
+            records: records.iter().filter_map(encode).collect(),
+        }
+    }
+
+    /// One member joins a 4-partition topology: the only target is all four tasks to it.
+    fn joined(stateful: bool, validated: i32, broker: &[i32]) -> Vec<Write> {
+        let mut first = vec![
+            member("a"),
+            topology(stateful),
+            epoch(1, validated, Some("0")),
+        ];
+        first.extend(target(1, 5, &[("a", broker)]));
+        vec![write(0, first)]
+    }
+
+    fn run(writes: &[Write], version: KafkaVersion) -> Verification {
+        let partitions = TopicMetadata::from([
+            ("in".to_string(), 4),
+            ("app-store-changelog".to_string(), 4),
+        ]);
+        let fallback = GroupConfig::default();
+        let cx = Context {
+            version,
+            partitions: &partitions,
+            fallback: &fallback,
+        };
+        verify(writes, &cx)
+    }
+
+    #[test]
+    fn the_target_the_assignor_computes_verifies() {
+        let v = run(&joined(false, 0, &[0, 1, 2, 3]), KafkaVersion::V4_3);
+        assert_eq!((v.verified, v.differences.len()), (1, 0), "{v:?}");
+        assert!(v.assumptions.is_empty() && v.skipped.is_empty(), "{v:?}");
+    }
+
+    #[test]
+    fn a_target_the_assignor_would_not_compute_is_a_difference() {
+        let v = run(&joined(false, 0, &[0, 1, 2]), KafkaVersion::V4_3);
+        assert_eq!(v.verified, 1);
+        let d = &v.differences[0];
+        assert_eq!((d.epoch, d.offset, d.verdict), (1, 0, Verdict::Differs));
+        assert_eq!(d.members[0].member_id, "a");
+        assert_eq!(d.members[0].computed.active.len(), 4);
+        assert_eq!(v.faults().count(), 1);
+        // 4.4's assignor also reads task offsets the records do not hold: with state, maybe.
+        let v = run(&joined(true, 0, &[0, 1, 2]), KafkaVersion::V4_4);
+        assert_eq!(v.differences[0].members[0].computed.active.len(), 4);
+        assert_eq!(v.differences[0].verdict, Verdict::MayDependOnTaskOffsets);
+        assert_eq!(v.faults().count(), 0);
+    }
+
+    #[test]
+    fn a_topology_not_validated_then_gets_empty_targets() {
+        // The topics exist now, but the records say the coordinator had not validated them.
+        let v = run(&joined(false, -1, &[]), KafkaVersion::V4_3);
+        assert_eq!((v.verified, v.differences.len()), (1, 0), "{v:?}");
+        // 4.1 does not record validation: an all-empty target is skipped, not compared.
+        let v = run(&joined(false, -1, &[]), KafkaVersion::V4_1);
+        assert_eq!((v.verified, v.skipped.len()), (0, 1), "{v:?}");
+    }
+
+    #[test]
+    fn the_configs_of_each_epoch_bump_are_the_records_else_the_groups_now() {
+        // Two processes, one standby asked for: each gets two actives and two standbys.
+        let mut w = vec![
+            member("a"),
+            member("b"),
+            topology(true),
+            epoch(1, 0, Some("1")),
+        ];
+        w.extend(target(1, 5, &[("a", &[0, 2]), ("b", &[1, 3])]));
+        let v = run(&[write(0, w.clone())], KafkaVersion::V4_3);
+        let d = &v.differences[0];
+        assert!(
+            d.members.iter().all(|m| m.computed.standby.len() == 2),
+            "{d:?}"
+        );
+        assert!(v.assumptions.is_empty());
+        w[3] = epoch(1, 0, None);
+        let v = run(&[write(0, w)], KafkaVersion::V4_1);
+        assert_eq!(v.assumptions.len(), 1, "{v:?}");
+        assert!(v.assumptions[0].contains("num.standby.replicas=0"), "{v:?}");
+    }
+
+    #[test]
+    fn the_release_shows_in_the_records_fields() {
+        let timed = joined(false, 0, &[0, 1, 2, 3]);
+        assert_eq!(detect(1, &timed).0, KafkaVersion::V4_4);
+        assert!(detect(1, &timed).1.is_none());
+        assert_eq!(detect(0, &timed).0, KafkaVersion::V4_3);
+        let mut untimed = vec![member("a"), topology(false), epoch(1, 0, Some("0"))];
+        untimed.extend(target(1, 0, &[("a", &[0, 1, 2, 3])]));
+        assert_eq!(
+            detect(0, &[write(0, untimed.clone())]).0,
+            KafkaVersion::V4_2
+        );
+        untimed[2] = epoch(1, -1, None);
+        let (v, note) = detect(0, &[write(0, untimed)]);
+        assert_eq!(v, KafkaVersion::V4_1);
+        assert!(note.unwrap().contains("--kafka-version"));
+        assert_eq!(detect(0, &[]).0, KafkaVersion::V4_3);
+    }
+}
