@@ -123,11 +123,27 @@ pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
     for n in &report.notes {
         out::note(&format!("note: {n}"));
     }
+    no_records(&report)?;
     if let Some(at) = args.at {
         return snapshot_at(&report, &group, at);
     }
     out::report(global.format(), &report, view::table)?;
     Ok(Code::Success)
+}
+
+/// A group without a record in its partition: exit 4, saying so.
+fn no_records(report: &streams_group::history::report::HistoryReport) -> Result<(), CommandError> {
+    match report.history_from {
+        Some(_) => Ok(()),
+        None => Err(CommandError::new(
+            crate::command_error::Kind::Broker,
+            format!(
+                "group `{}` has no records in __consumer_offsets-{}: it never existed, or it \
+                 was deleted and compaction removed its records",
+                report.group_id, report.partition
+            ),
+        )),
+    }
 }
 
 /// `--verify`: the verification, and exit 1 naming the first difference the records prove.
@@ -156,16 +172,7 @@ fn verify(
     for n in &report.notes {
         out::note(&format!("note: {n}"));
     }
-    if report.history_from.is_none() {
-        return Err(CommandError::new(
-            crate::command_error::Kind::Broker,
-            format!(
-                "group `{}` has no records in __consumer_offsets-{}: it never existed, or it \
-                 was deleted and compacted away",
-                report.group_id, report.partition
-            ),
-        ));
-    }
+    no_records(&report)?;
     out::report(global.format(), &report, view::table)?;
     let v = report.verification.as_ref();
     let Some((v, d)) = v.and_then(|v| v.faults().next().map(|d| (v, d))) else {

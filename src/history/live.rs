@@ -43,6 +43,9 @@ pub struct GroupLog {
     pub codecs: BTreeMap<&'static str, u64>,
     /// What the reader noticed (a coordinator that is not the partition's leader, ...).
     pub notes: Vec<String>,
+    /// The last offset up to which compaction removed records (closed segments keep only the
+    /// last value per key): the group's decisions before it may be incomplete.
+    pub compacted_through: Option<i64>,
 }
 
 impl GroupLog {
@@ -73,10 +76,16 @@ pub async fn read_group_log(
     let topics = BTreeSet::from([OFFSETS_TOPIC.to_string()]);
     let leaders = cluster.leaders(&topics).await?;
     let Some(parts) = leaders.get(OFFSETS_TOPIC).filter(|p| !p.is_empty()) else {
-        return Err(KafkaError::Config(format!(
-            "the cluster has no {OFFSETS_TOPIC} topic (or this principal may not describe it): \
-             no group has been coordinated there yet, or grant DESCRIBE and READ on it"
-        )));
+        return Err(KafkaError::Broker {
+            code: crate::model::ErrorCode::UnknownTopicOrPartition,
+            message: Some(format!(
+                "this principal sees no {OFFSETS_TOPIC}: either no group was ever coordinated \
+                 on this cluster, or it lacks the ACL Topic:{OFFSETS_TOPIC} READ (and DESCRIBE): \
+                 kafka-acls.sh --add --allow-principal User:NAME --operation Read --operation \
+                 Describe --topic {OFFSETS_TOPIC}"
+            )),
+            context: format!("reading the records of `{group}`"),
+        });
     };
     let partition = consumer_offsets_partition(group, parts.len() as i32);
     let leader = parts.get(&partition).copied().unwrap_or(-1);
@@ -129,15 +138,7 @@ async fn read_range(
         };
         let fetched = cluster.fetch(log.leader, &request).await?;
         if fetched.error_code != 0 {
-            let code = crate::model::ErrorCode::from_code(fetched.error_code);
-            return Err(KafkaError::Protocol {
-                addr: format!("broker {}", log.leader),
-                detail: format!(
-                    "fetching {OFFSETS_TOPIC}-{} at offset {offset}: {}",
-                    log.partition,
-                    code.name()
-                ),
-            });
+            return Err(fetch_error(fetched.error_code, log, offset));
         }
         let read = read_batches(&fetched.records, &fetched.aborted, &keep).map_err(|e| {
             KafkaError::Protocol {
@@ -145,6 +146,14 @@ async fn read_range(
                 detail: format!("{OFFSETS_TOPIC}-{}: {e}", log.partition),
             }
         })?;
+        let skipped_to = read
+            .first_offset
+            .filter(|first| *first > offset)
+            .map(|f| f - 1);
+        log.compacted_through = log
+            .compacted_through
+            .max(skipped_to)
+            .max(read.missing_through);
         log.control_batches += read.control_batches;
         log.aborted_batches += read.aborted_batches;
         for (codec, n) in read.codecs {
@@ -164,6 +173,26 @@ async fn read_range(
         progress(offset.min(hw), hw);
     }
     Ok(())
+}
+
+/// A Fetch error, with what to grant when the principal may not read the topic.
+fn fetch_error(code: i16, log: &GroupLog, offset: i64) -> KafkaError {
+    let code = crate::model::ErrorCode::from_code(code);
+    let message = (code == crate::model::ErrorCode::TopicAuthorizationFailed).then(|| {
+        format!(
+            "history needs the ACL Topic:{OFFSETS_TOPIC} READ (and DESCRIBE) for this principal: \
+             kafka-acls.sh --add --allow-principal User:NAME --operation Read --operation \
+             Describe --topic {OFFSETS_TOPIC}"
+        )
+    });
+    KafkaError::Broker {
+        code,
+        message,
+        context: format!(
+            "reading {OFFSETS_TOPIC}-{} at offset {offset} from broker {}",
+            log.partition, log.leader
+        ),
+    }
 }
 
 /// What one connection read: the group's log, its story, the group at the window's end and the
@@ -200,6 +229,7 @@ async fn read(
     report.log_start_offset = log.log_start_offset;
     report.high_watermark = log.high_watermark;
     report.notes = log.notes.clone();
+    report.compacted_through = log.compacted_through;
     report.batches_by_codec = log
         .codecs
         .iter()

@@ -24,6 +24,10 @@ pub struct HistoryReport {
     /// keeps only the last value per key in closed segments, so older history is gone.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub history_from: Option<String>,
+    /// The last offset up to which compaction removed records of the partition: what the group
+    /// went through before it may be missing. Absent: every record from the log start is there.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compacted_through: Option<i64>,
     /// Record batches read from the partition (every group's), by compression codec.
     pub batches_by_codec: std::collections::BTreeMap<String, u64>,
     /// Coordinator writes (record batches) and records of the group read.

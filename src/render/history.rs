@@ -12,11 +12,19 @@ pub fn table(r: &HistoryReport) -> String {
         "Group {}: __consumer_offsets-{} (coordinator broker {}), offsets {}..{}; {} write(s), {} record(s) of the group\n",
         r.group_id, r.partition, r.coordinator, r.log_start_offset, r.high_watermark, r.writes, r.records
     );
-    match &r.history_from {
-        Some(from) => out.push_str(&format!(
-            "History from {from} (older records of the compacted topic are gone)\n"
+    match (&r.history_from, r.compacted_through) {
+        (Some(from), Some(through)) => out.push_str(&format!(
+            "History from {from}: compaction removed records up to offset {through}, so \
+             decisions before that may be missing\n"
         )),
-        None => out.push_str("No record of the group in its partition\n"),
+        (Some(from), None) if r.log_start_offset > 0 => out.push_str(&format!(
+            "History from {from} (the partition starts at offset {}: older records were deleted)\n",
+            r.log_start_offset
+        )),
+        (Some(from), None) => out.push_str(&format!(
+            "History from {from}: complete (no record of the partition was removed)\n"
+        )),
+        (None, _) => out.push_str("No record of the group in its partition\n"),
     }
     out.push_str(&format!(
         "Now: {} at group epoch {}, target assignment epoch {}, {} member(s)\n",

@@ -587,6 +587,53 @@ fn live_sasl_ssl_good_and_bad_credentials() {
     assert!(assumed[0].contains("GROUP_AUTHORIZATION_FAILED"), "{err}");
     assert!(assumed[0].contains("--broker-config"), "{err}");
 
+    // history: alice reads the group's records; bob, denied READ on __consumer_offsets, is
+    // told which ACL he needs (exit 4).
+    let out = sg(
+        &sb,
+        &["history", "--group", "acl", "--command-config", &props_s],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    // A group without records: exit 4, saying so.
+    let out = sg(
+        &sb,
+        &[
+            "history",
+            "--group",
+            "never-was",
+            "--command-config",
+            &props_s,
+        ],
+    );
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(4), "{err}");
+    assert!(err.contains("has no records"), "{err}");
+    // (The first ACL on the topic ends `allow.everyone.if.no.acl.found` for it: last.)
+    let acl = broker.java(
+        "org.apache.kafka.tools.AclCommand",
+        &[
+            "--bootstrap-server",
+            &broker.bootstrap,
+            "--add",
+            "--deny-principal",
+            "User:bob",
+            "--operation",
+            "Read",
+            "--topic",
+            "__consumer_offsets",
+        ],
+        None,
+    );
+    assert!(acl.status.success(), "{}", stderr_of(&acl));
+    let out = sg(
+        &sb,
+        &["history", "--group", "acl", "--command-config", bob_s],
+    );
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(4), "{err}");
+    assert!(err.contains("Topic:__consumer_offsets READ"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+
     let text = std::fs::read_to_string(&props).unwrap();
     // wrong password → exit 3 with a clear line, and the password is not printed
     let bad = broker.dir.join("bad-password.properties");

@@ -46,6 +46,13 @@ pub struct Batches {
     pub aborted_batches: u64,
     /// Batches read, by compression codec (`none`, `gzip`, `snappy`, `lz4`, `zstd`).
     pub codecs: std::collections::BTreeMap<&'static str, u64>,
+    /// The first batch's base offset (a fetch from an offset that compaction removed starts
+    /// at a later one).
+    pub first_offset: Option<i64>,
+    /// The last offset up to which records are missing: compaction removed whole batches
+    /// between two (their offsets do not follow on) or records from inside one (it keeps a
+    /// cleaned batch's first and last offsets, so it spans more offsets than it has records).
+    pub missing_through: Option<i64>,
 }
 
 /// A batch that cannot be read.
@@ -92,6 +99,15 @@ pub fn read_batches(
         let (batch, after) = rest.split_at(total);
         rest = after;
         let header = header(base_offset, batch)?;
+        out.first_offset.get_or_insert(base_offset);
+        let follows_on = out.next_offset.map_or(true, |next| base_offset <= next);
+        let whole = i64::from(header.count) >= header.last_offset - base_offset + 1;
+        if !follows_on || !whole {
+            out.missing_through = Some(match whole {
+                true => base_offset - 1,
+                false => header.last_offset,
+            });
+        }
         out.next_offset = Some(header.last_offset + 1);
         // Transactions the response says were aborted begin at their first offset.
         while let Some(a) = pending_aborts

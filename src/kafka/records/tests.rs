@@ -185,3 +185,33 @@ fn the_filter_drops_records_and_garbage_is_an_error_not_a_panic() {
     lying[8..12].copy_from_slice(&10i32.to_be_bytes());
     assert!(read_batches(&lying, &[], &all).is_err());
 }
+
+#[test]
+fn offsets_compaction_removed_are_found() {
+    let one = |base: i64| {
+        batch(&B {
+            base,
+            attributes: 0,
+            producer: -1,
+            records: vec![(Some(b"k"), Some(b"v")), (Some(b"k2"), Some(b"v"))],
+        })
+    };
+    // Batches that follow on: nothing missing.
+    let mut bytes = one(10);
+    bytes.extend(one(12));
+    let got = read_batches(&bytes, &[], &all).unwrap();
+    assert_eq!((got.first_offset, got.missing_through), (Some(10), None));
+    // A whole batch gone between two.
+    let mut bytes = one(10);
+    bytes.extend(one(20));
+    let got = read_batches(&bytes, &[], &all).unwrap();
+    assert_eq!(got.missing_through, Some(19));
+    // A cleaned batch keeps its first and last offsets: 2 records over offsets 30..=34.
+    let mut cleaned = one(30);
+    cleaned[23..27].copy_from_slice(&4i32.to_be_bytes());
+    let mut bytes = one(28);
+    bytes.extend(cleaned);
+    let got = read_batches(&bytes, &[], &all).unwrap();
+    assert_eq!(got.missing_through, Some(34));
+    assert_eq!(got.next_offset, Some(35));
+}
