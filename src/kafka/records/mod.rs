@@ -101,7 +101,7 @@ pub fn read_batches(
         let header = header(base_offset, batch)?;
         out.first_offset.get_or_insert(base_offset);
         let follows_on = out.next_offset.map_or(true, |next| base_offset <= next);
-        let whole = i64::from(header.count) >= header.last_offset - base_offset + 1;
+        let whole = i64::from(header.count) > header.last_offset - base_offset;
         if !follows_on || !whole {
             out.missing_through = Some(match whole {
                 true => base_offset - 1,
