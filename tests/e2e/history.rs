@@ -278,3 +278,67 @@ fn history_verify_on_4_3_2() {
 fn history_verify_on_4_4_0() {
     verify_on("4.4.0");
 }
+
+/// A broker that rolls and cleans `__consumer_offsets` at once: compaction removes the records
+/// of members that left (all but the last value per key), `history` says from where it is no
+/// longer complete, and the group as it is now is still rebuilt exactly.
+#[test]
+fn history_after_compaction_says_so_and_keeps_the_present() {
+    let broker = Broker::start_configured(
+        "4.4.0",
+        &[
+            "log.roll.ms=1000",
+            "log.cleaner.backoff.ms=200",
+            "log.cleaner.min.cleanable.ratio=0.01",
+            "log.cleaner.dedupe.buffer.size=4194304",
+        ],
+    );
+    let group = "history-compacted";
+    let mut app = broker.app(group, 1, 1);
+    for k in 1..=3 {
+        let next = broker.app(group, 1, 1);
+        app.pids.extend(next.pids.clone());
+        std::mem::forget(next);
+        app.stop_instance(k - 1);
+        assert!(
+            broker.wait_stable(group, 1),
+            "1 member after instance {k} took over"
+        );
+    }
+    let compacted = support::wait_for("the cleaner", std::time::Duration::from_secs(90), || {
+        // Each read appends nothing, but the app's offset commits keep rolling segments.
+        let h = broker.ours_json(&["history", "--group", group, "-o", "json"]);
+        h.get("compacted_through").is_some().then_some(h)
+    });
+    assert_eq!(
+        compacted["problems"].as_array().unwrap().len(),
+        0,
+        "{compacted}"
+    );
+    let mut args = vec!["--bootstrap-server", broker.bootstrap.as_str()];
+    args.extend(["history", "--group", group]);
+    let table = support::stdout_of(&support::streams_group(&args));
+    assert!(
+        table.contains("compaction removed records up to offset"),
+        "{table}"
+    );
+    let now = broker.ours_json(&["describe", "--group", group, "-o", "json"]);
+    let rebuilt = broker.ours_json(&["history", "--group", group, "--at", "2100-01-01T00:00:00Z"]);
+    let (r, g) = (&rebuilt["groups"][0], &now["groups"][0]);
+    for field in [
+        "state",
+        "group_epoch",
+        "target_assignment_epoch",
+        "member_order",
+    ] {
+        assert_eq!(r[field], g[field], "{field}: {rebuilt}");
+    }
+    for field in [
+        "member_id",
+        "member_epoch",
+        "assignment",
+        "target_assignment",
+    ] {
+        assert_eq!(r["members"][0][field], g["members"][0][field], "{field}");
+    }
+}
