@@ -342,3 +342,71 @@ fn history_after_compaction_says_so_and_keeps_the_present() {
         assert_eq!(r["members"][0][field], g["members"][0][field], "{field}");
     }
 }
+
+/// The group's partition also holds 1,000,000 offset commits of another group: `history` reads
+/// past them keeping only the group's records, in less than 100 MiB.
+#[test]
+fn history_reads_a_partition_of_a_million_other_commits_in_bounded_memory() {
+    let broker = Broker::start_configured("4.4.0", &["offsets.topic.num.partitions=1"]);
+    let group = "history-among-many";
+    let _app = broker.app(group, 1, 1);
+    let t0 = std::time::Instant::now();
+    let filled = broker.java(
+        "streamsgroup.OffsetFiller",
+        &[
+            "--bootstrap",
+            &broker.bootstrap,
+            "--group",
+            "filler",
+            "--topic",
+            "filler-topic",
+            "--partitions",
+            "500",
+            "--commits",
+            "1000000",
+        ],
+        None,
+    );
+    assert!(filled.status.success(), "{}", support::stderr_of(&filled));
+    eprintln!("1,000,000 offset commits written in {:?}", t0.elapsed());
+    let t0 = std::time::Instant::now();
+    let mut child = std::process::Command::new(support::streams_group_bin())
+        .args([
+            "--bootstrap-server",
+            &broker.bootstrap,
+            "--timeout",
+            "60000",
+        ])
+        .args(["history", "--group", group, "-o", "json"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let mut peak_kib = 0;
+    let out = loop {
+        peak_kib = peak_kib.max(support::peak_rss_kib(pid).unwrap_or(0));
+        if child.try_wait().unwrap().is_some() {
+            break child.wait_with_output().unwrap();
+        }
+        assert!(
+            t0.elapsed() < std::time::Duration::from_secs(300),
+            "history hung"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    eprintln!(
+        "history over the partition: {:?}, peak RSS {} KiB",
+        t0.elapsed(),
+        peak_kib
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", support::stderr_of(&out));
+    let h: Value = serde_json::from_str(&support::stdout_of(&out)).unwrap();
+    assert!(h["high_watermark"].as_i64().unwrap() > 1_000_000, "{h}");
+    assert_eq!(h["state"], "Stable", "{h}");
+    assert_eq!(kinds(&h, "member_joined", "member_id").len(), 1, "{h}");
+    assert!(
+        peak_kib > 0 && peak_kib < 100 * 1024,
+        "peak RSS {peak_kib} KiB"
+    );
+}
