@@ -46,6 +46,11 @@ pub struct HistoryReport {
     pub group_epoch: i32,
     pub assignment_epoch: i32,
     pub members: usize,
+    /// Offset commits (and deletions) of the group inside the window: told as a count, not as
+    /// events (an app commits every `commit.interval.ms`, 100 ms with exactly-once).
+    pub offset_commits: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_offset_commit: Option<String>,
     pub events: Vec<Event>,
     /// `--verify`: every target assignment recomputed by the local coordinator.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -103,6 +108,14 @@ pub fn build(group_id: &str, writes: &[Write], window: Window) -> (HistoryReport
                 }
                 Err(e) => report.problems.push(format!("offset {}: {e}", w.offset)),
             }
+        }
+        let commits = decoded
+            .iter()
+            .filter(|r| matches!(r, super::CoordinatorRecord::OffsetCommit { .. }))
+            .count() as u64;
+        if commits > 0 && window.contains(w.timestamp_ms) {
+            report.offset_commits += commits;
+            report.last_offset_commit = Some(rfc3339(w.timestamp_ms));
         }
         let changes = group.apply_write(&decoded, &mut report.problems);
         if !changes.is_empty() && window.contains(w.timestamp_ms) {

@@ -30,6 +30,12 @@ pub fn table(r: &HistoryReport) -> String {
         "Now: {} at group epoch {}, target assignment epoch {}, {} member(s)\n",
         r.state, r.group_epoch, r.assignment_epoch, r.members
     ));
+    if let Some(last) = &r.last_offset_commit {
+        out.push_str(&format!(
+            "Offsets: {} commit(s) of the group's partitions, the last at {last}\n",
+            r.offset_commits
+        ));
+    }
     if r.batches_by_codec.keys().any(|c| c != "none") {
         let codecs: Vec<String> = r
             .batches_by_codec
