@@ -127,14 +127,14 @@ fn every_command_through_a_rolling_restart_and_a_crash() {
     eprintln!("apps ready after {:.1} s", t0.elapsed().as_secs_f64());
 
     any_node_answers_like_the_coordinator(&cluster);
-    let rec = cluster.dir.join("moving.jsonl");
-    let watch = start_watch(&cluster, &rec);
+    let rec = cluster.dir.join("rolling.jsonl");
+    let watch = start_watch(&cluster, &rec, "10000");
     let admin_done = rolling_restart(&cluster, &mut app);
     assert!(
         admin_done,
         "the coordinator of `{PARKED}` was never restarted"
     );
-    stop_watch(watch, &rec);
+    check_rolling_recording(watch, &rec);
     eprintln!(
         "rolling restart done after {:.1} s",
         t0.elapsed().as_secs_f64()
@@ -169,20 +169,17 @@ fn any_node_answers_like_the_coordinator(cluster: &Broker) {
     }
 }
 
-fn start_watch(cluster: &Broker, rec: &Path) -> Child {
-    let out = std::fs::File::create(cluster.dir.join("watch.out")).unwrap();
-    let err = std::fs::File::create(cluster.dir.join("watch.err")).unwrap();
+/// `describe --watch 1 --record REC` of `moving` with `--timeout MS`; stdout and stderr go to
+/// REC with the extensions `out` and `err`.
+fn start_watch(cluster: &Broker, rec: &Path, timeout_ms: &str) -> Child {
+    let out = std::fs::File::create(rec.with_extension("out")).unwrap();
+    let err = std::fs::File::create(rec.with_extension("err")).unwrap();
     let rec = rec.display().to_string();
+    let boot = cluster.bootstrap.as_str();
     Command::new(streams_group_bin())
-        .args([
-            "--bootstrap-server",
-            &cluster.bootstrap,
-            "--timeout",
-            "10000",
-        ])
-        .args([
-            "describe", "--group", MOVING, "--watch", "1", "--record", &rec,
-        ])
+        .args(["--bootstrap-server", boot, "--timeout", timeout_ms])
+        .args(["describe", "--group", MOVING, "--watch", "1"])
+        .args(["--record", &rec])
         .stdin(Stdio::null())
         .stdout(out)
         .stderr(err)
@@ -190,19 +187,16 @@ fn start_watch(cluster: &Broker, rec: &Path) -> Child {
         .expect("the watch starts")
 }
 
-/// SIGINT (Ctrl-C) the watch: it must still be running, and exit 0. Its recording must show
-/// the rebalance, and every sample that failed must say why.
-fn stop_watch(mut watch: Child, rec: &Path) {
+/// SIGINT (Ctrl-C) the watch: it must still be running, and exit 0. Returns the recorded
+/// samples and why each failed sample failed (its error, or a group it could not describe).
+fn stop_watch(mut watch: Child, rec: &Path) -> (Vec<Value>, Vec<String>) {
     assert!(
         watch.try_wait().unwrap().is_none(),
-        "describe --watch exited during the rolling restart"
+        "describe --watch exited while the cluster moved"
     );
     let pid = watch.id().to_string();
-    assert!(Command::new("kill")
-        .args(["-INT", &pid])
-        .status()
-        .unwrap()
-        .success());
+    let int = Command::new("kill").args(["-INT", &pid]).status();
+    assert!(int.unwrap().success());
     let t = Instant::now();
     let status = loop {
         if let Some(s) = watch.try_wait().unwrap() {
@@ -217,14 +211,23 @@ fn stop_watch(mut watch: Child, rec: &Path) {
         .lines()
         .map(|l| serde_json::from_str(l).expect("a JSON sample"))
         .collect();
-    let failed: Vec<&str> = samples.iter().filter_map(|s| s["error"].as_str()).collect();
-    eprintln!(
-        "watch: {} samples, {} failed: {failed:?}",
-        samples.len(),
-        failed.len()
-    );
+    let failed: Vec<String> = samples
+        .iter()
+        .filter_map(|s| {
+            let group = s["group_errors"][0]["error"].as_str();
+            s["error"].as_str().or(group).map(str::to_string)
+        })
+        .collect();
+    let n = samples.len();
+    eprintln!("watch: {n} samples, {} failed: {failed:?}", failed.len());
+    (samples, failed)
+}
+
+/// The rolling restart's recording: sampled throughout, and `timeline` shows the rebalance.
+fn check_rolling_recording(watch: Child, rec: &Path) {
+    let (samples, failed) = stop_watch(watch, rec);
     assert!(samples.len() >= 10, "{} samples", samples.len());
-    assert!(failed.iter().all(|e| !e.trim().is_empty()));
+    assert!(failed.iter().all(|e| !e.trim().is_empty()), "{failed:?}");
     let args = ["timeline", rec.to_str().unwrap()];
     let timeline = ok("timeline", &streams_group_guarded(&args, GUARD));
     assert!(
@@ -392,6 +395,11 @@ fn coordinator_killed(cluster: &Broker) {
     let before = described(&cluster.bootstrap, MOVING);
     let dead = before["coordinator"]["id"].as_u64().unwrap() as u32;
     let (_, epoch_before, _, members_before) = essence(&before);
+    // A watch with a short --timeout: its samples fail while the dead node is still named
+    // coordinator (until the controller fences it), and it says so on stderr, going on.
+    let rec = cluster.dir.join("killed.jsonl");
+    let watch = start_watch(cluster, &rec, "2000");
+    std::thread::sleep(Duration::from_secs(2));
     cluster.kill_node(dead);
     let t = Instant::now();
     let boot = first(cluster, dead);
@@ -427,5 +435,21 @@ fn coordinator_killed(cluster: &Broker) {
         }
     }
     assert!(!members_after.is_empty(), "{after}");
+    std::thread::sleep(Duration::from_secs(3));
+    let (samples, failed) = stop_watch(watch, &rec);
+    let err = std::fs::read_to_string(rec.with_extension("err")).unwrap();
+    assert!(
+        !failed.is_empty(),
+        "no sample failed after SIGKILL: {samples:?}"
+    );
+    assert!(
+        err.contains("warning: sample at ") && err.contains("cannot connect"),
+        "the watch's stderr does not say which samples failed and why:\n{err}"
+    );
+    let last = samples.last().expect("samples");
+    assert!(
+        last["error"].is_null() && last["group_errors"].is_null(),
+        "the watch did not recover: {last}"
+    );
     cluster.start_node(dead);
 }
