@@ -246,7 +246,8 @@ fn rolling_restart(cluster: &Broker, app: &mut crate::support::App) -> bool {
         std::thread::scope(|scope| {
             let restart = scope.spawn(|| cluster.restart_node(n));
             std::thread::sleep(Duration::from_millis(500));
-            if parked_coord == n && !admin_done {
+            let admin_now = parked_coord == n && !admin_done;
+            if admin_now {
                 admin_while_moving(&boot);
                 admin_done = true;
             }
@@ -256,6 +257,11 @@ fn rolling_restart(cluster: &Broker, app: &mut crate::support::App) -> bool {
             let mut rounds = 0;
             while !restart.is_finished() || rounds == 0 {
                 reads_while_moving(&boot);
+                if admin_now {
+                    // The reset again and again while the coordinator moves: each time every
+                    // partition is done or failed, never skipped.
+                    admin(&boot, &RESET);
+                }
                 rounds += 1;
             }
             eprintln!("node {n}: {rounds} round(s) of reads during its restart");
