@@ -171,7 +171,19 @@ fn any_node_answers_like_the_coordinator(cluster: &Broker) {
 
 /// `describe --watch 1 --record REC` of `moving` with `--timeout MS`; stdout and stderr go to
 /// REC with the extensions `out` and `err`.
-fn start_watch(cluster: &Broker, rec: &Path, timeout_ms: &str) -> Child {
+/// A running `describe --watch`, killed if the test ends (or fails) before stopping it.
+struct Watch(Child);
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        if let Ok(None) = self.0.try_wait() {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+}
+
+fn start_watch(cluster: &Broker, rec: &Path, timeout_ms: &str) -> Watch {
     let out = std::fs::File::create(rec.with_extension("out")).unwrap();
     let err = std::fs::File::create(rec.with_extension("err")).unwrap();
     let rec = rec.display().to_string();
@@ -184,12 +196,14 @@ fn start_watch(cluster: &Broker, rec: &Path, timeout_ms: &str) -> Child {
         .stdout(out)
         .stderr(err)
         .spawn()
+        .map(Watch)
         .expect("the watch starts")
 }
 
 /// SIGINT (Ctrl-C) the watch: it must still be running, and exit 0. Returns the recorded
 /// samples and why each failed sample failed (its error, or a group it could not describe).
-fn stop_watch(mut watch: Child, rec: &Path) -> (Vec<Value>, Vec<String>) {
+fn stop_watch(mut watch: Watch, rec: &Path) -> (Vec<Value>, Vec<String>) {
+    let watch = &mut watch.0;
     assert!(
         watch.try_wait().unwrap().is_none(),
         "describe --watch exited while the cluster moved"
@@ -224,7 +238,7 @@ fn stop_watch(mut watch: Child, rec: &Path) -> (Vec<Value>, Vec<String>) {
 }
 
 /// The rolling restart's recording: sampled throughout, and `timeline` shows the rebalance.
-fn check_rolling_recording(watch: Child, rec: &Path) {
+fn check_rolling_recording(watch: Watch, rec: &Path) {
     let (samples, failed) = stop_watch(watch, rec);
     assert!(samples.len() >= 10, "{} samples", samples.len());
     assert!(failed.iter().all(|e| !e.trim().is_empty()), "{failed:?}");
