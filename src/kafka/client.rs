@@ -682,6 +682,42 @@ impl Cluster {
         })
     }
 
+    /// Fetch like [`Cluster::fetch`] from the partition's leader, `leader` first: when it
+    /// cannot be reached or answers that it is not (or no longer, or not yet) the leader, the
+    /// leader the metadata then names is asked, until the deadline. The leader that answered,
+    /// and its answer (any other partition error stays in it for the caller).
+    pub async fn fetch_from_leader(
+        &mut self,
+        leader: i32,
+        request: &FetchRequest,
+    ) -> KafkaResult<(i32, FetchedPartition)> {
+        let topics = BTreeSet::from([request.topic.clone()]);
+        let mut node = leader;
+        let mut attempt = 0;
+        loop {
+            let why = match self.fetch(node, request).await {
+                Ok(f) if !retriable_partition_code(f.error_code) => return Ok((node, f)),
+                Ok(f) => KafkaError::broker(f.error_code, None, format!("Fetch at broker {node}")),
+                Err(e) if transient(&e) => e,
+                Err(e) => return Err(e),
+            };
+            self.note(format!(
+                "{}-{}: {why}; asking its leader again",
+                request.topic, request.partition
+            ));
+            self.forget(node);
+            if !self.backoff(attempt).await {
+                return Err(why);
+            }
+            attempt += 1;
+            let leaders = self.leaders(&topics).await?;
+            let found = leaders
+                .get(&request.topic)
+                .and_then(|ps| ps.get(&request.partition));
+            node = found.copied().filter(|l| *l >= 0).unwrap_or(node);
+        }
+    }
+
     /// DescribeConfigs at broker `node` for `resources` (resource type, name), in order: each
     /// resource's configs (name to value; configs without a value left out) or its error.
     pub async fn describe_configs(
