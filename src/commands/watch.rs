@@ -14,6 +14,7 @@ use streams_group::describe::live::GroupSelection;
 use streams_group::error;
 use streams_group::kafka::config::ClientConfig;
 use streams_group::model::group::Snapshot;
+use streams_group::render::out::note;
 use streams_group::render::watch::MarkBy;
 use streams_group::watch::live as sampling;
 use streams_group::watch::sample::Sample;
@@ -89,6 +90,7 @@ pub fn run(
                         break Err(e);
                     }
                 }
+                tell_what_failed(&s, every);
                 if let Err(e) = show.sample(s) {
                     break Err(e.into());
                 }
@@ -100,6 +102,29 @@ pub fn run(
     };
     show.finish();
     outcome
+}
+
+/// A sample that could not be taken, or a group it could not describe, is said on stderr (one
+/// line each, with why): the watch goes on. Not while the full screen shows it on the same
+/// terminal.
+fn tell_what_failed(s: &Sample, every: Duration) {
+    use std::io::IsTerminal;
+    if std::io::stdout().is_terminal() && std::io::stderr().is_terminal() {
+        return;
+    }
+    let again = format!("sampling again every {} ms", every.as_millis());
+    if let Some(e) = &s.error {
+        note(&format!(
+            "warning: sample at {} not taken: {e}; {again}",
+            s.sampled_at
+        ));
+    }
+    for g in &s.group_errors {
+        note(&format!(
+            "warning: sample at {}: group `{}` not described: {}; {again}",
+            s.sampled_at, g.group_id, g.error
+        ));
+    }
 }
 
 /// The next event, or `Stop` when `deadline` passes first.

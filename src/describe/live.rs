@@ -207,11 +207,10 @@ pub(crate) async fn settings(
     coordinator: i32,
     group: &str,
 ) -> KafkaResult<ClusterSettings> {
-    let resources = [
-        (GROUP_RESOURCE, group.to_string()),
-        (BROKER_RESOURCE, coordinator.to_string()),
-    ];
-    let answers = match cluster.describe_configs(coordinator, &resources).await {
+    let answers = match cluster
+        .configs_at_coordinator(coordinator, group, GROUP_RESOURCE, BROKER_RESOURCE)
+        .await
+    {
         Ok(a) => a,
         Err(e @ KafkaError::Unsupported { .. }) => {
             let line = format!("configs not read: {e}");

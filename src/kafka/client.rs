@@ -7,7 +7,6 @@ use std::time::{Duration, Instant};
 
 use kafka_protocol::messages::describe_configs_request::DescribeConfigsResource;
 use kafka_protocol::messages::list_offsets_request::{ListOffsetsPartition, ListOffsetsTopic};
-use kafka_protocol::messages::metadata_request::MetadataRequestTopic;
 use kafka_protocol::messages::offset_fetch_request::OffsetFetchRequestGroup;
 use kafka_protocol::messages::{
     ApiKey, BrokerId, DescribeConfigsRequest, DescribeConfigsResponse, FindCoordinatorRequest,
@@ -29,6 +28,9 @@ use super::conn::{Connection, API_STREAMS_GROUP_DESCRIBE};
 use super::error::{KafkaError, KafkaResult, HINT_OLD_BROKER};
 
 mod admin;
+mod retry;
+
+use retry::{coordinator_moved, retriable_partition_code, transient, Metadata, Op};
 
 /// Why a partition's offset could not be listed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,6 +39,8 @@ pub enum LeaderlessOr {
     NoLeader,
     /// Its leader answered with this error.
     Code(crate::model::ErrorCode),
+    /// Its leader could not be reached (until the deadline).
+    Unreachable,
 }
 
 /// A group as ListGroups reports it.
@@ -74,6 +78,8 @@ pub struct DescribedGroups {
     pub groups: BTreeMap<String, Result<(GroupDescription, StoredDescription), KafkaError>>,
 }
 
+type RawDescribed = BTreeMap<String, Result<(WireDescribedGroup, CoordinatorNode), KafkaError>>;
+
 /// A session with a cluster.
 pub struct Cluster {
     cfg: ClientConfig,
@@ -83,6 +89,8 @@ pub struct Cluster {
     pub verbose_log: Vec<String>,
     /// Ask StreamsGroupDescribe v1 for stored topology descriptions (KIP-1331).
     topology_descriptions: bool,
+    /// Why each broker last failed to answer a request any broker could answer.
+    any_errors: BTreeMap<i32, String>,
 }
 
 fn s(x: &StrBytes) -> String {
@@ -96,11 +104,7 @@ impl Cluster {
             return Err(KafkaError::NoBootstrap);
         }
         let deadline = Instant::now() + cfg.timeout;
-        let mut boot = super::bootstrap::open_first(&cfg).await?;
-        let req = MetadataRequest::default()
-            .with_topics(Some(Vec::new()))
-            .with_allow_auto_topic_creation(false);
-        let (_, md): (i16, MetadataResponse) = boot.negotiated(ApiKey::Metadata, 1, &req).await?;
+        let (boot, md) = bootstrap_metadata(&cfg, deadline).await?;
         let brokers: BTreeMap<i32, BrokerAddr> = md
             .brokers
             .iter()
@@ -131,6 +135,7 @@ impl Cluster {
             deadline,
             verbose_log: Vec::new(),
             topology_descriptions: false,
+            any_errors: BTreeMap::new(),
         })
     }
 
@@ -159,17 +164,10 @@ impl Cluster {
         })
     }
 
-    async fn backoff(&self, attempt: u32) -> bool {
-        let wait = Duration::from_millis(100u64 << attempt.min(4)).min(Duration::from_secs(1));
-        if self.remaining() <= wait {
-            return false;
-        }
-        tokio::time::sleep(wait).await;
-        true
-    }
-
     /// ListGroups v5 on every broker, merged and sorted by group id: the groups of `types`
-    /// (every type when empty) in `states` (every state when empty).
+    /// (every type when empty) in `states` (every state when empty). A broker that cannot be
+    /// reached (or is loading) is asked again after the broker list is read again, until the
+    /// deadline: a broker that left the cluster meanwhile is not asked any more.
     pub async fn list_groups(
         &mut self,
         types: &[&str],
@@ -189,37 +187,75 @@ impl Cluster {
                     .collect(),
             );
         let mut out: BTreeMap<String, ListedGroup> = BTreeMap::new();
-        for id in self.broker_ids() {
-            let conn = self.conn(id).await?;
-            let (_, resp): (i16, ListGroupsResponse) =
-                conn.negotiated(ApiKey::ListGroups, 5, &req).await?;
-            if resp.error_code != 0 {
-                return Err(KafkaError::broker(
-                    resp.error_code,
-                    None,
-                    format!("ListGroups on broker {id}"),
-                ));
-            }
-            for g in resp.groups {
-                let group_type = s(&g.group_type);
-                // A broker before ListGroups v5's type filter would answer with every type.
-                if !types.is_empty() && !types.iter().any(|t| t.eq_ignore_ascii_case(&group_type)) {
-                    continue;
+        let mut pending: BTreeSet<i32> = self.broker_ids().into_iter().collect();
+        let mut asked = BTreeSet::new();
+        let mut attempt = 0;
+        loop {
+            let mut failed = None;
+            for id in std::mem::take(&mut pending) {
+                match self.list_groups_at(id, &req, types).await {
+                    Ok(groups) => {
+                        asked.insert(id);
+                        out.extend(groups.into_iter().map(|g| (g.group_id.clone(), g)));
+                    }
+                    Err(e) if transient(&e) => {
+                        self.note(format!("ListGroups on broker {id}: {e}; retrying"));
+                        self.forget(id);
+                        failed = Some(e);
+                    }
+                    Err(e) => return Err(e),
                 }
-                out.insert(
-                    g.group_id.to_string(),
-                    ListedGroup {
-                        group_id: g.group_id.to_string(),
-                        state: s(&g.group_state),
-                        group_type,
-                    },
-                );
             }
+            let Some(e) = failed else { break };
+            if !self.backoff(attempt).await {
+                return Err(e);
+            }
+            attempt += 1;
+            // Who is in the cluster now: a broker that left is not asked again, a new one is.
+            let _ = self.at_any(&Metadata(None)).await;
+            pending = self
+                .broker_ids()
+                .into_iter()
+                .filter(|id| !asked.contains(id))
+                .collect();
         }
         Ok(out.into_values().collect())
     }
 
-    /// FindCoordinator (key type 0, batched v4) with retries on retriable errors.
+    async fn list_groups_at(
+        &mut self,
+        id: i32,
+        req: &ListGroupsRequest,
+        types: &[&str],
+    ) -> KafkaResult<Vec<ListedGroup>> {
+        let conn = self.conn(id).await?;
+        let (_, resp): (i16, ListGroupsResponse) =
+            conn.negotiated(ApiKey::ListGroups, 5, req).await?;
+        if resp.error_code != 0 {
+            return Err(KafkaError::broker(
+                resp.error_code,
+                None,
+                format!("ListGroups on broker {id}"),
+            ));
+        }
+        let mut out = Vec::new();
+        for g in resp.groups {
+            let group_type = s(&g.group_type);
+            // A broker before ListGroups v5's type filter would answer with every type.
+            if !types.is_empty() && !types.iter().any(|t| t.eq_ignore_ascii_case(&group_type)) {
+                continue;
+            }
+            out.push(ListedGroup {
+                group_id: g.group_id.to_string(),
+                state: s(&g.group_state),
+                group_type,
+            });
+        }
+        Ok(out)
+    }
+
+    /// FindCoordinator (key type 0, batched v4) at any broker that answers, with retries on
+    /// the coordinator codes until the deadline.
     pub async fn find_coordinators(
         &mut self,
         groups: &[String],
@@ -228,18 +264,7 @@ impl Cluster {
         let mut pending: Vec<String> = groups.to_vec();
         let mut attempt = 0;
         while !pending.is_empty() {
-            let any = self.any_broker().await?;
-            let req = FindCoordinatorRequest::default()
-                .with_key_type(0)
-                .with_coordinator_keys(
-                    pending
-                        .iter()
-                        .map(|g| StrBytes::from_string(g.clone()))
-                        .collect(),
-                );
-            let conn = self.conn(any).await?;
-            let (_, resp): (i16, FindCoordinatorResponse) =
-                conn.negotiated(ApiKey::FindCoordinator, 4, &req).await?;
+            let resp = self.at_any(&FindCoordinators(pending.clone())).await?;
             let mut retry = Vec::new();
             for c in resp.coordinators {
                 let key = s(&c.key);
@@ -258,7 +283,7 @@ impl Cluster {
                             },
                         );
                     }
-                    14..=16 => retry.push(key),
+                    code if coordinator_moved(code) => retry.push(key),
                     code => {
                         return Err(KafkaError::broker(
                             code,
@@ -327,48 +352,18 @@ impl Cluster {
         Ok((version, resp))
     }
 
-    /// StreamsGroupDescribe for `groups`, batched per coordinator, retried on coordinator moves.
-    async fn describe_raw(
-        &mut self,
-        groups: &[String],
-    ) -> KafkaResult<(
-        BTreeMap<String, Result<(WireDescribedGroup, CoordinatorNode), KafkaError>>,
-        i16,
-    )> {
+    /// StreamsGroupDescribe for `groups`, batched per coordinator, retried on coordinator moves
+    /// and on coordinators that cannot be reached, until the deadline.
+    async fn describe_raw(&mut self, groups: &[String]) -> KafkaResult<(RawDescribed, i16)> {
         let mut results = BTreeMap::new();
         let mut pending: Vec<String> = groups.to_vec();
         let mut attempt = 0;
         let mut used_version = 0;
         while !pending.is_empty() {
             let coords = self.find_coordinators(&pending).await?;
-            let mut by_coord: BTreeMap<i32, Vec<String>> = BTreeMap::new();
-            for g in &pending {
-                if let Some(c) = coords.get(g) {
-                    by_coord.entry(c.id).or_default().push(g.clone());
-                }
-            }
-            let mut retry = Vec::new();
-            for (node, gs) in by_coord {
-                let (version, resp) = self.describe_at(node, gs).await?;
-                used_version = version;
-                for g in resp.groups {
-                    let Some(c) = coords.get(&g.group_id).cloned() else {
-                        continue;
-                    };
-                    match g.error_code {
-                        0 => {
-                            results.insert(g.group_id.clone(), Ok((g, c)));
-                        }
-                        14..=16 => {
-                            self.conns.remove(&node);
-                            retry.push(g.group_id.clone());
-                        }
-                        code => {
-                            results.insert(g.group_id.clone(), Err(group_error(code, &g)));
-                        }
-                    }
-                }
-            }
+            let (retry, last) = self
+                .describe_round(&pending, &coords, &mut results, &mut used_version)
+                .await?;
             pending = retry;
             if !pending.is_empty() && !self.backoff(attempt).await {
                 for g in pending.drain(..) {
@@ -376,7 +371,7 @@ impl Cluster {
                         g.clone(),
                         Err(KafkaError::Timeout {
                             addr: "the cluster".into(),
-                            what: format!("a loaded coordinator for `{g}`"),
+                            what: format!("a coordinator of `{g}` that answers; last: {last}"),
                         }),
                     );
                 }
@@ -386,46 +381,70 @@ impl Cluster {
         Ok((results, used_version))
     }
 
-    /// Committed offsets of a group (admin-style OffsetFetch, all topics) at its coordinator.
+    /// One StreamsGroupDescribe per coordinator: the groups to ask again, and why.
+    async fn describe_round(
+        &mut self,
+        pending: &[String],
+        coords: &BTreeMap<String, CoordinatorNode>,
+        results: &mut RawDescribed,
+        used_version: &mut i16,
+    ) -> KafkaResult<(Vec<String>, String)> {
+        let mut by_coord: BTreeMap<i32, Vec<String>> = BTreeMap::new();
+        for g in pending {
+            if let Some(c) = coords.get(g) {
+                by_coord.entry(c.id).or_default().push(g.clone());
+            }
+        }
+        let mut retry = Vec::new();
+        let mut last = String::new();
+        for (node, gs) in by_coord {
+            let (version, resp) = match self.describe_at(node, gs.clone()).await {
+                Ok(answer) => answer,
+                Err(e) if transient(&e) => {
+                    self.note(format!("coordinator {node}: {e}; finding it again"));
+                    self.forget(node);
+                    last = e.to_string();
+                    retry.extend(gs);
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
+            *used_version = version;
+            for g in resp.groups {
+                let Some(c) = coords.get(&g.group_id).cloned() else {
+                    continue;
+                };
+                match g.error_code {
+                    0 => {
+                        results.insert(g.group_id.clone(), Ok((g, c)));
+                    }
+                    code if coordinator_moved(code) => {
+                        self.forget(node);
+                        last = crate::model::ErrorCode::from_code(code).name();
+                        retry.push(g.group_id.clone());
+                    }
+                    code => {
+                        results.insert(g.group_id.clone(), Err(group_error(code, &g)));
+                    }
+                }
+            }
+        }
+        Ok((retry, last))
+    }
+
+    /// Committed offsets of a group (admin-style OffsetFetch, all topics) at its coordinator
+    /// (`coordinator`, or the one found again when it moved or cannot be reached).
     pub async fn committed_offsets(
         &mut self,
         coordinator: i32,
         group: &str,
     ) -> KafkaResult<CommittedOffsets> {
-        let conn = self.conn(coordinator).await?;
-        let req = OffsetFetchRequest::default()
-            .with_groups(vec![OffsetFetchRequestGroup::default()
-                .with_group_id(GroupId(StrBytes::from_string(group.to_string())))
-                .with_member_id(None)
-                .with_member_epoch(-1)
-                .with_topics(None)])
-            .with_require_stable(false);
-        let (_, resp): (i16, OffsetFetchResponse) =
-            conn.negotiated(ApiKey::OffsetFetch, 8, &req).await?;
-        let mut out = BTreeMap::new();
-        for g in resp.groups {
-            if g.error_code != 0 {
-                return Err(KafkaError::broker(
-                    g.error_code,
-                    None,
-                    format!("committed offsets of `{group}`"),
-                ));
-            }
-            for t in g.topics {
-                for p in t.partitions {
-                    if p.error_code == 0 && p.committed_offset >= 0 {
-                        out.insert(
-                            (t.name.to_string(), p.partition_index),
-                            (p.committed_offset, p.committed_leader_epoch),
-                        );
-                    }
-                }
-            }
-        }
-        Ok(out)
+        self.at_coordinator(group, Some(coordinator), &FetchCommitted(group.to_string()))
+            .await
     }
 
-    /// Partition leaders per topic (topics that do not exist are left out).
+    /// Partition leaders per topic (topics that do not exist are left out), as any broker
+    /// that answers knows them.
     pub async fn leaders(
         &mut self,
         topics: &BTreeSet<String>,
@@ -434,26 +453,9 @@ impl Cluster {
         if topics.is_empty() {
             return Ok(out);
         }
-        let any = self.any_broker().await?;
-        let req = MetadataRequest::default()
-            .with_topics(Some(
-                topics
-                    .iter()
-                    .map(|t| {
-                        MetadataRequestTopic::default()
-                            .with_name(Some(TopicName(StrBytes::from_string(t.clone()))))
-                    })
-                    .collect(),
-            ))
-            .with_allow_auto_topic_creation(false);
-        let conn = self.conn(any).await?;
-        let (_, md): (i16, MetadataResponse) = conn.negotiated(ApiKey::Metadata, 1, &req).await?;
-        for b in &md.brokers {
-            self.brokers.entry(b.node_id.0).or_insert(BrokerAddr {
-                host: s(&b.host),
-                port: b.port,
-            });
-        }
+        let md = self
+            .at_any(&Metadata(Some(topics.iter().cloned().collect())))
+            .await?;
         for t in md.topics {
             let Some(name) = t.name else { continue };
             if t.error_code != 0 {
@@ -489,6 +491,9 @@ impl Cluster {
                 Err(LeaderlessOr::Code(code)) => {
                     warnings.push(format!("offset of {t}-{p} not available: {}", code.name()))
                 }
+                Err(LeaderlessOr::Unreachable) => warnings.push(format!(
+                    "the leader of {t}-{p} could not be reached; its offset is unknown"
+                )),
             }
         }
         Ok(out)
@@ -496,17 +501,52 @@ impl Cluster {
 
     /// ListOffsets at `timestamp` (-1 latest, -2 earliest, else the first offset whose
     /// record timestamp is at or after it; -1 when there is none), one request per leader
-    /// (`parts` maps each partition to its leader), with the answer of every partition.
+    /// (`parts` maps each partition to its leader), with the answer of every partition. A
+    /// partition without a leader, whose leader cannot be reached or answers that it is not
+    /// the leader (or not yet), is asked again of the leader the metadata then names, until
+    /// the deadline; after it, its last answer stands.
     pub(crate) async fn list_offsets_at(
         &mut self,
         parts: &BTreeMap<(String, i32), i32>,
         timestamp: i64,
     ) -> KafkaResult<BTreeMap<(String, i32), Result<i64, LeaderlessOr>>> {
-        let mut by_leader: BTreeMap<i32, BTreeMap<String, Vec<i32>>> = BTreeMap::new();
         let mut out = BTreeMap::new();
+        let mut pending = parts.clone();
+        let mut attempt = 0;
+        loop {
+            let retry = self
+                .list_offsets_round(&pending, timestamp, &mut out)
+                .await?;
+            if retry.is_empty() || !self.backoff(attempt).await {
+                return Ok(out);
+            }
+            attempt += 1;
+            let topics: BTreeSet<String> = retry.iter().map(|(t, _)| t.clone()).collect();
+            let leaders = self.leaders(&topics).await?;
+            pending = retry
+                .into_iter()
+                .map(|(t, p)| {
+                    let leader = leaders.get(&t).and_then(|ps| ps.get(&p)).copied();
+                    ((t, p), leader.unwrap_or(-1))
+                })
+                .collect();
+        }
+    }
+
+    /// One ListOffsets per leader; every partition's answer goes into `out`, and the
+    /// partitions a retry may fix are returned.
+    async fn list_offsets_round(
+        &mut self,
+        parts: &BTreeMap<(String, i32), i32>,
+        timestamp: i64,
+        out: &mut BTreeMap<(String, i32), Result<i64, LeaderlessOr>>,
+    ) -> KafkaResult<Vec<(String, i32)>> {
+        let mut by_leader: BTreeMap<i32, BTreeMap<String, Vec<i32>>> = BTreeMap::new();
+        let mut retry = Vec::new();
         for ((t, p), leader) in parts {
             if *leader < 0 {
                 out.insert((t.clone(), *p), Err(LeaderlessOr::NoLeader));
+                retry.push((t.clone(), *p));
                 continue;
             }
             by_leader
@@ -517,43 +557,76 @@ impl Cluster {
                 .push(*p);
         }
         for (leader, topics) in by_leader {
-            let req = ListOffsetsRequest::default()
-                .with_replica_id(BrokerId(-1))
-                .with_isolation_level(0)
-                .with_timeout_ms(self.remaining().as_millis().min(i32::MAX as u128) as i32)
-                .with_topics(
-                    topics
-                        .iter()
-                        .map(|(t, ps)| {
-                            ListOffsetsTopic::default()
-                                .with_name(TopicName(StrBytes::from_string(t.clone())))
-                                .with_partitions(
-                                    ps.iter()
-                                        .map(|p| {
-                                            ListOffsetsPartition::default()
-                                                .with_partition_index(*p)
-                                                .with_current_leader_epoch(-1)
-                                                .with_timestamp(timestamp)
-                                        })
-                                        .collect(),
-                                )
-                        })
-                        .collect(),
-                );
-            let conn = self.conn(leader).await?;
-            let (_, resp): (i16, ListOffsetsResponse) =
-                conn.negotiated(ApiKey::ListOffsets, 1, &req).await?;
+            let resp = match self
+                .list_offsets_at_leader(leader, &topics, timestamp)
+                .await
+            {
+                Ok(resp) => resp,
+                Err(e) if transient(&e) => {
+                    self.note(format!("ListOffsets at broker {leader}: {e}; retrying"));
+                    self.forget(leader);
+                    for (t, ps) in topics {
+                        for p in ps {
+                            out.insert((t.clone(), p), Err(LeaderlessOr::Unreachable));
+                            retry.push((t.clone(), p));
+                        }
+                    }
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
             for t in resp.topics {
                 for p in t.partitions {
+                    let key = (t.name.to_string(), p.partition_index);
                     let r = match p.error_code {
                         0 => Ok(p.offset),
-                        code => Err(LeaderlessOr::Code(crate::model::ErrorCode::from_code(code))),
+                        code => {
+                            if retriable_partition_code(code) {
+                                retry.push(key.clone());
+                            }
+                            Err(LeaderlessOr::Code(crate::model::ErrorCode::from_code(code)))
+                        }
                     };
-                    out.insert((t.name.to_string(), p.partition_index), r);
+                    out.insert(key, r);
                 }
             }
         }
-        Ok(out)
+        Ok(retry)
+    }
+
+    async fn list_offsets_at_leader(
+        &mut self,
+        leader: i32,
+        topics: &BTreeMap<String, Vec<i32>>,
+        timestamp: i64,
+    ) -> KafkaResult<ListOffsetsResponse> {
+        let req = ListOffsetsRequest::default()
+            .with_replica_id(BrokerId(-1))
+            .with_isolation_level(0)
+            .with_timeout_ms(self.remaining().as_millis().min(i32::MAX as u128) as i32)
+            .with_topics(
+                topics
+                    .iter()
+                    .map(|(t, ps)| {
+                        ListOffsetsTopic::default()
+                            .with_name(TopicName(StrBytes::from_string(t.clone())))
+                            .with_partitions(
+                                ps.iter()
+                                    .map(|p| {
+                                        ListOffsetsPartition::default()
+                                            .with_partition_index(*p)
+                                            .with_current_leader_epoch(-1)
+                                            .with_timestamp(timestamp)
+                                    })
+                                    .collect(),
+                            )
+                    })
+                    .collect(),
+            );
+        let conn = self.conn(leader).await?;
+        let (_, resp): (i16, ListOffsetsResponse) =
+            conn.negotiated(ApiKey::ListOffsets, 1, &req).await?;
+        Ok(resp)
     }
 
     /// The log end offsets (the next offset to be written) of every partition of `topics`, as
@@ -609,6 +682,42 @@ impl Cluster {
         })
     }
 
+    /// Fetch like [`Cluster::fetch`] from the partition's leader, `leader` first: when it
+    /// cannot be reached or answers that it is not (or no longer, or not yet) the leader, the
+    /// leader the metadata then names is asked, until the deadline. The leader that answered,
+    /// and its answer (any other partition error stays in it for the caller).
+    pub async fn fetch_from_leader(
+        &mut self,
+        leader: i32,
+        request: &FetchRequest,
+    ) -> KafkaResult<(i32, FetchedPartition)> {
+        let topics = BTreeSet::from([request.topic.clone()]);
+        let mut node = leader;
+        let mut attempt = 0;
+        loop {
+            let why = match self.fetch(node, request).await {
+                Ok(f) if !retriable_partition_code(f.error_code) => return Ok((node, f)),
+                Ok(f) => KafkaError::broker(f.error_code, None, format!("Fetch at broker {node}")),
+                Err(e) if transient(&e) => e,
+                Err(e) => return Err(e),
+            };
+            self.note(format!(
+                "{}-{}: {why}; asking its leader again",
+                request.topic, request.partition
+            ));
+            self.forget(node);
+            if !self.backoff(attempt).await {
+                return Err(why);
+            }
+            attempt += 1;
+            let leaders = self.leaders(&topics).await?;
+            let found = leaders
+                .get(&request.topic)
+                .and_then(|ps| ps.get(&request.partition));
+            node = found.copied().filter(|l| *l >= 0).unwrap_or(node);
+        }
+    }
+
     /// DescribeConfigs at broker `node` for `resources` (resource type, name), in order: each
     /// resource's configs (name to value; configs without a value left out) or its error.
     pub async fn describe_configs(
@@ -662,6 +771,24 @@ impl Cluster {
         Ok(answers)
     }
 
+    /// DescribeConfigs at `group`'s coordinator (`coordinator`, or the one found again when it
+    /// cannot be reached) of the group (resource type `group_type`) and of the broker asked
+    /// (`broker_type`, named by its id), in that order: each one's configs or error.
+    pub async fn configs_at_coordinator(
+        &mut self,
+        coordinator: i32,
+        group: &str,
+        group_type: i8,
+        broker_type: i8,
+    ) -> KafkaResult<Vec<Result<BTreeMap<String, String>, KafkaError>>> {
+        let op = GroupConfigs {
+            group,
+            group_type,
+            broker_type,
+        };
+        self.at_coordinator(group, Some(coordinator), &op).await
+    }
+
     /// Make [`Cluster::describe_groups`] ask for the topology descriptions brokers store (Kafka 4.4+
     /// with a description plugin); off by default, as it makes the broker call its plugin.
     pub fn ask_topology_descriptions(&mut self) {
@@ -686,6 +813,117 @@ impl Cluster {
             })
             .collect();
         Ok(DescribedGroups { version, groups })
+    }
+}
+
+/// FindCoordinator v4 for some groups.
+struct FindCoordinators(Vec<String>);
+
+impl Op for FindCoordinators {
+    type Out = FindCoordinatorResponse;
+    async fn at(&self, cluster: &mut Cluster, node: i32) -> KafkaResult<FindCoordinatorResponse> {
+        let req = FindCoordinatorRequest::default()
+            .with_key_type(0)
+            .with_coordinator_keys(
+                self.0
+                    .iter()
+                    .map(|g| StrBytes::from_string(g.clone()))
+                    .collect(),
+            );
+        let conn = cluster.conn(node).await?;
+        let (_, resp) = conn.negotiated(ApiKey::FindCoordinator, 4, &req).await?;
+        Ok(resp)
+    }
+}
+
+/// OffsetFetch (admin-style, all topics) of one group: its committed offsets, or the group's
+/// error (a coordinator code makes [`Cluster::at_coordinator`] find the coordinator again).
+struct FetchCommitted(String);
+
+impl Op for FetchCommitted {
+    type Out = CommittedOffsets;
+    async fn at(&self, cluster: &mut Cluster, node: i32) -> KafkaResult<CommittedOffsets> {
+        let group = &self.0;
+        let conn = cluster.conn(node).await?;
+        let req = OffsetFetchRequest::default()
+            .with_groups(vec![OffsetFetchRequestGroup::default()
+                .with_group_id(GroupId(StrBytes::from_string(group.to_string())))
+                .with_member_id(None)
+                .with_member_epoch(-1)
+                .with_topics(None)])
+            .with_require_stable(false);
+        let (_, resp): (i16, OffsetFetchResponse) =
+            conn.negotiated(ApiKey::OffsetFetch, 8, &req).await?;
+        let mut out = BTreeMap::new();
+        for g in resp.groups {
+            if g.error_code != 0 {
+                return Err(KafkaError::broker(
+                    g.error_code,
+                    None,
+                    format!("committed offsets of `{group}`"),
+                ));
+            }
+            for t in g.topics {
+                for p in t.partitions {
+                    if p.error_code == 0 && p.committed_offset >= 0 {
+                        out.insert(
+                            (t.name.to_string(), p.partition_index),
+                            (p.committed_offset, p.committed_leader_epoch),
+                        );
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// DescribeConfigs of a group and of the broker asked (see [`Cluster::configs_at_coordinator`]).
+struct GroupConfigs<'a> {
+    group: &'a str,
+    group_type: i8,
+    broker_type: i8,
+}
+
+impl Op for GroupConfigs<'_> {
+    type Out = Vec<Result<BTreeMap<String, String>, KafkaError>>;
+    async fn at(&self, cluster: &mut Cluster, node: i32) -> KafkaResult<Self::Out> {
+        let resources = [
+            (self.group_type, self.group.to_string()),
+            (self.broker_type, node.to_string()),
+        ];
+        cluster.describe_configs(node, &resources).await
+    }
+}
+
+/// A bootstrap connection and the cluster's brokers as it answers them. A bootstrap server
+/// that goes away between answering ApiVersions and Metadata (a broker shutting down) is no
+/// answer: the bootstrap list is tried again, until the deadline.
+async fn bootstrap_metadata(
+    cfg: &ClientConfig,
+    deadline: Instant,
+) -> KafkaResult<(Connection, MetadataResponse)> {
+    let req = MetadataRequest::default()
+        .with_topics(Some(Vec::new()))
+        .with_allow_auto_topic_creation(false);
+    let mut attempt = 0;
+    loop {
+        let mut boot = super::bootstrap::open_first(cfg).await?;
+        match boot
+            .negotiated::<_, MetadataResponse>(ApiKey::Metadata, 1, &req)
+            .await
+        {
+            Ok((_, md)) => return Ok((boot, md)),
+            Err(e) if transient(&e) => {
+                let wait = retry::backoff_wait(attempt);
+                if deadline.saturating_duration_since(Instant::now()) <= wait {
+                    return Err(e);
+                }
+                tokio::time::sleep(wait).await;
+                attempt += 1;
+            }
+            Err(e) => return Err(e),
+        }
     }
 }
 

@@ -1,4 +1,4 @@
-//! Test support shared by the five integration test binaries (docs/testing.md), each of which
+//! Test support shared by the six integration test binaries (docs/testing.md), each of which
 //! includes it once: `#[path = "../support/mod.rs"] mod support;` in `tests/NAME/main.rs`. Not
 //! every binary uses every item, hence `allow(dead_code)`.
 //!
@@ -208,6 +208,9 @@ pub struct Broker {
     pub version: String,
     /// Wall-clock time `start` took (includes building the classpath the first time).
     pub start_time: Duration,
+    /// The nodes of a cluster ([`Broker::start_cluster`]): node id -> `127.0.0.1:PORT`
+    /// (empty for a single broker).
+    pub nodes: BTreeMap<u32, String>,
     stopped: bool,
 }
 
@@ -237,6 +240,14 @@ impl Broker {
         Self::start_full(sasl_ssl, version, &[])
     }
 
+    /// Start a KRaft cluster of `brokers` (3 or more) combined broker+controller nodes of Kafka
+    /// `version` (ids 1..=brokers, replication factor 3, min.insync.replicas 2); `bootstrap`
+    /// lists every node, [`Broker::nodes`] each one's address.
+    pub fn start_cluster(version: &str, brokers: u32) -> Broker {
+        let n = brokers.to_string();
+        Self::start_full(false, version.to_string(), &["--brokers", &n])
+    }
+
     fn start_full(sasl_ssl: bool, version: String, configs: &[&str]) -> Broker {
         let n = RUN_COUNTER.fetch_add(1, Ordering::SeqCst);
         let nanos = std::time::SystemTime::now()
@@ -254,8 +265,15 @@ impl Broker {
         if sasl_ssl {
             cmd.args(["--security", "sasl_ssl"]);
         }
-        for c in configs {
-            cmd.args(["--broker-config", c]);
+        match configs {
+            ["--brokers", n] => {
+                cmd.args(["--brokers", n]);
+            }
+            _ => {
+                for c in configs {
+                    cmd.args(["--broker-config", c]);
+                }
+            }
         }
         let out = match cmd.output() {
             Ok(o) => o,
@@ -296,8 +314,32 @@ impl Broker {
             dir,
             version,
             start_time: t0.elapsed(),
+            nodes: node_lines(&stdout),
             stopped: false,
         }
+    }
+
+    /// `harness broker-restart --node N`: controlled shutdown of cluster node `n`, start it
+    /// again, return once it is back in the ISR of its partitions.
+    pub fn restart_node(&self, n: u32) {
+        self.node_command("broker-restart", n);
+    }
+
+    /// `harness broker-kill --node N`: SIGKILL cluster node `n`.
+    pub fn kill_node(&self, n: u32) {
+        self.node_command("broker-kill", n);
+    }
+
+    /// `harness broker-start --node N`: start node `n` again, return once it is back in the ISR.
+    pub fn start_node(&self, n: u32) {
+        self.node_command("broker-start", n);
+    }
+
+    fn node_command(&self, what: &str, n: u32) {
+        let t0 = Instant::now();
+        let out = self.harness(&[what, "--node", &n.to_string()]);
+        eprint!("{}", stderr_of(&out));
+        eprintln!("{what} --node {n}: {:.1} s", t0.elapsed().as_secs_f64());
     }
 
     /// The harness script (`tests/kafka/harness`).
@@ -546,6 +588,25 @@ impl Broker {
             Err(e) => eprintln!("kafka harness: cannot run stop: {e}"),
         }
     }
+}
+
+/// `NODE=ID ADDRESS=HOST:PORT ...` lines of `harness start --brokers N`.
+fn node_lines(stdout: &str) -> BTreeMap<u32, String> {
+    stdout
+        .lines()
+        .filter_map(|l| {
+            let mut id = None;
+            let mut addr = None;
+            for field in l.split_whitespace() {
+                if let Some(v) = field.strip_prefix("NODE=") {
+                    id = v.parse().ok();
+                } else if let Some(v) = field.strip_prefix("ADDRESS=") {
+                    addr = Some(v.to_string());
+                }
+            }
+            Some((id?, addr?))
+        })
+        .collect()
 }
 
 impl Drop for Broker {

@@ -18,8 +18,9 @@ use kafka_protocol::messages::{
 };
 use kafka_protocol::protocol::StrBytes;
 
+use super::retry::{coordinator_moved, Op};
 use super::{Cluster, LeaderlessOr};
-use crate::kafka::error::KafkaResult;
+use crate::kafka::error::{KafkaError, KafkaResult};
 use crate::model::ErrorCode;
 
 use crate::model::TopicPartition;
@@ -60,9 +61,33 @@ impl Cluster {
         self.list_offsets_at(&with_leader, timestamp).await
     }
 
-    /// OffsetCommit as an admin (generation -1, empty member id, no instance id): each
-    /// partition's answer.
+    /// OffsetCommit as an admin (generation -1, empty member id, no instance id) at the
+    /// group's coordinator (`coordinator`, or the one found again when it moved or cannot be
+    /// reached: the whole commit is sent again, which writes the same offsets): each
+    /// partition's answer, or the last error when the deadline came first.
     pub async fn commit_offsets(
+        &mut self,
+        coordinator: i32,
+        group: &str,
+        offsets: &BTreeMap<TopicPartition, i64>,
+    ) -> KafkaResult<BTreeMap<TopicPartition, ErrorCode>> {
+        let op = Commit { group, offsets };
+        self.at_coordinator(group, Some(coordinator), &op).await
+    }
+
+    /// OffsetDelete v0 at the group's coordinator (found again when it moved or cannot be
+    /// reached): the group-level answer and each partition's.
+    pub async fn delete_offsets(
+        &mut self,
+        coordinator: i32,
+        group: &str,
+        parts: &BTreeSet<TopicPartition>,
+    ) -> KafkaResult<(ErrorCode, BTreeMap<TopicPartition, ErrorCode>)> {
+        let op = DeleteOffsets { group, parts };
+        self.at_coordinator(group, Some(coordinator), &op).await
+    }
+
+    async fn commit_offsets_at(
         &mut self,
         coordinator: i32,
         group: &str,
@@ -99,6 +124,13 @@ impl Cluster {
         let mut out = BTreeMap::new();
         for t in resp.topics {
             for p in t.partitions {
+                if coordinator_moved(p.error_code) {
+                    return Err(KafkaError::broker(
+                        p.error_code,
+                        None,
+                        format!("committing offsets of `{group}`"),
+                    ));
+                }
                 out.insert(
                     (t.name.to_string(), p.partition_index),
                     ErrorCode::from_code(p.error_code),
@@ -108,8 +140,7 @@ impl Cluster {
         Ok(out)
     }
 
-    /// OffsetDelete v0: the group-level answer and each partition's.
-    pub async fn delete_offsets(
+    async fn delete_offsets_at(
         &mut self,
         coordinator: i32,
         group: &str,
@@ -135,6 +166,13 @@ impl Cluster {
         let conn = self.conn(coordinator).await?;
         let (_, resp): (i16, OffsetDeleteResponse) =
             conn.negotiated(ApiKey::OffsetDelete, 0, &req).await?;
+        if coordinator_moved(resp.error_code) {
+            return Err(KafkaError::broker(
+                resp.error_code,
+                None,
+                format!("deleting offsets of `{group}`"),
+            ));
+        }
         let mut out = BTreeMap::new();
         for t in resp.topics {
             for p in t.partitions {
@@ -201,5 +239,35 @@ impl Cluster {
             );
         }
         Ok(out)
+    }
+}
+
+/// One admin OffsetCommit (see [`Cluster::commit_offsets`]).
+struct Commit<'a> {
+    group: &'a str,
+    offsets: &'a BTreeMap<TopicPartition, i64>,
+}
+
+impl Op for Commit<'_> {
+    type Out = BTreeMap<TopicPartition, ErrorCode>;
+    async fn at(&self, cluster: &mut Cluster, node: i32) -> KafkaResult<Self::Out> {
+        cluster
+            .commit_offsets_at(node, self.group, self.offsets)
+            .await
+    }
+}
+
+/// One OffsetDelete (see [`Cluster::delete_offsets`]).
+struct DeleteOffsets<'a> {
+    group: &'a str,
+    parts: &'a BTreeSet<TopicPartition>,
+}
+
+impl Op for DeleteOffsets<'_> {
+    type Out = (ErrorCode, BTreeMap<TopicPartition, ErrorCode>);
+    async fn at(&self, cluster: &mut Cluster, node: i32) -> KafkaResult<Self::Out> {
+        cluster
+            .delete_offsets_at(node, self.group, self.parts)
+            .await
     }
 }

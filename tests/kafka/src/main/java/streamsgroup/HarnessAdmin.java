@@ -32,7 +32,10 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * Admin helper for the harness script; one subcommand per call, bounded by --timeout seconds.
  *
  * <pre>
- * HarnessAdmin ready        --bootstrap B [--command-config F] [--timeout S] [--watch-pid P]
+ * HarnessAdmin ready        --bootstrap B [--command-config F] [--timeout S] [--watch-pid P ...] [--nodes N]
+ *                           (N nodes registered, default 1)
+ * HarnessAdmin in-sync      --bootstrap B --node ID [--timeout S] [--watch-pid P]   (node ID registered and
+ *                           in the ISR of every partition it replicates, internal topics included)
  * HarnessAdmin topics       --bootstrap B --topic NAME:PARTITIONS ... [--timeout S] [--produce-to T --records N]
  * HarnessAdmin produce      --bootstrap B --topic T --records N [--offset K] [--words W]
  * HarnessAdmin wait-stable  --bootstrap B --group G --members M [--timeout S] [--watch-pid P ...]
@@ -55,6 +58,8 @@ public final class HarnessAdmin {
     private static final List<String> topics = new ArrayList<>();
     private static String group;
     private static int members = -1;
+    private static int nodes = 1;
+    private static int node = -1;
     private static long records = 0;
     private static long offset = 0;
     private static int words = 50;
@@ -77,6 +82,8 @@ public final class HarnessAdmin {
                 case "--topic": topics.add(v); break;
                 case "--group": group = v; break;
                 case "--members": members = Integer.parseInt(v); break;
+                case "--nodes": nodes = Integer.parseInt(v); break;
+                case "--node": node = Integer.parseInt(v); break;
                 case "--records": records = Long.parseLong(v); break;
                 case "--offset": offset = Long.parseLong(v); break;
                 case "--words": words = Integer.parseInt(v); break;
@@ -95,6 +102,7 @@ public final class HarnessAdmin {
             case "wait-stable": rc = waitStable(deadline); break;
             case "group-config": rc = groupConfig(deadline); break;
             case "end-offsets": rc = endOffsets(deadline); break;
+            case "in-sync": rc = inSync(deadline); break;
             default: fail("HarnessAdmin: unknown subcommand " + cmd); rc = 1;
         }
         System.exit(rc);
@@ -138,8 +146,8 @@ public final class HarnessAdmin {
                 checkWatched();
                 try {
                     Collection<?> nodes = admin.describeCluster().nodes().get(Math.min(5000, remainingMs(deadline)), TimeUnit.MILLISECONDS);
-                    if (nodes.isEmpty()) {
-                        last = "no nodes";
+                    if (nodes.size() < HarnessAdmin.nodes) {
+                        last = nodes.size() + " of " + HarnessAdmin.nodes + " nodes registered";
                     } else {
                         FeatureMetadata fm = admin.describeFeatures().featureMetadata().get(Math.min(5000, remainingMs(deadline)), TimeUnit.MILLISECONDS);
                         FinalizedVersionRange r = fm.finalizedFeatures().get("streams.version");
@@ -163,6 +171,50 @@ public final class HarnessAdmin {
             }
         }
         fail("harness: broker at " + bootstrap + " not ready after " + timeoutSec + "s: " + last);
+        return 1;
+    }
+
+    /** Node --node registered, and in the ISR of every partition whose replicas include it. */
+    static int inSync(long deadline) throws Exception {
+        if (node < 0) fail("HarnessAdmin in-sync: --node is required");
+        String last = "no answer";
+        try (Admin admin = Admin.create(clientProps())) {
+            while (!expired(deadline)) {
+                checkWatched();
+                try {
+                    long wait = Math.min(5000, remainingMs(deadline));
+                    boolean registered = admin.describeCluster().nodes().get(wait, TimeUnit.MILLISECONDS)
+                            .stream().anyMatch(n -> n.id() == node);
+                    if (!registered) {
+                        last = "node " + node + " not registered";
+                    } else {
+                        var names = admin.listTopics(new org.apache.kafka.clients.admin.ListTopicsOptions().listInternal(true))
+                                .names().get(wait, TimeUnit.MILLISECONDS);
+                        var descs = admin.describeTopics(names).allTopicNames().get(wait, TimeUnit.MILLISECONDS);
+                        List<String> behind = new ArrayList<>();
+                        for (var d : descs.values()) {
+                            for (var p : d.partitions()) {
+                                boolean replica = p.replicas().stream().anyMatch(n -> n.id() == node);
+                                boolean inIsr = p.isr().stream().anyMatch(n -> n.id() == node);
+                                if (replica && !inIsr) behind.add(d.name() + "-" + p.partition());
+                            }
+                        }
+                        if (behind.isEmpty()) {
+                            System.out.println("IN-SYNC node=" + node + " topics=" + descs.size());
+                            return 0;
+                        }
+                        java.util.Collections.sort(behind);
+                        last = "node " + node + " not in the ISR of " + behind.size() + " partition(s), e.g. " + behind.get(0);
+                    }
+                } catch (ExecutionException e) {
+                    last = String.valueOf(e.getCause());
+                } catch (java.util.concurrent.TimeoutException e) {
+                    last = "timeout";
+                }
+                Thread.sleep(250);
+            }
+        }
+        fail("harness: node " + node + " not back in sync after " + timeoutSec + "s: " + last);
         return 1;
     }
 
