@@ -136,7 +136,15 @@ async fn read_range(
             max_wait_ms: 100,
             max_bytes: FETCH_BYTES,
         };
-        let fetched = cluster.fetch(log.leader, &request).await?;
+        // The leader may move while a big partition is read (a rolling restart): follow it.
+        let (leader, fetched) = cluster.fetch_from_leader(log.leader, &request).await?;
+        if leader != log.leader {
+            log.notes.push(format!(
+                "{OFFSETS_TOPIC}-{} moved from broker {} to broker {leader} during the read",
+                log.partition, log.leader
+            ));
+            log.leader = leader;
+        }
         if fetched.error_code != 0 {
             return Err(fetch_error(fetched.error_code, log, offset));
         }
