@@ -1,10 +1,12 @@
 //! Every task move of a scale-out with standbys, live on a Kafka 4.4.0 broker: the harness app
 //! (two instances, one standby replica, RocksDB stores, slow standbys with
-//! `--standby-batch-delay-ms`) is recorded with `describe --watch --record` while a third
-//! instance joins. A standby's new owner usually holds it before its old owner lets go
+//! `--standby-batch-delay-ms`) is recorded with `describe --watch --record` while two more
+//! instances join at once. A standby's new owner usually holds it before its old owner lets go
 //! (standbys are not exclusive); the moves `timeline` reports from the first sample to the
 //! last, then what it leaves unpaired, must compose to `diff assignment` of those two samples,
-//! and with the group at its targets at both ends nothing is left unpaired.
+//! and with the group at its targets at both ends nothing is left unpaired. The second of the
+//! two joins within the group's assignment interval of the target the first one caused: it is
+//! waiting for its first target, which it has not reached before it gets one.
 
 use std::collections::BTreeMap;
 use std::process::{Child, Command, Stdio};
@@ -94,6 +96,8 @@ fn watch_scale_out_with_slow_standbys_timeline_moves_equal_diff_assignment() {
             // The old owners hear of the new target up to 2 s after the newcomer took its
             // standbys (the harness broker's default is 500 ms): overlaps last several samples.
             "streams.heartbeat.interval.ms=2000".into(),
+            // at most one target per 5 s: the second newcomer waits for its first one
+            "streams.assignment.interval.ms=5000".into(),
         ],
         app_configs: vec![
             "statestore.cache.max.bytes=0".into(),
@@ -110,13 +114,13 @@ fn watch_scale_out_with_slow_standbys_timeline_moves_equal_diff_assignment() {
     let rec = dir.path().join("rec.jsonl");
     let watch = record(&broker.bootstrap, rec.to_str().unwrap());
     std::thread::sleep(Duration::from_secs(2));
-    let third = AppOptions {
-        instances: 1,
+    let more = AppOptions {
+        instances: 2,
         ..opts.clone()
     };
-    let _third = broker.app_opts(GROUP, &third);
-    support::wait_for("three members at their targets", wait, || {
-        at_targets(&broker, 3)
+    let _more = broker.app_opts(GROUP, &more);
+    support::wait_for("four members at their targets", wait, || {
+        at_targets(&broker, 4)
     });
     std::thread::sleep(Duration::from_millis(1500));
     interrupt(watch);
@@ -133,7 +137,9 @@ fn watch_scale_out_with_slow_standbys_timeline_moves_equal_diff_assignment() {
     assert!(overlapping > 0, "no standby was seen held by two members");
     let out = support::streams_group(&["timeline", rec.to_str().unwrap(), "-o", "json"]);
     assert_eq!(out.status.code(), Some(0), "{}", support::stderr_of(&out));
-    let (moves, unpaired) = timeline_moves(&serde_json::from_slice(&out.stdout).unwrap());
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    waited_for_a_first_target(&report);
+    let (moves, unpaired) = timeline_moves(&report);
     let (first, last) = first_and_last(&rec, dir.path());
     let out = support::streams_group(&[
         "diff",
@@ -157,4 +163,28 @@ fn watch_scale_out_with_slow_standbys_timeline_moves_equal_diff_assignment() {
         composed(&diff),
         "timeline moves {moves:?}\ndiff assignment {diff:?}"
     );
+}
+
+/// A newcomer waited for its first target, and reached none before a target with it came.
+fn waited_for_a_first_target(report: &Value) {
+    let events: Vec<&Value> = report["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| &e["what"])
+        .collect();
+    let waiting: Vec<&Value> = events
+        .iter()
+        .copied()
+        .filter(|w| w["kind"] == "member_waiting_for_first_target")
+        .collect();
+    assert!(!waiting.is_empty(), "no member waited: {events:#?}");
+    for w in waiting {
+        let early = events.iter().find(|r| {
+            r["kind"] == "member_reached_target"
+                && r["member"] == w["member"]
+                && r["target_epoch"].as_i64() <= w["target_epoch"].as_i64()
+        });
+        assert!(early.is_none(), "{w} yet {early:?}");
+    }
 }
