@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::change::{Change, Progress};
+use super::change::{waits_for_first_target, Change, Progress};
 use super::clock;
 use super::sample::Sample;
 use super::watcher::Watcher;
@@ -247,13 +247,6 @@ struct Tracked {
     waiting: Option<i32>,
 }
 
-/// The member joined after the group's target was computed: the group epoch is past the
-/// target's, and the target has nothing for the member. (A target computed after it joined has
-/// it, even with no task: every member is in every target computed.)
-fn predates(g: &GroupDescription, m: &MemberDescription) -> bool {
-    g.group_epoch > g.target_assignment_epoch && m.target_assignment.is_empty()
-}
-
 /// The member's catch-up and milestone if it reached a new target in this sample (`from`: when
 /// its way to the target started, `seen`: this sample); none at the first sample.
 fn reached(
@@ -325,7 +318,7 @@ impl CatchUps {
                 first: seen,
                 reached: None,
                 behind: false,
-                waiting: predates(g, m).then_some(epoch),
+                waiting: waits_for_first_target(g, m).then_some(epoch),
             });
             if t.waiting.is_some_and(|e| e != epoch) {
                 t.waiting = None;
