@@ -139,30 +139,7 @@ fn watch_scale_out_with_slow_standbys_timeline_moves_equal_diff_assignment() {
     assert_eq!(out.status.code(), Some(0), "{}", support::stderr_of(&out));
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
     waited_for_a_first_target(&report);
-    let (moves, unpaired) = timeline_moves(&report);
-    let (first, last) = first_and_last(&rec, dir.path());
-    let out = support::streams_group(&[
-        "diff",
-        "assignment",
-        first.to_str().unwrap(),
-        last.to_str().unwrap(),
-        "-o",
-        "json",
-    ]);
-    assert_eq!(out.status.code(), Some(0), "{}", support::stderr_of(&out));
-    let diff: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(diff["compared_by"], "member", "{diff}");
-    assert!(
-        diff["moved_standby"].as_u64() > Some(0),
-        "the scale-out moves standbys: {diff}"
-    );
-    let diff = diff_moves(&diff);
-    assert!(unpaired.is_empty(), "{unpaired:?}");
-    assert_eq!(
-        composed(&moves),
-        composed(&diff),
-        "timeline moves {moves:?}\ndiff assignment {diff:?}"
-    );
+    moves_equal_the_diff(&report, &rec, dir.path());
 }
 
 /// A newcomer waited for its first target, and reached none before a target with it came.
@@ -187,4 +164,33 @@ fn waited_for_a_first_target(report: &Value) {
         });
         assert!(early.is_none(), "{w} yet {early:?}");
     }
+}
+
+/// The timeline's moves, with nothing unpaired, equal `diff assignment` of the recording's first
+/// and last sample; standbys moved.
+fn moves_equal_the_diff(report: &Value, rec: &std::path::Path, dir: &std::path::Path) {
+    let (moves, unpaired) = timeline_moves(report);
+    let (first, last) = first_and_last(rec, dir);
+    let out = support::streams_group(&[
+        "diff",
+        "assignment",
+        first.to_str().unwrap(),
+        last.to_str().unwrap(),
+        "-o",
+        "json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", support::stderr_of(&out));
+    let diff: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(diff["compared_by"], "member", "{diff}");
+    assert!(
+        diff["moved_standby"].as_u64() > Some(0),
+        "the scale-out moves standbys: {diff}"
+    );
+    let diff = diff_moves(&diff);
+    assert!(unpaired.is_empty(), "{unpaired:?}");
+    assert_eq!(
+        composed(&moves),
+        composed(&diff),
+        "timeline moves {moves:?}\ndiff assignment {diff:?}"
+    );
 }
