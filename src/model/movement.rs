@@ -156,9 +156,77 @@ fn moves_of(owners: &[OwnerDiff]) -> (Vec<TaskMove>, u64, u64) {
     (moves, moved_active, moved_standby)
 }
 
+/// What a sequence of moves of one task in one role amounts to: the owners that lost it and
+/// those that gained it, overall.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NetChange {
+    pub lost: BTreeSet<String>,
+    pub gained: BTreeSet<String>,
+}
+
+/// Moves applied one after the other, per task and role: an owner that gains a task and later
+/// loses it again (or the other way round) cancels out, so `A -> B` then `B -> C` is `A -> C`.
+/// Tasks whose owners end as they began are left out. The moves of one [`diff_owners`] compose
+/// to themselves, which makes `compose` the yardstick for moves reported step by step (a
+/// watch's, a timeline's, history's) against the diff of the first and the last step.
+pub fn compose<'a>(
+    moves: impl IntoIterator<Item = &'a TaskMove>,
+) -> BTreeMap<(String, TaskRole), NetChange> {
+    let mut net: BTreeMap<(String, TaskRole), NetChange> = BTreeMap::new();
+    for m in moves {
+        let n = net.entry((m.task.clone(), m.role)).or_default();
+        for owner in &m.from {
+            if !n.gained.remove(owner) {
+                n.lost.insert(owner.clone());
+            }
+        }
+        for owner in &m.to {
+            if !n.lost.remove(owner) {
+                n.gained.insert(owner.clone());
+            }
+        }
+    }
+    net.retain(|_, n| !n.lost.is_empty() || !n.gained.is_empty());
+    net
+}
+
 fn task_key(t: &str) -> (String, i64) {
     match t.rsplit_once('_') {
         Some((s, p)) => (s.to_string(), p.parse().unwrap_or(-1)),
         None => (t.to_string(), -1),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mv(task: &str, from: &[&str], to: &[&str]) -> TaskMove {
+        let v = |s: &[&str]| s.iter().map(|x| x.to_string()).collect();
+        TaskMove {
+            task: task.into(),
+            role: TaskRole::Standby,
+            from: v(from),
+            to: v(to),
+        }
+    }
+
+    #[test]
+    fn moves_compose_as_owners_change() {
+        let set = |s: &[&str]| s.iter().map(|x| x.to_string()).collect::<BTreeSet<_>>();
+        let net = compose(&[
+            mv("0_0", &["a"], &["b"]),
+            mv("0_0", &["b"], &["c"]),
+            mv("0_1", &["a"], &["b"]),
+            mv("0_1", &["b"], &["a"]),
+            mv("0_2", &[], &["d"]),
+            mv("0_2", &["e"], &[]),
+        ]);
+        let key = |t: &str| (t.to_string(), TaskRole::Standby);
+        assert_eq!(net.len(), 2, "{net:?}");
+        assert_eq!(net[&key("0_0")].lost, set(&["a"]));
+        assert_eq!(net[&key("0_0")].gained, set(&["c"]));
+        assert_eq!(net[&key("0_2")].lost, set(&["e"]));
+        assert_eq!(net[&key("0_2")].gained, set(&["d"]));
     }
 }

@@ -4,7 +4,7 @@
 use super::table;
 use super::watch::change_text;
 use crate::watch::clock;
-use crate::watch::timeline::{CatchUp, Happening, Milestone, TimelineReport};
+use crate::watch::timeline::{CatchUp, Happening, Milestone, TimelineReport, Unpaired};
 
 pub fn table(r: &TimelineReport) -> String {
     let mut out = format!(
@@ -28,7 +28,32 @@ pub fn table(r: &TimelineReport) -> String {
         out.push_str("\nMembers on their way to a target:\n");
         out.push_str(&catch_ups(&r.catch_ups));
     }
+    if !r.unpaired.is_empty() {
+        out.push_str(
+            "\nOwner changes no move paired by the last sample (a task dropped that no one took, \
+             a replica added that no one gave up):\n",
+        );
+        out.push_str(&unpaired(&r.unpaired));
+    }
     out
+}
+
+fn unpaired(rows: &[Unpaired]) -> String {
+    let mut t = table::new(&["GROUP", "TASK", "ROLE", "FROM", "TO"]);
+    let side = |v: &[String]| match v.is_empty() {
+        true => "-".to_string(),
+        false => v.join(", "),
+    };
+    for u in rows {
+        t.add_row(vec![
+            u.group.clone(),
+            u.change.task.clone(),
+            u.change.role.to_string(),
+            side(&u.change.from),
+            side(&u.change.to),
+        ]);
+    }
+    table::render(&t)
 }
 
 fn happening_text(h: &Happening) -> String {
@@ -49,6 +74,15 @@ fn milestone_text(m: &Milestone) -> String {
         } => format!(
             "{group}: first sample: {state}, group epoch {group_epoch}, target assignment epoch \
              {target_assignment_epoch}, {members} member(s)"
+        ),
+        Milestone::MemberWaitingForFirstTarget {
+            group,
+            member,
+            group_epoch,
+            target_epoch,
+        } => format!(
+            "{group}: member {member} waiting for its first target (group epoch {group_epoch}, \
+             the target of epoch {target_epoch} predates it)"
         ),
         Milestone::MemberReachedTarget {
             group,

@@ -30,9 +30,16 @@ pub fn change_text(c: &Change) -> String {
             member,
             process,
             member_epoch,
+            waiting_for_first_target,
             ..
         } => {
-            format!("member joined: {member} (process {process}, member epoch {member_epoch})")
+            let waiting = match waiting_for_first_target {
+                true => ", waiting for its first target",
+                false => "",
+            };
+            format!(
+                "member joined: {member} (process {process}, member epoch {member_epoch}{waiting})"
+            )
         }
         Change::MemberLeft {
             member, process, ..

@@ -56,6 +56,9 @@ pub enum Change {
         member: String,
         process: String,
         member_epoch: i32,
+        /// It joined after the group's target assignment was computed: that target has nothing
+        /// for it, and it waits for the next one (see [`waits_for_first_target`]).
+        waiting_for_first_target: bool,
     },
     MemberLeft {
         group: String,
@@ -158,6 +161,16 @@ impl Progress {
     }
 }
 
+/// Whether a member that has just joined waits for its first target: the group epoch is past
+/// the target assignment's (the coordinator has not computed a target since the join, e.g.
+/// within the assignment interval) and the target has nothing for the member. Every target
+/// computed has every member, so once the target epoch moves on, the member has its own
+/// (possibly empty) target. Its member epoch is the old target's and it owns nothing, which
+/// would read as "at its target" without this.
+pub fn waits_for_first_target(g: &GroupDescription, m: &MemberDescription) -> bool {
+    g.group_epoch > g.target_assignment_epoch && m.target_assignment.is_empty()
+}
+
 /// The group's total lag, when every input partition's lag is known.
 pub fn total_lag(g: &GroupDescription) -> Option<i64> {
     g.offsets.iter().map(|o| o.lag).sum()
@@ -227,6 +240,7 @@ fn member_changes(prev: &GroupDescription, next: &GroupDescription) -> Vec<Chang
                 member: m.member_id.clone(),
                 process: m.process_id.clone(),
                 member_epoch: m.member_epoch,
+                waiting_for_first_target: waits_for_first_target(next, m),
             });
             continue;
         };

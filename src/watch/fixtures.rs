@@ -20,6 +20,22 @@ pub fn active(partitions: &[i32]) -> Assignment {
 }
 
 pub fn member(id: &str, epoch: i32, owned: &[i32], target: &[i32]) -> MemberDescription {
+    member_owning(id, epoch, active(owned), active(target))
+}
+
+/// A member at its target owning active tasks and standbys of subtopology 0.
+pub fn member_at(id: &str, active_tasks: &[i32], standbys: &[i32]) -> MemberDescription {
+    let mut owned = active(active_tasks);
+    owned.standby = active(standbys).active;
+    member_owning(id, 3, owned.clone(), owned)
+}
+
+pub fn member_owning(
+    id: &str,
+    epoch: i32,
+    owned: Assignment,
+    target: Assignment,
+) -> MemberDescription {
     MemberDescription {
         member_id: id.into(),
         member_epoch: epoch,
@@ -33,8 +49,8 @@ pub fn member(id: &str, epoch: i32, owned: &[i32], target: &[i32]) -> MemberDesc
         client_tags: Default::default(),
         task_offsets: Default::default(),
         task_end_offsets: Default::default(),
-        assignment: active(owned),
-        target_assignment: active(target),
+        assignment: owned,
+        target_assignment: target,
         is_classic: false,
         endpoint_partitions: None,
     }

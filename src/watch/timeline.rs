@@ -7,11 +7,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::change::{Change, Progress};
+use super::change::{waits_for_first_target, Change, Progress};
 use super::clock;
 use super::sample::Sample;
 use super::watcher::Watcher;
-use crate::model::group::GroupDescription;
+use crate::model::group::{GroupDescription, MemberDescription};
+use crate::model::movement::TaskMove;
 
 /// The `timeline` report.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
@@ -27,6 +28,19 @@ pub struct TimelineReport {
     pub events: Vec<Event>,
     /// Each time a member was behind its target: since when, and when it reached it.
     pub catch_ups: Vec<CatchUp>,
+    /// Owner changes no move paired by the last sample: a task dropped that no one took, a
+    /// replica added that no one gave up. The `task_moved` events, then these, compose to
+    /// what `diff assignment` of the first and the last sample reports, group by group.
+    pub unpaired: Vec<Unpaired>,
+}
+
+/// An owner change of a task that no move paired by the end of the recording.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Unpaired {
+    pub group: String,
+    /// `from` (owners that dropped it) or `to` (owners that took it) is empty.
+    #[serde(flatten)]
+    pub change: TaskMove,
 }
 
 /// One thing that happened, with its time.
@@ -59,6 +73,15 @@ pub enum Milestone {
         group_epoch: i32,
         target_assignment_epoch: i32,
         members: usize,
+    },
+    /// A member that joined after the group's target assignment was computed: the target has
+    /// nothing for it (it predates the member), and the member waits for the next one. It has
+    /// not reached a target until it reaches one computed with it.
+    MemberWaitingForFirstTarget {
+        group: String,
+        member: String,
+        group_epoch: i32,
+        target_epoch: i32,
     },
     /// A member owns its target, at the target epoch: see [`CatchUp`] for the times.
     MemberReachedTarget {
@@ -120,6 +143,11 @@ pub fn build(recording: &str, samples: &[Sample]) -> TimelineReport {
         replay.sample(s, start, changes);
     }
     let catch_ups = replay.catch_ups.finish();
+    let unpaired = watcher
+        .unpaired()
+        .into_iter()
+        .map(|(group, change)| Unpaired { group, change })
+        .collect();
     TimelineReport {
         recording: recording.to_string(),
         samples: samples.len(),
@@ -128,6 +156,7 @@ pub fn build(recording: &str, samples: &[Sample]) -> TimelineReport {
         duration_ms: end - start,
         events: replay.events,
         catch_ups,
+        unpaired,
     }
 }
 
@@ -214,6 +243,47 @@ struct Tracked {
     reached: Option<i32>,
     /// Behind its target in the last sample that showed it.
     behind: bool,
+    /// Waiting for its first target: the target assignment epoch that predates it.
+    waiting: Option<i32>,
+}
+
+/// The member's catch-up and milestone if it reached a new target in this sample (`from`: when
+/// its way to the target started, `seen`: this sample); none at the first sample.
+fn reached(
+    t: &mut Tracked,
+    g: &GroupDescription,
+    m: &MemberDescription,
+    (from, seen): (Seen, Seen),
+    first: bool,
+) -> Option<(CatchUp, Milestone)> {
+    let p = Progress::of(g, m);
+    t.behind = !p.caught_up();
+    if !p.caught_up() || t.reached == Some(p.target_epoch) {
+        return None;
+    }
+    t.reached = Some(p.target_epoch);
+    if first {
+        return None;
+    }
+    let (took_ms, at_most_ms) = (seen.at - from.at, seen.at - from.before);
+    let catch_up = CatchUp {
+        group: g.group_id.clone(),
+        member: m.member_id.clone(),
+        process: t.process.clone(),
+        target_epoch: p.target_epoch,
+        target_seen_at: clock::rfc3339(from.at),
+        reached_at: Some(clock::rfc3339(seen.at)),
+        took_ms: Some(took_ms),
+        at_most_ms: Some(at_most_ms),
+    };
+    let milestone = Milestone::MemberReachedTarget {
+        group: g.group_id.clone(),
+        member: m.member_id.clone(),
+        target_epoch: p.target_epoch,
+        took_ms,
+        at_most_ms,
+    };
+    Some((catch_up, milestone))
 }
 
 /// Members on their way to their targets.
@@ -226,8 +296,9 @@ struct CatchUps {
 }
 
 impl CatchUps {
-    /// Members that reached a new target in this sample. At the first sample, how long the
-    /// members at their target took is not known.
+    /// Members that reached a new target in this sample, and members first seen waiting for
+    /// their first target. At the first sample, how long the members at their target took is
+    /// not known.
     fn sample(&mut self, g: &GroupDescription, seen: Seen, first: bool) -> Vec<Milestone> {
         let epoch = g.target_assignment_epoch;
         let target = self
@@ -241,19 +312,27 @@ impl CatchUps {
         let mut out = Vec::new();
         for m in &g.members {
             let key = (g.group_id.clone(), m.member_id.clone());
+            let new = !self.members.contains_key(&key);
             let t = self.members.entry(key).or_insert_with(|| Tracked {
                 process: m.process_id.clone(),
                 first: seen,
                 reached: None,
                 behind: false,
+                waiting: waits_for_first_target(g, m).then_some(epoch),
             });
-            let p = Progress::of(g, m);
-            t.behind = !p.caught_up();
-            if !p.caught_up() || t.reached == Some(p.target_epoch) {
-                continue;
+            if t.waiting.is_some_and(|e| e != epoch) {
+                t.waiting = None;
             }
-            t.reached = Some(p.target_epoch);
-            if first {
+            if t.waiting.is_some() {
+                t.behind = false;
+                if new && !first {
+                    out.push(Milestone::MemberWaitingForFirstTarget {
+                        group: g.group_id.clone(),
+                        member: m.member_id.clone(),
+                        group_epoch: g.group_epoch,
+                        target_epoch: epoch,
+                    });
+                }
                 continue;
             }
             let from = if t.first.at > target_seen.at {
@@ -261,24 +340,11 @@ impl CatchUps {
             } else {
                 target_seen
             };
-            let (took_ms, at_most_ms) = (seen.at - from.at, seen.at - from.before);
-            self.done.push(CatchUp {
-                group: g.group_id.clone(),
-                member: m.member_id.clone(),
-                process: t.process.clone(),
-                target_epoch: p.target_epoch,
-                target_seen_at: clock::rfc3339(from.at),
-                reached_at: Some(clock::rfc3339(seen.at)),
-                took_ms: Some(took_ms),
-                at_most_ms: Some(at_most_ms),
-            });
-            out.push(Milestone::MemberReachedTarget {
-                group: g.group_id.clone(),
-                member: m.member_id.clone(),
-                target_epoch: p.target_epoch,
-                took_ms,
-                at_most_ms,
-            });
+            let reached = reached(t, g, m, (from, seen), first);
+            if let Some((catch_up, milestone)) = reached {
+                self.done.push(catch_up);
+                out.push(milestone);
+            }
         }
         out
     }

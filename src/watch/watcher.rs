@@ -1,14 +1,16 @@
 //! The changes of a watch, sample after sample. Besides the pairwise [`group_changes`], it
-//! remembers who last owned each task, so that a task revoked in one sample and assigned in a
-//! later one shows as moved from its old owner to its new one, and it keeps a short history of
-//! each group's state and epochs.
+//! remembers each task's owners as of its last move, so that a task revoked in one sample and
+//! assigned in a later one, or a standby taken by its new owner before its old owner dropped
+//! it, shows as moved from its old owner to its new one; and it keeps a short history of each
+//! group's state and epochs.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::change::{group_changes, Change};
 use super::sample::Sample;
 use crate::model::group::GroupDescription;
-use crate::model::{TaskId, TaskRole};
+use crate::model::movement::TaskMove;
+use crate::model::{natural, TaskId, TaskRole};
 
 /// How many history points are kept per group.
 pub const HISTORY_LEN: usize = 32;
@@ -22,6 +24,7 @@ pub struct Point {
     pub target_epoch: i32,
 }
 
+/// Per task and role, a set of owners.
 type Owners = BTreeMap<(TaskId, TaskRole), BTreeSet<String>>;
 
 /// What has been seen so far.
@@ -31,7 +34,8 @@ pub struct Watcher {
     last: Option<Sample>,
     /// Why the cluster cannot be described, while it cannot.
     unreachable: Option<String>,
-    /// Per group, the last owners each task had (kept while it has none).
+    /// Per group, each task's owners as of its last move (or as the group was first seen):
+    /// what the next move is measured from.
     owners: BTreeMap<String, Owners>,
     history: BTreeMap<String, Vec<Point>>,
 }
@@ -89,27 +93,77 @@ impl Watcher {
         self.unreachable.as_deref()
     }
 
-    /// Tasks whose owners changed since they last had owners: one lost it, another gained it.
-    /// A standby added or dropped with no one losing or gaining in exchange is no move.
+    /// Tasks that moved: an owner lost the task and another gained it, both since the task's
+    /// last move (or since the group was first seen), in the same sample or in different ones.
+    /// So a task revoked in one sample and assigned in a later one moves when it is assigned,
+    /// and a standby its new owner took before the old owner let go (standbys are not
+    /// exclusive) moves when the old owner drops it. As many owners lose the task as gain it in
+    /// one move (paired in natural order of their ids); what is left over waits for its pair
+    /// ([`Watcher::unpaired`]), and a gain that is lost again before it paired cancels out.
     fn moves(&mut self, g: &GroupDescription) -> Vec<Change> {
-        let first_sight = !self.owners.contains_key(&g.group_id);
-        let known = self.owners.entry(g.group_id.clone()).or_default();
+        let now = owners_of(g);
+        let Some(base) = self.owners.get_mut(&g.group_id) else {
+            self.owners.insert(g.group_id.clone(), now);
+            return Vec::new();
+        };
+        let keys: BTreeSet<(TaskId, TaskRole)> = base.keys().chain(now.keys()).cloned().collect();
+        let empty = BTreeSet::new();
         let mut out = Vec::new();
-        for (key, now) in owners_of(g) {
-            if let Some(last) = known.get(&key).filter(|_| !first_sight) {
-                let from: Vec<String> = last.difference(&now).cloned().collect();
-                let to: Vec<String> = now.difference(last).cloned().collect();
-                if !from.is_empty() && !to.is_empty() {
-                    out.push(Change::TaskMoved {
-                        group: g.group_id.clone(),
-                        task: key.0.to_string(),
+        for key in keys {
+            let owners = base.entry(key.clone()).or_default();
+            let Some((from, to)) = pair(owners, now.get(&key).unwrap_or(&empty)) else {
+                continue;
+            };
+            for x in &from {
+                owners.remove(x);
+            }
+            owners.extend(to.iter().cloned());
+            out.push(Change::TaskMoved {
+                group: g.group_id.clone(),
+                task: key.0.to_string(),
+                role: key.1,
+                from,
+                to,
+            });
+        }
+        base.retain(|_, o| !o.is_empty());
+        out
+    }
+
+    /// Per group of the last sample that described the cluster, the owner changes no move has
+    /// paired yet: a task dropped that no one took (yet), a replica added that no one gave up.
+    /// The moves reported since the first sample, then these, compose
+    /// ([`crate::model::movement::compose`]) to the moves of `diff_owners` between the group's
+    /// first sample and the last one.
+    pub fn unpaired(&self) -> Vec<(String, TaskMove)> {
+        let Some(last) = &self.last else {
+            return Vec::new();
+        };
+        let empty = BTreeSet::new();
+        let mut out = Vec::new();
+        for g in &last.snapshot.groups {
+            let Some(base) = self.owners.get(&g.group_id) else {
+                continue;
+            };
+            let now = owners_of(g);
+            let keys: BTreeSet<&(TaskId, TaskRole)> = base.keys().chain(now.keys()).collect();
+            for key in keys {
+                let (b, n) = (
+                    base.get(key).unwrap_or(&empty),
+                    now.get(key).unwrap_or(&empty),
+                );
+                let (from, to) = (sorted(b.difference(n)), sorted(n.difference(b)));
+                if !from.is_empty() || !to.is_empty() {
+                    let task = key.0.to_string();
+                    let m = TaskMove {
+                        task,
                         role: key.1,
                         from,
                         to,
-                    });
+                    };
+                    out.push((g.group_id.clone(), m));
                 }
             }
-            known.insert(key, now);
         }
         out
     }
@@ -160,6 +214,26 @@ fn groups_changes(prev: &Sample, next: &Sample) -> Vec<Change> {
         }
     }
     out
+}
+
+/// The owners that lost the task since `base` and as many of those that gained it, each in
+/// natural order; none when nobody lost it or nobody gained it.
+fn pair(base: &BTreeSet<String>, now: &BTreeSet<String>) -> Option<(Vec<String>, Vec<String>)> {
+    let (mut from, mut to) = (sorted(base.difference(now)), sorted(now.difference(base)));
+    let n = from.len().min(to.len());
+    if n == 0 {
+        return None;
+    }
+    from.truncate(n);
+    to.truncate(n);
+    Some((from, to))
+}
+
+/// Owner ids in natural order.
+fn sorted<'a>(ids: impl Iterator<Item = &'a String>) -> Vec<String> {
+    let mut v: Vec<String> = ids.cloned().collect();
+    natural::sort(&mut v);
+    v
 }
 
 /// Who owns each task now, per role.

@@ -16,9 +16,13 @@ mod man;
 mod simulate;
 mod topology;
 mod topology_show;
+mod watch;
 
 #[path = "../support/mod.rs"]
 mod support;
+
+#[path = "../support/moves.rs"]
+mod moves;
 
 /// The subcommands as clap lists them in `streams-group help`, so that a new command is covered
 /// by the tests that walk every command without anybody editing a list.

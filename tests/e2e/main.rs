@@ -15,6 +15,10 @@ mod net_edges;
 mod picture;
 mod predict;
 mod watch;
+mod watch_moves;
 
 #[path = "../support/mod.rs"]
 mod support;
+
+#[path = "../support/moves.rs"]
+mod moves;

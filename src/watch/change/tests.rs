@@ -66,7 +66,8 @@ fn members_join_and_leave_in_natural_order() {
                 group: "app".into(),
                 member: "m2".into(),
                 process: "p-m2".into(),
-                member_epoch: 3
+                member_epoch: 3,
+                waiting_for_first_target: false,
             },
             Change::MemberLeft {
                 group: "app".into(),
@@ -138,4 +139,40 @@ fn total_lag_is_a_change_and_unknown_lag_is_none() {
     unknown.offsets[0].lag = None;
     assert_eq!(total_lag(&unknown), None);
     assert_eq!(total_lag(&group("Empty", 1, 1, vec![])), Some(0));
+}
+
+#[test]
+fn a_member_that_joined_after_the_target_was_computed_waits_for_its_first_target() {
+    let a = group("Stable", 3, 3, vec![member("m1", 3, &[0, 1], &[0, 1])]);
+    // The assignment interval holds the next target back: m2 has the old target's epoch and
+    // nothing, which is no target of its own.
+    let b = group(
+        "Assigning",
+        4,
+        3,
+        vec![member("m1", 3, &[0, 1], &[0, 1]), member("m2", 3, &[], &[])],
+    );
+    let joined = |g: &GroupDescription| {
+        group_changes(&a, g)
+            .into_iter()
+            .find_map(|c| match c {
+                Change::MemberJoined {
+                    waiting_for_first_target,
+                    ..
+                } => Some(waiting_for_first_target),
+                _ => None,
+            })
+            .unwrap()
+    };
+    assert!(joined(&b));
+    assert!(waits_for_first_target(&b, &b.members[1]));
+    assert!(!waits_for_first_target(&b, &b.members[0]));
+    // With a target computed since, an empty target is its own.
+    let c = group(
+        "Stable",
+        4,
+        4,
+        vec![member("m1", 4, &[0, 1], &[0, 1]), member("m2", 4, &[], &[])],
+    );
+    assert!(!joined(&c));
 }

@@ -120,3 +120,100 @@ fn a_member_that_leaves_or_is_still_behind_at_the_end_has_no_time() {
     assert_eq!(open, vec![("m2", None), ("m1", None)]);
     assert!(kinds(&r).contains(&"member_left@4".to_string()));
 }
+
+#[test]
+fn a_member_that_joined_after_the_target_waits_for_its_first_target() {
+    let samples = vec![
+        sample(
+            10,
+            vec![group(
+                "Stable",
+                3,
+                3,
+                vec![member("m1", 3, &[0, 1], &[0, 1])],
+            )],
+        ),
+        // m2 joined; the assignment interval holds the next target back: m2 is at the old
+        // target's epoch with nothing, which is no target of its own.
+        sample(
+            11,
+            vec![group(
+                "Reconciling",
+                4,
+                3,
+                vec![member("m1", 3, &[0, 1], &[0, 1]), member("m2", 3, &[], &[])],
+            )],
+        ),
+        sample(
+            12,
+            vec![group(
+                "Reconciling",
+                4,
+                4,
+                vec![member("m1", 3, &[0, 1], &[0]), member("m2", 4, &[], &[1])],
+            )],
+        ),
+        sample(
+            14,
+            vec![group(
+                "Stable",
+                4,
+                4,
+                vec![member("m1", 4, &[0], &[0]), member("m2", 4, &[1], &[1])],
+            )],
+        ),
+    ];
+    let r = build("rec.jsonl", &samples);
+    assert_eq!(
+        kinds(&r),
+        vec![
+            "start@0",
+            "state@1",
+            "group_epoch@1",
+            "member_joined@1",
+            "member_waiting_for_first_target@1",
+            "target_assignment_epoch@2",
+            "state@4",
+            "task_moved@4",
+            "member_reached_target@4",
+            "member_reached_target@4",
+            "stable_again@4",
+        ]
+    );
+    assert!(r.events.iter().any(|e| e.what
+        == Happening::Milestone(Milestone::MemberWaitingForFirstTarget {
+            group: "app".into(),
+            member: "m2".into(),
+            group_epoch: 4,
+            target_epoch: 3,
+        })));
+    let took: Vec<(&str, i32, Option<i64>)> = r
+        .catch_ups
+        .iter()
+        .map(|c| (c.member.as_str(), c.target_epoch, c.took_ms))
+        .collect();
+    assert_eq!(took, vec![("m1", 4, Some(2000)), ("m2", 4, Some(2000))]);
+    assert!(r.unpaired.is_empty());
+}
+
+#[test]
+fn a_member_still_waiting_at_the_end_is_on_no_way_to_a_target() {
+    let samples = vec![
+        sample(
+            10,
+            vec![group("Stable", 3, 3, vec![member("m1", 3, &[0], &[0])])],
+        ),
+        sample(
+            11,
+            vec![group(
+                "Reconciling",
+                4,
+                3,
+                vec![member("m1", 3, &[0], &[0]), member("m2", 3, &[], &[])],
+            )],
+        ),
+    ];
+    let r = build("rec.jsonl", &samples);
+    assert!(!kinds(&r).contains(&"member_reached_target@1".to_string()));
+    assert!(r.catch_ups.is_empty(), "{:?}", r.catch_ups);
+}

@@ -1,5 +1,8 @@
 use super::*;
-use crate::watch::fixtures::{group, member, sample};
+use crate::model::movement::{compose, diff_owners};
+use crate::model::Assignment;
+use crate::watch::fixtures::{group, member, member_at, sample};
+use proptest::prelude::*;
 
 #[test]
 fn the_first_sample_has_no_changes_and_starts_the_history() {
@@ -123,4 +126,264 @@ fn the_history_keeps_the_latest_points() {
     let h = w.history("app");
     assert_eq!(h.len(), HISTORY_LEN);
     assert_eq!(h.last().unwrap().group_epoch, HISTORY_LEN as i32 + 4);
+}
+
+/// The task moves of `changes`, as `diff assignment` writes them.
+fn moves_of(changes: &[Change]) -> Vec<TaskMove> {
+    changes
+        .iter()
+        .filter_map(|c| match c {
+            Change::TaskMoved {
+                task,
+                role,
+                from,
+                to,
+                ..
+            } => Some(TaskMove {
+                task: task.clone(),
+                role: *role,
+                from: from.clone(),
+                to: to.clone(),
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Every move the watch reports over `samples` (of group "app"), and what is left unpaired.
+fn watched(samples: &[Sample]) -> (Vec<TaskMove>, Vec<TaskMove>) {
+    let mut w = Watcher::new();
+    let mut moves = Vec::new();
+    for s in samples {
+        moves.extend(moves_of(&w.observe(s)));
+    }
+    let unpaired = w.unpaired().into_iter().map(|(_, m)| m).collect();
+    (moves, unpaired)
+}
+
+/// `diff_owners` of the group's members' current assignments in two samples.
+fn diff_of(a: &Sample, b: &Sample) -> Vec<TaskMove> {
+    let of = |s: &Sample| -> BTreeMap<String, Assignment> {
+        s.group("app")
+            .unwrap()
+            .members
+            .iter()
+            .map(|m| (m.member_id.clone(), m.assignment.clone()))
+            .collect()
+    };
+    diff_owners(&of(a), &of(b)).moves
+}
+
+fn standby_move(task: &str, from: &str, to: &str) -> TaskMove {
+    TaskMove {
+        task: task.into(),
+        role: TaskRole::Standby,
+        from: vec![from.into()],
+        to: vec![to.into()],
+    }
+}
+
+fn stable(s: i64, members: Vec<crate::model::group::MemberDescription>) -> Sample {
+    sample(s, vec![group("Stable", 3, 3, members)])
+}
+
+#[test]
+fn a_standby_its_new_owner_held_first_moves_when_the_old_owner_drops_it() {
+    let samples = vec![
+        stable(
+            1,
+            vec![member_at("m1", &[0], &[1]), member_at("m2", &[1], &[0])],
+        ),
+        // m3 joins and takes both standbys at once; m1 and m2 still hold them.
+        stable(
+            2,
+            vec![
+                member_at("m1", &[0], &[1]),
+                member_at("m2", &[1], &[0]),
+                member_at("m3", &[], &[0, 1]),
+            ],
+        ),
+        // m2 lets go of its standby first, m1 a sample later.
+        stable(
+            3,
+            vec![
+                member_at("m1", &[0], &[1]),
+                member_at("m2", &[1], &[]),
+                member_at("m3", &[], &[0, 1]),
+            ],
+        ),
+        stable(
+            4,
+            vec![
+                member_at("m1", &[0], &[]),
+                member_at("m2", &[1], &[]),
+                member_at("m3", &[], &[0, 1]),
+            ],
+        ),
+    ];
+    let mut w = Watcher::new();
+    let per_sample: Vec<Vec<TaskMove>> = samples.iter().map(|s| moves_of(&w.observe(s))).collect();
+    assert_eq!(
+        per_sample,
+        vec![
+            vec![],
+            vec![],
+            vec![standby_move("0_0", "m2", "m3")],
+            vec![standby_move("0_1", "m1", "m3")],
+        ]
+    );
+    assert!(w.unpaired().is_empty());
+    let (moves, _) = watched(&samples);
+    assert_eq!(compose(&moves), compose(&diff_of(&samples[0], &samples[3])));
+}
+
+#[test]
+fn an_active_task_revoked_and_assigned_in_one_sample_moves_once() {
+    let samples = vec![
+        stable(
+            1,
+            vec![member_at("m1", &[0, 1], &[]), member_at("m2", &[], &[])],
+        ),
+        stable(
+            2,
+            vec![member_at("m1", &[0], &[]), member_at("m2", &[1], &[])],
+        ),
+    ];
+    let (moves, unpaired) = watched(&samples);
+    let want = TaskMove {
+        role: TaskRole::Active,
+        ..standby_move("0_1", "m1", "m2")
+    };
+    assert_eq!(moves, vec![want]);
+    assert!(unpaired.is_empty());
+    assert_eq!(diff_of(&samples[0], &samples[1]), moves);
+}
+
+#[test]
+fn a_task_that_moves_twice_composes_to_one_move_from_first_to_last() {
+    let samples = vec![
+        stable(
+            1,
+            vec![
+                member_at("a", &[], &[0]),
+                member_at("b", &[], &[]),
+                member_at("c", &[], &[]),
+            ],
+        ),
+        stable(
+            2,
+            vec![
+                member_at("a", &[], &[0]),
+                member_at("b", &[], &[0]),
+                member_at("c", &[], &[]),
+            ],
+        ),
+        stable(
+            3,
+            vec![
+                member_at("a", &[], &[]),
+                member_at("b", &[], &[0]),
+                member_at("c", &[], &[]),
+            ],
+        ),
+        stable(
+            4,
+            vec![
+                member_at("a", &[], &[]),
+                member_at("b", &[], &[]),
+                member_at("c", &[], &[]),
+            ],
+        ),
+        stable(
+            5,
+            vec![
+                member_at("a", &[], &[]),
+                member_at("b", &[], &[]),
+                member_at("c", &[], &[0]),
+            ],
+        ),
+    ];
+    let (moves, unpaired) = watched(&samples);
+    assert_eq!(
+        moves,
+        vec![standby_move("0_0", "a", "b"), standby_move("0_0", "b", "c")]
+    );
+    assert!(unpaired.is_empty());
+    let diff = diff_of(&samples[0], &samples[4]);
+    assert_eq!(diff, vec![standby_move("0_0", "a", "c")]);
+    assert_eq!(compose(&moves), compose(&diff));
+}
+
+#[test]
+fn a_replica_added_with_no_one_giving_it_up_is_no_move_but_is_left_unpaired() {
+    let samples = vec![
+        stable(1, vec![member_at("a", &[], &[0]), member_at("b", &[], &[])]),
+        stable(2, vec![member_at("a", &[], &[]), member_at("b", &[], &[])]),
+        stable(3, vec![member_at("a", &[], &[]), member_at("b", &[], &[0])]),
+        stable(
+            4,
+            vec![member_at("a", &[], &[0]), member_at("b", &[], &[0])],
+        ),
+    ];
+    let (moves, unpaired) = watched(&samples);
+    assert_eq!(moves, vec![standby_move("0_0", "a", "b")]);
+    let added = TaskMove {
+        from: vec![],
+        ..standby_move("0_0", "-", "a")
+    };
+    assert_eq!(unpaired, vec![added]);
+    let all: Vec<TaskMove> = moves.into_iter().chain(unpaired).collect();
+    assert_eq!(compose(&all), compose(&diff_of(&samples[0], &samples[3])));
+}
+
+/// A random sample of group "app": members m1..m4 each present or not, owning random active
+/// and standby tasks of 0_0..0_3 (several owners of one active too: the watch takes what it
+/// is shown).
+fn random_sample(s: i64, bits: &[u8; 4]) -> Sample {
+    let members = (0..4)
+        .filter(|i| bits[*i] & 1 == 1)
+        .map(|i| {
+            let tasks = |shift: u8| -> Vec<i32> {
+                (0..4)
+                    .filter(|p| bits[i] >> (shift + *p as u8) & 1 == 1)
+                    .collect()
+            };
+            member_at(&format!("m{}", i + 1), &tasks(1), &tasks(4))
+        })
+        .collect();
+    stable(s, members)
+}
+
+proptest! {
+    /// The moves a watch reports from the first sample to the last, then what is left unpaired,
+    /// compose to the moves `diff assignment` finds between those two samples; with as many
+    /// owners of each task in each role at the end as at the start, nothing is left unpaired
+    /// and the moves alone compose to the diff. Each move has as many owners losing the task as
+    /// gaining it.
+    #[test]
+    fn the_moves_of_a_watch_compose_to_the_diff_of_its_first_and_last_sample(
+        steps in proptest::collection::vec(proptest::array::uniform4(0u8..128), 2..12)
+    ) {
+        let samples: Vec<Sample> = steps
+            .iter()
+            .enumerate()
+            .map(|(i, bits)| random_sample(i as i64 + 1, bits))
+            .collect();
+        let (moves, unpaired) = watched(&samples);
+        for m in &moves {
+            prop_assert_eq!(m.from.len(), m.to.len(), "{:?}", m);
+            prop_assert!(!m.from.is_empty());
+        }
+        let diff = compose(&diff_of(&samples[0], samples.last().unwrap()));
+        let all: Vec<TaskMove> = moves.iter().cloned().chain(unpaired.iter().cloned()).collect();
+        prop_assert_eq!(compose(&all), diff.clone());
+        let counts = |s: &Sample| owners_of(s.group("app").unwrap())
+            .into_iter()
+            .map(|(k, o)| (k, o.len()))
+            .collect::<BTreeMap<_, _>>();
+        if counts(&samples[0]) == counts(samples.last().unwrap()) {
+            prop_assert!(unpaired.is_empty(), "{:?}", unpaired);
+            prop_assert_eq!(compose(&moves), diff);
+        }
+    }
 }
