@@ -44,6 +44,9 @@ pub struct ReplayedGroup {
     /// The targets as the last target assignment (record 20) left them: the next one is
     /// compared with these, so a member that left in between still shows what it gave up.
     last_targets: BTreeMap<String, Assignment>,
+    /// The group epoch each member joined at: a member that joined after the last target was
+    /// computed (4.3+'s assignment interval defers it) waits for its first target.
+    joined_epoch: BTreeMap<String, i32>,
     /// The coordinator's member table, put and removed as its replay does (records 19 and 22
     /// put a member, a 19 tombstone removes it): its order decides the assignor's ties.
     order: MemberOrder,
@@ -76,6 +79,13 @@ pub enum Change {
         moved_active: u64,
         moved_standby: u64,
         moves: Vec<TaskMove>,
+    },
+    /// A member joined after the current target was computed (4.3+ compute at most one per
+    /// assignment interval): it has no target yet, and owns nothing.
+    MemberWaitingForFirstTarget {
+        member_id: String,
+        group_epoch: i32,
+        target_epoch: i32,
     },
     /// A member is at the target epoch, owning its target and nothing else.
     MemberReachedTarget {
@@ -301,8 +311,18 @@ impl ReplayedGroup {
             .is_some_and(|c| c.state == STABLE && c.member_epoch == self.assignment_epoch)
     }
 
-    /// Reconciled, and owning exactly its target.
+    /// The member joined after the target the group has was computed.
+    pub fn waits_for_first_target(&self, id: &str) -> bool {
+        self.joined_epoch
+            .get(id)
+            .is_some_and(|e| *e > self.assignment_epoch)
+    }
+
+    /// Reconciled, and owning exactly its target (one computed with it).
     fn reached_target(&self, id: &str) -> bool {
+        if self.waits_for_first_target(id) {
+            return false;
+        }
         let empty = Assignment::default();
         let target = self.targets.get(id).unwrap_or(&empty);
         self.reconciled(id)
@@ -330,7 +350,22 @@ impl ReplayedGroup {
                 anomalies.push(a);
             }
         }
+        self.joined_epoch
+            .retain(|id, _| self.members.contains_key(id));
         let mut out = self.membership_changes(&before);
+        for id in self.members.keys() {
+            if before.members.contains_key(id) {
+                continue;
+            }
+            self.joined_epoch.insert(id.clone(), self.group_epoch);
+            if self.waits_for_first_target(id) {
+                out.push(Change::MemberWaitingForFirstTarget {
+                    member_id: id.clone(),
+                    group_epoch: self.group_epoch,
+                    target_epoch: self.assignment_epoch,
+                });
+            }
+        }
         if target_written && self.assignment_epoch != before.assignment_epoch {
             let d = diff_owners(&self.last_targets, &self.targets);
             out.push(Change::TargetAssignment {
@@ -565,5 +600,121 @@ mod tests {
             ]
         );
         assert_eq!(problems.len(), 1);
+    }
+
+    #[test]
+    fn a_member_that_joins_after_the_target_waits_for_its_first() {
+        let mut g = ReplayedGroup::default();
+        let mut problems = Vec::new();
+        let topology = CoordinatorRecord::Topology {
+            group_id: G.into(),
+            value: Some(Topology {
+                epoch: 0,
+                subtopologies: vec![Subtopology {
+                    id: "0".into(),
+                    ..Subtopology::default()
+                }],
+            }),
+        };
+        let mut first = vec![member("a", "p1", true), topology, epoch(1)];
+        first.extend(target(1, &[("a", &[0, 1])]));
+        first.push(current("a", 1, &[0, 1]));
+        g.apply_write(&first, &mut problems);
+        // b joins inside the assignment interval: epoch 2, no target computed with it; the
+        // coordinator puts it STABLE at the old target's epoch, owning nothing.
+        let join = vec![member("b", "p2", true), epoch(2), current("b", 1, &[])];
+        let changes = g.apply_write(&join, &mut problems);
+        assert!(changes.contains(&Change::MemberWaitingForFirstTarget {
+            member_id: "b".into(),
+            group_epoch: 2,
+            target_epoch: 1
+        }));
+        assert!(
+            !changes
+                .iter()
+                .any(|c| matches!(c, Change::MemberReachedTarget { .. })),
+            "{changes:?}"
+        );
+        assert_eq!(g.state(), "Assigning");
+        // The next target includes b; once it owns it, it has reached it.
+        let mut next = target(2, &[("a", &[0]), ("b", &[1])]);
+        next.extend([current("a", 2, &[0]), current("b", 2, &[1])]);
+        let changes = g.apply_write(&next, &mut problems);
+        assert!(changes.contains(&Change::MemberReachedTarget {
+            member_id: "b".into(),
+            epoch: 2
+        }));
+        assert_eq!(g.state(), "Stable");
+    }
+
+    /// The moves history tells target by target add up to the diff of the targets at the
+    /// window's ends (`movement::compose`), also when members leave in between: what `diff
+    /// assignment` of `history --at` two times says.
+    #[test]
+    fn target_moves_compose_to_the_diff_of_the_targets_at_two_times() {
+        use crate::model::movement::{compose, diff_owners};
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(23);
+        let ids = ["a", "b", "c", "d"];
+        for _ in 0..300 {
+            let mut g = ReplayedGroup::default();
+            let mut problems = Vec::new();
+            // After each write: the targets, the moves it told, whether it wrote a target.
+            let mut steps = vec![(BTreeMap::new(), Vec::new(), true)];
+            for e in 1..=rng.gen_range(2..9) {
+                let mut write = Vec::new();
+                let mut present: Vec<&str> = Vec::new();
+                for id in ids {
+                    let here = g.members.contains_key(id);
+                    let flip = rng.gen_bool(0.3);
+                    if flip && here {
+                        // A leave: its target is tombstoned first.
+                        write.push(CoordinatorRecord::TargetAssignmentMember {
+                            group_id: G.into(),
+                            member_id: id.into(),
+                            value: None,
+                        });
+                    }
+                    if flip {
+                        write.push(member(id, &format!("p-{id}"), !here));
+                    }
+                    if here != flip {
+                        present.push(id);
+                    }
+                }
+                write.push(epoch(e));
+                let mut of: BTreeMap<&str, Vec<i32>> =
+                    present.iter().map(|id| (*id, Vec::new())).collect();
+                for p in 0..6 {
+                    if !present.is_empty() {
+                        let owner = present[rng.gen_range(0..present.len())];
+                        of.entry(owner).or_default().push(p);
+                    }
+                }
+                let of: Vec<(&str, &[i32])> = of.iter().map(|(id, ps)| (*id, &ps[..])).collect();
+                // Some writes only change members (a leave, a join during the interval).
+                let targeted = rng.gen_bool(0.7);
+                if targeted {
+                    write.extend(target(e, &of));
+                }
+                let mut told = Vec::new();
+                for c in g.apply_write(&write, &mut problems) {
+                    if let Change::TargetAssignment { moves, .. } = c {
+                        told.extend(moves);
+                    }
+                }
+                steps.push((g.targets.clone(), told, targeted));
+            }
+            // Two writes of a target (the first: before the group).
+            let at: Vec<usize> = (0..steps.len()).filter(|k| steps[*k].2).collect();
+            let j = at[rng.gen_range(0..at.len())];
+            let i = at[rng.gen_range(0..at.len())].min(j);
+            let told: Vec<TaskMove> = steps[i + 1..=j]
+                .iter()
+                .flat_map(|(_, m, _)| m.iter().cloned())
+                .collect();
+            let expected = compose(&diff_owners(&steps[i].0, &steps[j].0).moves);
+            assert_eq!(compose(&told), expected, "writes {i}..{j}");
+        }
     }
 }

@@ -130,6 +130,14 @@ fn what(c: &Change) -> String {
             };
             format!("target assignment epoch {epoch}: {moved_active} active, {moved_standby} standby moved{tail}")
         }
+        Change::MemberWaitingForFirstTarget {
+            member_id,
+            group_epoch,
+            target_epoch,
+        } => format!(
+            "{member_id} waits for its first target (joined at group epoch {group_epoch}, \
+             the target is of epoch {target_epoch})"
+        ),
         Change::MemberReachedTarget { member_id, epoch } => {
             format!("{member_id} reached its target (epoch {epoch})")
         }
