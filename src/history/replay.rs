@@ -1,5 +1,6 @@
-//! Replaying a group's records into its state, one coordinator write (one record batch) at a
-//! time, and saying what each write changed.
+//! Replaying a group's records into its state, one record batch at a time (usually one
+//! coordinator write; the runtime may batch a few that came together), and saying what each
+//! changed.
 //!
 //! The rules are the coordinator's own (`GroupMetadataManager.replay`): any record but a
 //! tombstone creates the group, a tombstone of something unknown is ignored, and the group's

@@ -105,33 +105,40 @@ pub fn verify(writes: &[Write], cx: &Context<'_>) -> Verification {
         }
     };
     let mut group = ReplayedGroup::default();
+    let mut at = Inputs::default();
     let mut fallback_used = false;
     for w in writes {
-        let records: Vec<CoordinatorRecord> = w
-            .records
-            .iter()
-            .filter_map(|(k, v)| decode(k, v.as_deref()).ok().map(|d| d.record))
-            .collect();
-        let before = writes_target(&records, group.assignment_epoch).then(|| group.clone());
-        for r in &records {
-            group.apply(r);
-        }
-        let Some(before) = before else { continue };
-        if group.members.is_empty() {
-            continue;
-        }
-        fallback_used |= group.assignment_configs.is_empty();
-        match recompute(&before, &group, assignor.as_ref(), cx) {
-            Ok(computed) => {
-                out.verified += 1;
-                if let Some(d) = compare(&group, &computed, w, cx.version) {
-                    out.differences.push(d);
-                }
+        // One batch may hold several coordinator writes (the runtime lingers a few ms to
+        // batch appends): each target is checked at its own record 20, with what came before.
+        for (k, v) in &w.records {
+            let Ok(record) = decode(k, v.as_deref()).map(|d| d.record) else {
+                continue;
+            };
+            at.before(&group, &record);
+            group.apply(&record);
+            at.after(&record);
+            let CoordinatorRecord::TargetAssignmentMetadata { value: Some(t), .. } = &record else {
+                continue;
+            };
+            let new_epoch = t.assignment_epoch != at.last_epoch;
+            at.last_epoch = t.assignment_epoch;
+            let previous = std::mem::replace(&mut at.previous, group.targets.clone());
+            if !new_epoch || group.members.is_empty() {
+                continue;
             }
-            Err(why) => out.skipped.push(format!(
-                "target epoch {} (offset {}): {why}",
-                group.assignment_epoch, w.offset
-            )),
+            fallback_used |= group.assignment_configs.is_empty();
+            match recompute(&group, &at, &previous, assignor.as_ref(), cx) {
+                Ok(computed) => {
+                    out.verified += 1;
+                    if let Some(d) = compare(&group, &computed, w, cx.version) {
+                        out.differences.push(d);
+                    }
+                }
+                Err(why) => out.skipped.push(format!(
+                    "target epoch {} (offset {}): {why}",
+                    group.assignment_epoch, w.offset
+                )),
+            }
         }
     }
     if fallback_used {
@@ -144,19 +151,88 @@ pub fn verify(writes: &[Write], cx: &Context<'_>) -> Verification {
     out
 }
 
-/// The write holds a target assignment at a new epoch.
-fn writes_target(records: &[CoordinatorRecord], epoch: i32) -> bool {
-    records.iter().any(|r| {
-        matches!(r, CoordinatorRecord::TargetAssignmentMetadata { value: Some(v), .. }
-            if v.assignment_epoch != epoch)
-    })
+/// What the assignor saw that the group no longer shows once the target is written: the
+/// targets before this target's records 21, and the member table before the heartbeating
+/// member (a new one) was put in it, which the coordinator does only after the target.
+#[derive(Default)]
+struct Inputs {
+    last_epoch: i32,
+    /// The targets before this target's records 21 (or as the last target left them).
+    previous: BTreeMap<String, Assignment>,
+    /// The kind of the last record applied.
+    last_kind: Kind,
+    /// A member new to the group, the table before it, and whether only the records of its
+    /// own heartbeat's write (23, 17, 21) followed it.
+    joined: Option<(String, Vec<String>, bool)>,
 }
 
-/// The target the local assignor computes for `after`'s members, from what the group was
-/// before the write (previous target, current tasks, the member table's order).
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+enum Kind {
+    #[default]
+    Other,
+    TargetMember,
+    /// Records 23, 17: between a join and its target.
+    Bump,
+}
+
+impl Inputs {
+    fn before(&mut self, group: &ReplayedGroup, record: &CoordinatorRecord) {
+        use CoordinatorRecord as R;
+        match record {
+            R::TargetAssignmentMember { .. } if self.last_kind != Kind::TargetMember => {
+                self.previous = group.targets.clone();
+            }
+            R::MemberMetadata {
+                member_id,
+                value: Some(_),
+                ..
+            } if !group.members.contains_key(member_id) => {
+                let table = group.member_order().map(String::from).collect();
+                self.joined = Some((member_id.clone(), table, true));
+                return;
+            }
+            _ => {}
+        }
+        let kind = kind_of(record);
+        if let Some(j) = &mut self.joined {
+            j.2 &= kind != Kind::Other;
+        }
+    }
+
+    fn after(&mut self, record: &CoordinatorRecord) {
+        self.last_kind = kind_of(record);
+    }
+
+    /// The member table the assignor walked: the heartbeating newcomer last.
+    fn order<'a>(&'a self, group: &'a ReplayedGroup) -> Vec<&'a str> {
+        let present = |id: &&str| group.members.contains_key(*id);
+        match &self.joined {
+            Some((id, table, true)) if group.members.contains_key(id) => table
+                .iter()
+                .map(String::as_str)
+                .filter(present)
+                .chain([id.as_str()])
+                .collect(),
+            _ => group.member_order().filter(present).collect(),
+        }
+    }
+}
+
+fn kind_of(record: &CoordinatorRecord) -> Kind {
+    use CoordinatorRecord as R;
+    match record {
+        R::TargetAssignmentMember { .. } => Kind::TargetMember,
+        R::Topology { .. } | R::StreamsGroupMetadata { .. } => Kind::Bump,
+        _ => Kind::Other,
+    }
+}
+
+/// The target the local assignor computes for the group's members as of its record 20, from
+/// what it had before this target's records (previous target, current tasks, table order).
 fn recompute(
-    before: &ReplayedGroup,
     after: &ReplayedGroup,
+    at: &Inputs,
+    previous: &BTreeMap<String, Assignment>,
     assignor: &dyn TaskAssignor,
     cx: &Context<'_>,
 ) -> Result<target::TargetAssignment, String> {
@@ -186,29 +262,20 @@ fn recompute(
             member.process_id = m.process_id.clone();
             member.client_tags = m.client_tags.clone();
             member.topology_epoch = m.topology_epoch;
-            if let Some(c) = before.current.get(id) {
+            // Records 22 come after the target: these are the tasks owned before it.
+            if let Some(c) = after.current.get(id) {
                 member.assigned = c.assigned.clone();
                 member.pending_revocation = c.pending_revocation.clone();
             }
             (id.clone(), member)
         })
         .collect();
-    // The table as it was; the member whose heartbeat this is (new) is put after the target.
-    let mut order: Vec<&str> = before
-        .member_order()
-        .filter(|id| members.contains_key(*id))
-        .collect();
-    let listed: std::collections::BTreeSet<&str> = order.iter().copied().collect();
-    let newcomers: Vec<&str> = after
-        .member_order()
-        .filter(|id| members.contains_key(*id) && !listed.contains(id))
-        .collect();
-    order.extend(newcomers);
+    let order = at.order(after);
     let config = assignment_config(&after.assignment_configs, cx.fallback)?;
     let inputs = TargetInputs {
         members: &members,
         order: &order,
-        previous_target: &before.targets,
+        previous_target: previous,
         configuration: configuration.as_ref(),
         config: &config,
         version: cx.version,
@@ -512,5 +579,16 @@ mod tests {
         assert_eq!(v, KafkaVersion::V4_1);
         assert!(note.unwrap().contains("--kafka-version"));
         assert_eq!(detect(0, &[]).0, KafkaVersion::V4_3);
+    }
+
+    #[test]
+    fn a_batch_of_two_writes_checks_the_target_with_the_members_it_had() {
+        // The runtime put a's first heartbeat (join, target) and b's join (epoch bump, no
+        // target yet: the assignment interval) in one batch.
+        let mut records = vec![member("a"), topology(false), epoch(1, 0, Some("0"))];
+        records.extend(target(1, 5, &[("a", &[0, 1, 2, 3])]));
+        records.extend([member("b"), epoch(2, 0, Some("0"))]);
+        let v = run(&[write(0, records)], KafkaVersion::V4_3);
+        assert_eq!((v.verified, v.differences.len()), (1, 0), "{v:?}");
     }
 }

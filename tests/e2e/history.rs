@@ -212,11 +212,17 @@ fn history_reads_zstd_compressed_coordinator_writes() {
     assert_eq!(kinds(&h, "member_joined", "member_id").len(), 1, "{h}");
 }
 
-/// `history --verify` on each release line's broker: a group with a standby that grows, loses an
-/// instance to a clean stop and one to `kill -9`; every target assignment the broker wrote is
-/// what the local coordinator of that release computes from the same members.
-fn verify_on(version: &str) {
-    let broker = Broker::start_version(version);
+/// On each release line's broker (its coordinator writing with another codec): a group with a
+/// standby grows, loses an instance to a clean stop and one to `kill -9`, while `describe
+/// --watch --record` runs. The history of that period tells the joins, leaves and epochs the
+/// recording's timeline tells, its target moves add up to the change between the first and the
+/// last sample, `--at` a sample's time gives that sample's assignment, and `--verify` finds
+/// every target the broker wrote is what the local coordinator of that release computes.
+fn verify_on(version: &str, codec: (&str, &str)) {
+    let broker = Broker::start_configured(
+        version,
+        &[&format!("offsets.topic.compression.codec={}", codec.0)],
+    );
     let group = format!("verify-{}", version.replace('.', "-"));
     let mut app = broker.app_opts(
         &group,
@@ -227,6 +233,29 @@ fn verify_on(version: &str) {
             ..support::AppOptions::default()
         },
     );
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("recording.jsonl");
+    let watch = std::process::Command::new(support::streams_group_bin())
+        .args([
+            "--bootstrap-server",
+            &broker.bootstrap,
+            "describe",
+            "--group",
+            &group,
+        ])
+        .args([
+            "--watch",
+            "1",
+            "--samples",
+            "900",
+            "--record",
+            rec.to_str().unwrap(),
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
     let more = broker.app(&group, 1, 2);
     app.pids.extend(more.pids.clone());
     std::mem::forget(more);
@@ -234,21 +263,168 @@ fn verify_on(version: &str) {
     assert!(broker.wait_stable(&group, 4), "4 members after a stop");
     app.kill_instance(1);
     assert!(broker.wait_stable(&group, 2), "2 members after a kill");
-    let h = broker.ours_json(&["history", "--group", &group, "--verify", "-o", "json"]);
+    std::thread::sleep(std::time::Duration::from_millis(2500));
+    let _ = std::process::Command::new("kill")
+        .args(["-INT", &watch.id().to_string()])
+        .status();
+    let out = watch.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", support::stderr_of(&out));
+    same_story_as_the_recording(&broker, &group, &rec);
+    verified(&broker, &group, version, codec.1);
+}
+
+/// The recording's samples (each a snapshot with its time).
+fn samples(rec: &std::path::Path) -> Vec<Value> {
+    std::fs::read_to_string(rec)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// Each member's assignment in a sample (or snapshot).
+fn assignments(
+    snapshot: &Value,
+) -> std::collections::BTreeMap<String, streams_group::model::Assignment> {
+    snapshot["groups"][0]["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            let id = m["member_id"].as_str().unwrap().to_string();
+            (id, serde_json::from_value(m["assignment"].clone()).unwrap())
+        })
+        .collect()
+}
+
+fn same_story_as_the_recording(broker: &Broker, group: &str, rec: &std::path::Path) {
+    let all = samples(rec);
+    let (first, last) = (&all[0], &all[all.len() - 1]);
+    assert_eq!(first["groups"][0]["state"], "Stable", "{first}");
+    assert_eq!(last["groups"][0]["state"], "Stable", "{last}");
+    let out = support::streams_group(&["timeline", rec.to_str().unwrap(), "-o", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", support::stderr_of(&out));
+    let tl: Value = serde_json::from_str(&support::stdout_of(&out)).unwrap();
+    let told = |kind: &str, field: &str| -> BTreeSet<String> {
+        tl["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| &e["what"])
+            .filter(|w| w["kind"] == kind)
+            .filter_map(|w| w[field].as_str().map(String::from))
+            .collect()
+    };
+    let (since, until) = (
+        first["sampled_at"].as_str().unwrap(),
+        last["sampled_at"].as_str().unwrap(),
+    );
+    let h = broker.ours_json(&[
+        "history", "--group", group, "--since", since, "--until", until, "-o", "json",
+    ]);
+    let of = |kind: &str| -> BTreeSet<String> {
+        kinds(&h, kind, "member_id")
+            .into_iter()
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(
+        of("member_joined"),
+        told("member_joined", "member"),
+        "joins"
+    );
+    assert_eq!(of("member_left"), told("member_left", "member"), "leaves");
+    let epochs = |v: &Value, path: &dyn Fn(&Value) -> Option<i64>| -> BTreeSet<i64> {
+        v["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(path)
+            .collect()
+    };
+    let history_epochs = epochs(&h, &|e| {
+        e["changes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["kind"] == "group_epoch")
+            .and_then(|c| c["to"].as_i64())
+    });
+    let seen = epochs(&tl, &|e| {
+        (e["what"]["kind"] == "group_epoch")
+            .then(|| e["what"]["to"].as_i64())
+            .flatten()
+    });
+    assert!(
+        !seen.is_empty() && seen.is_subset(&history_epochs),
+        "{seen:?} vs {history_epochs:?}"
+    );
+    assert_eq!(
+        history_epochs.last(),
+        last["groups"][0]["group_epoch"].as_i64().as_ref()
+    );
+    // The target moves of the window add up to the change from the first to the last sample
+    // (both Stable: every member owns its target).
+    let history_moves: Vec<streams_group::model::movement::TaskMove> = h["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|e| e["changes"].as_array().unwrap())
+        .filter(|c| c["kind"] == "target_assignment")
+        .flat_map(|c| c["moves"].as_array().unwrap())
+        .map(crate::moves::task_move)
+        .collect();
+    let between =
+        streams_group::model::movement::diff_owners(&assignments(first), &assignments(last));
+    assert_eq!(
+        crate::moves::composed(&history_moves),
+        crate::moves::composed(&between.moves),
+        "history's moves vs the samples"
+    );
+    // `--at` a sample's time: a Stable sample whose next one is the same (no write in between).
+    let calm = (1..all.len() - 1)
+        .filter(|k| {
+            let (g, next) = (&all[*k]["groups"][0], &all[k + 1]["groups"][0]);
+            g["state"] == "Stable"
+                && g["group_epoch"] == next["group_epoch"]
+                && g["members"] == next["members"]
+        })
+        .nth(2)
+        .expect("a calm sample");
+    let at = broker.ours_json(&[
+        "history",
+        "--group",
+        group,
+        "--at",
+        all[calm]["sampled_at"].as_str().unwrap(),
+    ]);
+    assert_eq!(
+        assignments(&at),
+        assignments(&all[calm]),
+        "history --at sample {calm}"
+    );
+}
+
+fn verified(broker: &Broker, group: &str, version: &str, codec: &str) {
+    let h = broker.ours_json(&["history", "--group", group, "--verify", "-o", "json"]);
     support::json_schema::assert_valid("history", &h.to_string());
+    assert!(
+        h["batches_by_codec"][codec].as_u64().unwrap_or(0) > 0,
+        "{h}"
+    );
     let v = &h["verification"];
-    let differences = v["differences"].as_array().unwrap();
     eprintln!("history --verify on {version}: {v}");
     // 2, 4, 6 members, then 4, then 2: at least five targets with members.
     assert!(v["verified"].as_u64().unwrap() >= 5, "{v}");
-    assert!(differences.is_empty(), "{v}");
+    assert!(v["differences"].as_array().unwrap().is_empty(), "{v}");
     assert_eq!(v["skipped"].as_array().unwrap().len(), 0, "{v}");
     let table = support::streams_group(&[
         "--bootstrap-server",
         &broker.bootstrap,
         "history",
         "--group",
-        &group,
+        group,
         "--verify",
     ]);
     assert_eq!(
@@ -266,17 +442,17 @@ fn verify_on(version: &str) {
 
 #[test]
 fn history_verify_on_4_2_2() {
-    verify_on("4.2.2");
+    verify_on("4.2.2", ("1", "gzip"));
 }
 
 #[test]
 fn history_verify_on_4_3_2() {
-    verify_on("4.3.2");
+    verify_on("4.3.2", ("2", "snappy"));
 }
 
 #[test]
 fn history_verify_on_4_4_0() {
-    verify_on("4.4.0");
+    verify_on("4.4.0", ("3", "lz4"));
 }
 
 /// A broker that rolls and cleans `__consumer_offsets` at once: compaction removes the records

@@ -13,7 +13,7 @@ use streams_group::model::TaskRole;
 /// Per task and role, who lost it and who gained it overall.
 pub type Net = BTreeMap<(String, TaskRole), NetChange>;
 
-fn task_move(v: &Value) -> TaskMove {
+pub fn task_move(v: &Value) -> TaskMove {
     let ids = |v: &Value| -> Vec<String> {
         v.as_array()
             .unwrap_or_else(|| panic!("an array of ids: {v}"))
