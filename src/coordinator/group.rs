@@ -694,7 +694,7 @@ impl StreamsGroup {
         let old = self.members.get_mut(&member.member_id);
         // Most heartbeats change no task: the index stays as it is (only the order of a task's
         // holders would change, and no question asked of the index depends on it).
-        let reindex = old.as_ref().map_or(true, |old| {
+        let reindex = old.as_ref().is_none_or(|old| {
             old.assigned != member.assigned
                 || old.pending_revocation != member.pending_revocation
                 || old.process_id != member.process_id

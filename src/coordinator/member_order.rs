@@ -162,7 +162,7 @@ mod tests {
         shuffled.reverse();
         assert!(
             MemberOrder::from_iteration(&shuffled)
-                .map_or(true, |t| t.iter().eq(shuffled.iter().map(String::as_str))),
+                .is_none_or(|t| t.iter().eq(shuffled.iter().map(String::as_str))),
             "whatever table it finds iterates as given"
         );
     }

@@ -240,7 +240,7 @@ fn a_task_moves_only_after_its_owner_released_it() {
     assert_eq!(a_now.len(), 2, "a keeps half");
     // a has not released yet (still reports all four): b still gets nothing.
     let b2 = send(&mut c, beat("b", b1.member_epoch, &Assignment::default()));
-    assert!(b2.active_tasks.map_or(true, |t| t.is_empty()));
+    assert!(b2.active_tasks.is_none_or(|t| t.is_empty()));
     assert_eq!(c.group("app").unwrap().state(), GroupState::Reconciling);
     // a releases: b gets the other half.
     send(

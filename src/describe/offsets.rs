@@ -64,7 +64,7 @@ pub fn uncommitted(
         for t in inputs.get(&d.group_id).into_iter().flatten() {
             for (p, l) in leaders.get(t).into_iter().flatten() {
                 let key = (t.clone(), *p);
-                if committed.map_or(true, |c| !c.contains_key(&key)) {
+                if committed.is_none_or(|c| !c.contains_key(&key)) {
                     need.insert(key, *l);
                 }
             }

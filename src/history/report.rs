@@ -77,7 +77,7 @@ pub struct Window {
 
 impl Window {
     fn contains(&self, ms: i64) -> bool {
-        self.since_ms.map_or(true, |s| ms >= s) && self.until_ms.map_or(true, |u| ms <= u)
+        self.since_ms.is_none_or(|s| ms >= s) && self.until_ms.is_none_or(|u| ms <= u)
     }
 }
 

@@ -726,7 +726,7 @@ pub fn topics_to_create(
     let mut create: Vec<CreatableTopic> = c
         .internal_topics
         .iter()
-        .filter(|t| !metadata.get(&t.name).is_some_and(|n| *n > 0))
+        .filter(|t| metadata.get(&t.name).is_none_or(|n| *n <= 0))
         .cloned()
         .collect();
     if let Some(TopicProblem::MissingInternalTopics { to_create, .. }) = &c.problem {

@@ -172,8 +172,7 @@ fn snapshot_fixtures_match_the_describe_schema() {
     for (dir, all_snapshots) in [("tests/data/snapshots", true), ("tests/data/cli", false)] {
         for e in std::fs::read_dir(Path::new(ROOT).join(dir)).unwrap() {
             let path = e.unwrap().path();
-            if !path.extension().is_some_and(|x| x == "json")
-                || path.ends_with("wordcount-4.3.json")
+            if path.extension().is_none_or(|x| x != "json") || path.ends_with("wordcount-4.3.json")
             {
                 continue;
             }

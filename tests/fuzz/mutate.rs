@@ -110,7 +110,7 @@ pub(crate) fn mutate_bytes(rng: &mut ChaCha8Rng, corpus: &[Vec<u8>]) -> Vec<u8> 
                 // A long tail, so that a count checked only against the bytes left can be large.
                 let n = rng.gen_range(1024..=64 * 1024);
                 let fill = if rng.gen_bool(0.5) { 0 } else { 1 };
-                b.extend(std::iter::repeat(fill).take(n));
+                b.extend(std::iter::repeat_n(fill, n));
             }
             _ if len > 0 => b[pos] = b[pos].wrapping_add(rng.gen_range(1..=4)),
             _ => b.push(rng.gen()),

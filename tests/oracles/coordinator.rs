@@ -1515,7 +1515,7 @@ impl<'a> Runner<'a> {
         // Never shrink (Kafka cannot); unchanged topics are left out.
         let grow: BTreeMap<String, i32> = set
             .iter()
-            .filter(|(n, p)| self.apache_topics.get(*n).map_or(true, |cur| cur < *p))
+            .filter(|(n, p)| self.apache_topics.get(*n).is_none_or(|cur| cur < *p))
             .map(|(n, p)| (n.clone(), *p))
             .collect();
         if grow.is_empty() {

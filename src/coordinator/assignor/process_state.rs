@@ -329,8 +329,7 @@ impl<'a> TaskIndex<'a> {
             t.sub_ids.push(id.to_string());
             t.sub_base.push(base);
             t.sub_stateful.push(stateful);
-            t.task_sub
-                .extend(std::iter::repeat(i as u32).take(n as usize));
+            t.task_sub.extend(std::iter::repeat_n(i as u32, n as usize));
             base += n;
         }
         t.sub_base.push(base);

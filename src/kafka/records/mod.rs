@@ -100,7 +100,7 @@ pub fn read_batches(
         rest = after;
         let header = header(base_offset, batch)?;
         out.first_offset.get_or_insert(base_offset);
-        let follows_on = out.next_offset.map_or(true, |next| base_offset <= next);
+        let follows_on = out.next_offset.is_none_or(|next| base_offset <= next);
         let whole = i64::from(header.count) > header.last_offset - base_offset;
         if !follows_on || !whole {
             out.missing_through = Some(match whole {

@@ -34,7 +34,7 @@ pub(super) fn find_member_with_least_load(
     for o in &candidates {
         let p = v.proc_of(o.member);
         let load = v.st.proc_load[p as usize];
-        if best.map_or(true, |(_, l)| load.total_cmp(&l).is_lt()) {
+        if best.is_none_or(|(_, l)| load.total_cmp(&l).is_lt()) {
             best = Some((p, load));
         }
     }
@@ -55,9 +55,7 @@ pub(super) fn find_member_with_least_load(
 pub(super) fn member_with_least_load(v: &V41, p: u32) -> Option<u32> {
     let mut best: Option<u32> = None;
     for &m in &v.st.proc_members[p as usize] {
-        if best.map_or(true, |b| {
-            v.st.member_count[m as usize] < v.st.member_count[b as usize]
-        }) {
+        if best.is_none_or(|b| v.st.member_count[m as usize] < v.st.member_count[b as usize]) {
             best = Some(m);
         }
     }
