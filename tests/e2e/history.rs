@@ -417,7 +417,17 @@ fn verified(broker: &Broker, group: &str, version: &str, codec: &str) {
     eprintln!("history --verify on {version}: {v}");
     // 2, 4, 6 members, then 4, then 2: at least five targets with members.
     assert!(v["verified"].as_u64().unwrap() >= 5, "{v}");
-    assert!(v["differences"].as_array().unwrap().is_empty(), "{v}");
+    // 4.2 and 4.3 must be exact. 4.4's assignor also ranks standby candidates by the task
+    // offsets members report in heartbeats, which the records do not keep: a difference there
+    // is flagged as maybe caused by them (seen in about 1 run in 5), never as a fault.
+    let differences = v["differences"].as_array().unwrap();
+    let offsets_may_matter = version.starts_with("4.4");
+    assert!(
+        differences
+            .iter()
+            .all(|d| offsets_may_matter && d["verdict"] == "may_depend_on_task_offsets"),
+        "{v}"
+    );
     assert_eq!(v["skipped"].as_array().unwrap().len(), 0, "{v}");
     let table = support::streams_group(&[
         "--bootstrap-server",
@@ -433,9 +443,14 @@ fn verified(broker: &Broker, group: &str, version: &str, codec: &str) {
         "{}",
         support::stderr_of(&table)
     );
+    let verdict = format!(
+        "verified: {} target assignments, {} differences",
+        v["verified"],
+        differences.len()
+    );
     assert!(
-        support::stdout_of(&table).contains(", 0 differences"),
-        "{}",
+        support::stdout_of(&table).contains(&verdict),
+        "{verdict}: {}",
         support::stdout_of(&table)
     );
 }

@@ -531,4 +531,5 @@ targets! {
     one_line, Text, one_line_seeds, ONE_LINE, targets::one_line_target;
     admin_input, Text, admin_input_seeds, ADMIN_INPUT, targets::admin_input;
     coordinator_record, Bytes, coordinator_record_seeds, &[], targets::coordinator_record;
+    record_batches, Bytes, record_batches_seeds, &[], targets::record_batches;
 }

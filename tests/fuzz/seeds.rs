@@ -753,3 +753,52 @@ pub(crate) fn coordinator_record_seeds() -> Vec<Vec<u8>> {
     ));
     out
 }
+
+/// Batches in each codec a broker may write (zstd: the codec's own tests), a transactional one
+/// with its commit marker, and a cleaned batch that spans more offsets than it holds.
+pub(crate) fn record_batches_seeds() -> Vec<Vec<u8>> {
+    use streams_group::kafka::records::encode::{batch, BatchSpec, KeyValue};
+    let records: Vec<KeyValue> = vec![
+        (
+            Some(&b"\x00\x11\x00\x03app"[..]),
+            Some(&b"\x00\x00value"[..]),
+        ),
+        (Some(&b"\x00\x13\x00\x03app\x00\x03m-1"[..]), None),
+        (None, Some(&b"no key"[..])),
+    ];
+    let mut out: Vec<Vec<u8>> = (0..4)
+        .map(|codec| {
+            batch(&BatchSpec {
+                base: 100,
+                attributes: codec,
+                producer: -1,
+                records: records.clone(),
+            })
+        })
+        .collect();
+    let mut txn = batch(&BatchSpec {
+        base: 0,
+        attributes: 0x10,
+        producer: 7,
+        records: records.clone(),
+    });
+    txn.extend(batch(&BatchSpec {
+        base: 3,
+        attributes: 0x30,
+        producer: 7,
+        records: vec![(
+            Some(&b"\x00\x00\x00\x00"[..]),
+            Some(&b"\x00\x00\x00\x00\x00\x00"[..]),
+        )],
+    }));
+    out.push(txn);
+    let mut cleaned = batch(&BatchSpec {
+        base: 30,
+        attributes: 1,
+        producer: -1,
+        records,
+    });
+    cleaned[23..27].copy_from_slice(&9i32.to_be_bytes());
+    out.push(cleaned);
+    out
+}

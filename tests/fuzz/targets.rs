@@ -476,3 +476,40 @@ pub(crate) fn coordinator_record(input: &[u8]) -> Outcome {
         ))
     })
 }
+
+/// Record batches as a Fetch response carries them, in every codec: read committed, every
+/// record kept. What is read must be consistent: offsets in order, the next fetch after the
+/// last whole batch, missing offsets only behind it.
+pub(crate) fn record_batches(input: &[u8]) -> Outcome {
+    use streams_group::kafka::records::read_batches;
+    let read = match read_batches(input, &[], &|_| true) {
+        Ok(r) => r,
+        Err(e) => {
+            one_line(&e)?;
+            return Ok(sig(e));
+        }
+    };
+    untracked(|| {
+        let mut last = i64::MIN;
+        for b in &read.batches {
+            if b.records.iter().any(|r| r.offset < b.base_offset) && b.base_offset >= 0 {
+                return Err(format!("a record before its batch's base offset: {b:?}"));
+            }
+            last = last.max(b.last_offset);
+        }
+        if let (Some(next), Some(missing)) = (read.next_offset, read.missing_through) {
+            if missing >= next {
+                return Err(format!("missing through {missing}, next fetch at {next}"));
+            }
+        }
+        let records: usize = read.batches.iter().map(|b| b.records.len()).sum();
+        Ok(format!(
+            "batches:{} records:{} control:{} codecs:{:?} last:{}",
+            read.batches.len().min(3),
+            records.min(3),
+            read.control_batches.min(2),
+            read.codecs.keys().collect::<Vec<_>>(),
+            (last == i64::MIN) as u8
+        ))
+    })
+}

@@ -100,6 +100,12 @@ pub fn read_batches(
         rest = after;
         let header = header(base_offset, batch)?;
         out.first_offset.get_or_insert(base_offset);
+        if out.next_offset.is_some_and(|next| base_offset < next) {
+            return Err(RecordsError(format!(
+                "batch at offset {base_offset} comes after one that ended at offset {}",
+                out.next_offset.unwrap_or_default() - 1
+            )));
+        }
         let follows_on = out.next_offset.is_none_or(|next| base_offset <= next);
         let whole = i64::from(header.count) > header.last_offset - base_offset;
         if !follows_on || !whole {
@@ -108,7 +114,7 @@ pub fn read_batches(
                 false => header.last_offset,
             });
         }
-        out.next_offset = Some(header.last_offset + 1);
+        out.next_offset = Some(header.last_offset.saturating_add(1));
         // Transactions the response says were aborted begin at their first offset.
         while let Some(a) = pending_aborts
             .first()
@@ -172,9 +178,15 @@ fn header(base_offset: i64, b: &[u8]) -> Result<Header, RecordsError> {
         let _epoch = r.i16()?;
         let _sequence = r.i32()?;
         let count = r.i32()?;
+        let past_end = base_offset.checked_add(i64::from(last_delta) + 1);
+        if last_delta < 0 || count < 0 || base_offset < 0 || past_end.is_none() {
+            return r.err(format!(
+                "base offset {base_offset}, last offset delta {last_delta}, {count} records"
+            ));
+        }
         Ok(Header {
             base_offset,
-            last_offset: base_offset + i64::from(last_delta),
+            last_offset: base_offset.saturating_add(i64::from(last_delta)),
             attributes,
             base_timestamp_ms,
             max_timestamp_ms,
@@ -220,6 +232,13 @@ fn record(r: &mut Reader<'_>, h: &Header) -> crate::kafka::wire::DecodeResult<Re
     let _attributes = inner.i8()?;
     let timestamp_delta = varlong(&mut inner)?;
     let offset_delta = varint(&mut inner)?;
+    // A record lies inside its batch (a cleaned batch keeps its span, so gaps are fine).
+    let span = h.last_offset - h.base_offset;
+    if offset_delta < 0 || i64::from(offset_delta) > span {
+        return inner.err(format!(
+            "record offset delta {offset_delta} outside its batch (0 to {span})"
+        ));
+    }
     let key = bytes_field(&mut inner)?;
     let value = bytes_field(&mut inner)?;
     // Headers follow; the coordinator writes none, and nothing here needs them.
@@ -305,8 +324,13 @@ fn snappy(data: &[u8]) -> Result<Vec<u8>, String> {
     const MAGIC: &[u8] = b"\x82SNAPPY\x00";
     let raw = |b: &[u8]| -> Result<Vec<u8>, String> {
         let n = snap::raw::decompress_len(b).map_err(|e| format!("snappy: {e}"))?;
-        if n as u64 > MAX_DECOMPRESSED {
-            return Err(format!("snappy block of {n} bytes"));
+        // A block claims its length up front; snappy's densest op (a 3-byte copy of 64 bytes)
+        // cannot expand more than 22 times, so a larger claim is corrupt, not allocated.
+        if n as u64 > MAX_DECOMPRESSED || n > 22 * b.len() + 32 {
+            return Err(format!(
+                "snappy block of {} bytes claims {n} bytes",
+                b.len()
+            ));
         }
         snap::raw::Decoder::new()
             .decompress_vec(b)
@@ -333,6 +357,8 @@ fn snappy(data: &[u8]) -> Result<Vec<u8>, String> {
     }
     Ok(out)
 }
+
+pub mod encode;
 
 #[cfg(test)]
 mod tests;
