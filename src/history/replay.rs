@@ -518,10 +518,8 @@ mod tests {
         }
     }
 
-    #[test]
-    fn writes_tell_joins_targets_leaves_and_the_state() {
-        let mut g = ReplayedGroup::default();
-        let mut problems = Vec::new();
+    /// The group's first write: member a joins a one-subtopology topology and owns tasks 0, 1.
+    fn first_member() -> Vec<CoordinatorRecord> {
         let topology = CoordinatorRecord::Topology {
             group_id: G.into(),
             value: Some(Topology {
@@ -535,6 +533,14 @@ mod tests {
         let mut first = vec![member("a", "p1", true), topology, epoch(1)];
         first.extend(target(1, &[("a", &[0, 1])]));
         first.push(current("a", 1, &[0, 1]));
+        first
+    }
+
+    #[test]
+    fn writes_tell_joins_targets_leaves_and_the_state() {
+        let mut g = ReplayedGroup::default();
+        let mut problems = Vec::new();
+        let first = first_member();
         let changes = g.apply_write(&first, &mut problems);
         assert!(changes.contains(&Change::GroupCreated));
         assert!(changes.contains(&Change::MemberReachedTarget {
@@ -607,19 +613,7 @@ mod tests {
     fn a_member_that_joins_after_the_target_waits_for_its_first() {
         let mut g = ReplayedGroup::default();
         let mut problems = Vec::new();
-        let topology = CoordinatorRecord::Topology {
-            group_id: G.into(),
-            value: Some(Topology {
-                epoch: 0,
-                subtopologies: vec![Subtopology {
-                    id: "0".into(),
-                    ..Subtopology::default()
-                }],
-            }),
-        };
-        let mut first = vec![member("a", "p1", true), topology, epoch(1)];
-        first.extend(target(1, &[("a", &[0, 1])]));
-        first.push(current("a", 1, &[0, 1]));
+        let first = first_member();
         g.apply_write(&first, &mut problems);
         // b joins inside the assignment interval: epoch 2, no target computed with it; the
         // coordinator puts it STABLE at the old target's epoch, owning nothing.

@@ -256,9 +256,7 @@ fn verify_on(version: &str, codec: (&str, &str)) {
         .spawn()
         .unwrap();
     std::thread::sleep(std::time::Duration::from_millis(1500));
-    let more = broker.app(&group, 1, 2);
-    app.pids.extend(more.pids.clone());
-    std::mem::forget(more);
+    app.absorb(broker.app(&group, 1, 2));
     app.stop_instance(0);
     assert!(broker.wait_stable(&group, 4), "4 members after a stop");
     app.kill_instance(1);
@@ -487,9 +485,7 @@ fn history_after_compaction_says_so_and_keeps_the_present() {
     let group = "history-compacted";
     let mut app = broker.app(group, 1, 1);
     for k in 1..=3 {
-        let next = broker.app(group, 1, 1);
-        app.pids.extend(next.pids.clone());
-        std::mem::forget(next);
+        app.absorb(broker.app(group, 1, 1));
         app.stop_instance(k - 1);
         assert!(
             broker.wait_stable(group, 1),

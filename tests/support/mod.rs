@@ -736,6 +736,12 @@ impl App {
         self.pids.remove(&k);
     }
 
+    /// Take over the instances `more` started (`Broker::app` again with the same id): they are
+    /// stopped with this app, not when `more` is dropped.
+    pub fn absorb(&mut self, mut more: App) {
+        self.pids.extend(std::mem::take(&mut more.pids));
+    }
+
     /// SIGKILL instance `k` (a crash: its members stay until their sessions time out).
     pub fn kill_instance(&mut self, k: u32) {
         if self.paused.remove(&k) {
