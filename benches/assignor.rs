@@ -5,11 +5,11 @@
 
 use std::time::Duration;
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use streams_group::coordinator::assignor::{
+use coordinator::assignor::{
     synthetic_spec, BalancedStickyAssignor, GroupSpec, MemberSpec, ShippedVersion, StickyAssignor,
     TaskAssignor,
 };
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 
 const SIZES: [(usize, usize); 3] = [(100, 1_000), (1_000, 10_000), (10_000, 100_000)];
 

@@ -3,9 +3,9 @@
 
 use std::collections::BTreeMap;
 
+use coordinator::GroupConfig;
 use criterion::{criterion_group, criterion_main, Criterion};
-use streams_group::coordinator::GroupConfig;
-use streams_group::model::{Subtopology, TopicInfo, Topology};
+use model::{Subtopology, TopicInfo, Topology};
 use streams_group::simulate::scenario::{Action, Scenario, Step};
 use streams_group::simulate::{self, SimConfig};
 
@@ -30,7 +30,7 @@ fn config(members: u32, subtopologies: usize, partitions: i32) -> SimConfig {
         .collect();
     SimConfig {
         assignor: "sticky".into(),
-        kafka_version: streams_group::model::KafkaVersion::NEWEST,
+        kafka_version: model::KafkaVersion::NEWEST,
         group_id: "bench".into(),
         members,
         threads_per_process: 1,

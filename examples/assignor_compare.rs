@@ -12,7 +12,7 @@
 
 use std::time::Instant;
 
-use streams_group::coordinator::assignor::{
+use coordinator::assignor::{
     assignor_by_name, evaluate, synthetic_spec, AssignOutcome, GroupAssignment, GroupSpec,
     MemberSpec, ShippedVersion, StickyAssignor, TaskAssignor,
 };

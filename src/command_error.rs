@@ -4,10 +4,10 @@
 
 use std::fmt;
 
+use kafka::config::ClientConfigError;
+use kafka::error::{KafkaError, SaslFix};
+use model::ErrorCode;
 use streams_group::error;
-use streams_group::kafka::config::ClientConfigError;
-use streams_group::kafka::error::{KafkaError, SaslFix};
-use streams_group::model::ErrorCode;
 use streams_group::render::out::WriteError;
 
 use crate::exit::Code;
@@ -110,7 +110,7 @@ impl CommandError {
         }
         // The message quotes input (file names, topic names, server messages): keep it one
         // line, without terminal control characters.
-        Some(streams_group::input::one_line(&line))
+        Some(model::input::one_line(&line))
     }
 
     pub fn exit_code(&self) -> Code {

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::kafka::error::KafkaError;
+use kafka::error::KafkaError;
 
 /// Why a use case could not give its report.
 #[derive(Debug)]

@@ -1,25 +1,29 @@
 //! `streams-group`: inspect, simulate and check Apache Kafka streams groups (KIP-1071).
 //!
+//! This is the tool's library, the top floor of the workspace (docs/dev/architecture.md); the
+//! floors below it are crates of their own, as Kafka splits clients, group-coordinator and
+//! tools:
+//! * `model` (crates/model): plain data (tasks, task sets, assignments, topologies, heartbeats,
+//!   described groups, codes) and bounded reads of files and stdin;
+//! * `coordinator` (crates/coordinator): the group coordinator of each modelled Kafka release,
+//!   its assignors, the Java orders their tie-breaks depend on, and the topic configuration
+//!   (`topics`: internal topics, repartition and changelog counts, copartitioning); pure;
+//! * `kafka` (crates/kafka): the wire client (connections, TLS/SASL, codecs, record batches,
+//!   the protocol's primitive encodings in `kafka::wire`), answering with protocol values.
+//!
 //! The library holds no command line: the binary (`main.rs`) owns the arguments (`cli`,
 //! `commands/`), the error kinds and the exit codes (`command_error`, `exit`). Data flows one
 //! way: gather inputs, compute, build one report value, render it.
 //!
-//! The domain, pure (no I/O, time injected):
-//! * `model`: plain data (tasks, task sets, topologies, heartbeats, described groups, codes);
-//! * `java`: the Java collection orders Apache's tie-breaks depend on;
-//! * `topology`: parse (JSON, `Topology#describe()` text), configure (internal topics), topic
-//!   partition counts, the `topology` report and picture;
-//! * `coordinator`: the group coordinator of each modelled Kafka release, and its assignors;
-//! * `wire`: the Kafka protocol's primitive encodings (integers, varints, compact strings and
-//!   arrays, tagged fields), shared by the wire client and the record decoder;
+//! Shared by the features, pure:
+//! * `topology`: parse (JSON, `Topology#describe()` text), topic partition counts, the
+//!   `topology` report and picture;
 //! * `history`: the coordinator's decisions read back from `__consumer_offsets`: its records
 //!   decoded (and encoded, for tests), which partition holds a group, the group replayed write
 //!   by write and the story it tells, each written target recomputed by the local coordinator
 //!   (`verify`; `live` reads the partition);
 //!
 //! Reading inputs and the cluster:
-//! * `input`: bounded reads of files and stdin;
-//! * `kafka`: the wire client, returning protocol values (groups, offsets, configs);
 //! * `snapshot`: the `describe --output json` file, read back;
 //! * `source`: where a group or topology comes from (a file, a snapshot, the live cluster), and
 //!   which coordinator profile that implies;
@@ -40,16 +44,11 @@
 
 pub mod admin;
 pub mod check_epoch;
-pub mod coordinator;
 pub mod describe;
 pub mod diff;
 pub mod error;
 pub mod history;
-pub mod input;
-pub mod java;
-pub mod kafka;
 pub mod lag;
-pub mod model;
 pub mod render;
 pub mod schema;
 pub mod simulate;
@@ -57,4 +56,3 @@ pub mod snapshot;
 pub mod source;
 pub mod topology;
 pub mod watch;
-pub mod wire;

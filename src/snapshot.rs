@@ -8,9 +8,9 @@
 use std::fmt;
 use std::path::Path;
 
-use crate::model::group::{GroupDescription, Snapshot, SNAPSHOT_SCHEMA_VERSION};
-use crate::model::topology::Topology;
-use crate::model::KafkaVersion;
+use model::group::{GroupDescription, Snapshot, SNAPSHOT_SCHEMA_VERSION};
+use model::topology::Topology;
+use model::KafkaVersion;
 
 /// Why a snapshot cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -85,7 +85,7 @@ pub fn looks_like_snapshot(text: &str) -> bool {
 /// Read a snapshot file and check its schema version.
 pub fn load_snapshot(path: &Path) -> Result<Snapshot, SnapshotError> {
     let file = path.display().to_string();
-    let text = crate::input::read_document(path).map_err(|e| SnapshotError::Unreadable {
+    let text = model::input::read_document(path).map_err(|e| SnapshotError::Unreadable {
         file: file.clone(),
         message: e.to_string(),
     })?;
@@ -98,7 +98,7 @@ pub fn parse_snapshot(text: &str, file: &str) -> Result<Snapshot, SnapshotError>
         file: file.to_string(),
         line: e.line().max(1),
         column: e.column().max(1),
-        message: crate::input::json_message(&e),
+        message: model::input::json_message(&e),
     };
     let value: serde_json::Value = serde_json::from_str(text).map_err(malformed)?;
     let version = match &value {
@@ -196,9 +196,9 @@ pub fn align_decided_counts(described: &mut Topology, sent: &Topology) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::group::DescribedTopology;
-    use crate::model::{Subtopology, TopicInfo};
     use crate::topology::topic_counts::topic_metadata;
+    use model::group::DescribedTopology;
+    use model::{Subtopology, TopicInfo};
 
     fn group(id: &str) -> GroupDescription {
         GroupDescription {

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::model::topology::Subtopology;
+use model::topology::Subtopology;
 
 /// A name Kafka Streams gives internal topics: `-changelog`, `-repartition`, the foreign-key
 /// join topics.
@@ -74,7 +74,7 @@ pub fn of_topology(group: &str, subtopologies: &[Subtopology]) -> InternalTopics
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::topology::TopicInfo;
+    use model::topology::TopicInfo;
 
     #[test]
     fn names_follow_apache() {

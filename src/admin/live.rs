@@ -20,12 +20,12 @@ use crate::admin::report::{
 };
 use crate::describe::live::{group_ids, GroupSelection};
 use crate::error::{ActiveGroup, Error, Fix};
-use crate::kafka::client::Cluster;
-use crate::kafka::config::ClientConfig;
-use crate::kafka::error::{KafkaError, KafkaResult};
-use crate::kafka::{self};
-use crate::model::group::{CoordinatorNode, GroupDescription};
-use crate::model::{ErrorCode, TopicPartition};
+use kafka::client::Cluster;
+use kafka::config::ClientConfig;
+use kafka::error::{KafkaError, KafkaResult};
+use kafka::{self};
+use model::group::{CoordinatorNode, GroupDescription};
+use model::{ErrorCode, TopicPartition};
 
 /// A group as the admin actions see it before they act.
 #[derive(Clone, Debug)]
@@ -132,8 +132,8 @@ fn refuse_active(groups: &[AdminGroup], dead_ok: bool) -> Result<(), Error> {
         if idle {
             continue;
         }
-        let mut members: Vec<&crate::model::group::MemberDescription> = d.members.iter().collect();
-        members.sort_by(|a, b| crate::model::natural::cmp(&a.member_id, &b.member_id));
+        let mut members: Vec<&model::group::MemberDescription> = d.members.iter().collect();
+        members.sort_by(|a, b| model::natural::cmp(&a.member_id, &b.member_id));
         return Err(Error::GroupActive(ActiveGroup {
             group_id: g.group_id.clone(),
             state: d.state.clone(),
@@ -790,8 +790,8 @@ mod tests {
 
     #[test]
     fn a_group_with_members_is_refused_naming_them() {
-        use crate::model::group::{CoordinatorNode, GroupDescription};
-        let snap: crate::model::group::Snapshot = serde_json::from_str(
+        use model::group::{CoordinatorNode, GroupDescription};
+        let snap: model::group::Snapshot = serde_json::from_str(
             &std::fs::read_to_string(concat!(
                 env!("CARGO_MANIFEST_DIR"),
                 "/tests/data/snapshots/wordcount-epoch3.json"

@@ -10,9 +10,9 @@
 
 use std::collections::BTreeMap;
 
-use crate::topology::topic_name::is_valid_topic_name;
+use model::topic_name::is_valid_topic_name;
 
-use crate::model::TopicPartition;
+use model::TopicPartition;
 
 /// An `--input-topic` value: a topic, with the partitions named after a colon if any.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -16,7 +16,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::parse::TopicScope;
-use crate::model::TopicPartition;
+use model::TopicPartition;
 
 /// Where a reset moves each partition.
 #[derive(Clone, Debug, PartialEq, Eq)]

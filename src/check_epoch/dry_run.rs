@@ -2,12 +2,12 @@
 //! `check-epoch`. The answer comes from the coordinator itself (not from a copy of its rules),
 //! and `agrees` checks it against `topology_epoch::kip_verdict`.
 
-use crate::model::{ErrorCode, HeartbeatRequest, TaskSet, Topology};
-use crate::topology::configure::TopicMetadata;
+use coordinator::topics::TopicMetadata;
+use model::{ErrorCode, HeartbeatRequest, TaskSet, Topology};
 
-use crate::coordinator::topology_epoch::TopologyVerdict;
-use crate::coordinator::{Coordinator, GroupConfig, RequestContext};
-use crate::model::KafkaVersion;
+use coordinator::topology_epoch::TopologyVerdict;
+use coordinator::{Coordinator, GroupConfig, RequestContext};
+use model::KafkaVersion;
 
 /// The group's own topology was refused by the coordinator, so nothing can be checked.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -97,8 +97,8 @@ pub fn agrees(kip: &TopologyVerdict, error: Option<ErrorCode>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::coordinator::topology_epoch::kip_verdict;
-    use crate::model::Subtopology;
+    use coordinator::topology_epoch::kip_verdict;
+    use model::Subtopology;
     use std::collections::BTreeMap;
 
     fn topo(epoch: i32, source: &str) -> Topology {

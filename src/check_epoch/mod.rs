@@ -7,18 +7,16 @@ pub mod dry_run;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::coordinator::topology_epoch::{
-    broker_verdict, kip_verdict, BrokerVerdict, TopologyVerdict,
-};
 use crate::diff::topology::{diff_with_metadata, Hazard, TopologyDiff};
 use crate::error::Error;
-use crate::model::group::{DescribedTopology, GroupDescription};
-use crate::model::KafkaVersion;
-use crate::model::{ErrorCode, StatusCode, Topology};
 use crate::snapshot;
-use crate::topology::configure::{topics_to_create, CreatableTopic, TopicMetadata, TopicProblem};
 use crate::topology::topic_counts::TopicCounts;
 use crate::topology::ResolvedTopology;
+use coordinator::topics::{topics_to_create, CreatableTopic, TopicMetadata, TopicProblem};
+use coordinator::topology_epoch::{broker_verdict, kip_verdict, BrokerVerdict, TopologyVerdict};
+use model::group::{DescribedTopology, GroupDescription};
+use model::KafkaVersion;
+use model::{ErrorCode, StatusCode, Topology};
 
 /// Which rules decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]

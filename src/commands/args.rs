@@ -3,10 +3,10 @@
 
 use std::path::PathBuf;
 
-use streams_group::coordinator::broker_settings::BrokerSettings;
+use coordinator::broker_settings::BrokerSettings;
+use model::version::UnknownVersion;
+use model::KafkaVersion;
 use streams_group::describe::live::GroupSelection;
-use streams_group::model::version::UnknownVersion;
-use streams_group::model::KafkaVersion;
 use streams_group::simulate::setup::{MAX_MEMBERS, MAX_PARTITIONS};
 use streams_group::source::{GroupSource, TopologySource};
 use streams_group::topology::topic_counts::TopicCounts;

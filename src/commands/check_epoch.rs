@@ -1,8 +1,8 @@
 //! `check-epoch`: would the coordinator accept a member joining with this topology and topology
 //! epoch? (The check is `streams_group::check_epoch`.)
 
+use model::KafkaVersion;
 use streams_group::check_epoch::{check, CheckInput, CheckReport, Verdict};
-use streams_group::model::KafkaVersion;
 use streams_group::render::{check_epoch as view, out};
 use streams_group::source::choice;
 use streams_group::source::{load_group_if_exists, resolve_topology, Origin};

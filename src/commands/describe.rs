@@ -1,8 +1,8 @@
 //! `describe`: state, members, offsets and lag, topology of streams groups.
 
+use model::group::{Snapshot, SNAPSHOT_SCHEMA_VERSION};
 use streams_group::describe::live;
 use streams_group::describe::live::DescribeResult;
-use streams_group::model::group::{Snapshot, SNAPSHOT_SCHEMA_VERSION};
 use streams_group::render::watch::MarkBy;
 use streams_group::render::{describe as view, out};
 

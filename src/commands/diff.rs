@@ -2,8 +2,8 @@
 //! (the policy is `streams_group::diff`).
 
 use clap::Subcommand;
+use model::KafkaVersion;
 use streams_group::diff;
-use streams_group::model::KafkaVersion;
 use streams_group::render::{diff as view, out};
 use streams_group::simulate::setup::{Members, Plan};
 use streams_group::source::choice;

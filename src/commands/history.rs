@@ -147,11 +147,7 @@ fn no_records(report: &streams_group::history::report::HistoryReport) -> Result<
 }
 
 /// `--verify`: the verification, and exit 1 naming the first difference the records prove.
-fn verify(
-    global: &GlobalArgs,
-    args: &Args,
-    client: &streams_group::kafka::config::ClientConfig,
-) -> Outcome {
+fn verify(global: &GlobalArgs, args: &Args, client: &kafka::config::ClientConfig) -> Outcome {
     let bar = progress_bar();
     let mut progress = |at: i64, end: i64| {
         if let Some(b) = &bar {
@@ -207,8 +203,8 @@ fn snapshot_at(
             ),
         ));
     }
-    let snapshot = streams_group::model::group::Snapshot {
-        schema_version: streams_group::model::group::SNAPSHOT_SCHEMA_VERSION,
+    let snapshot = model::group::Snapshot {
+        schema_version: model::group::SNAPSHOT_SCHEMA_VERSION,
         kafka_version: None,
         legacy_version_name: None,
         groups: vec![group.describe(&report.group_id)],

@@ -1,7 +1,7 @@
 //! `list`: the streams groups of a cluster, with their state.
 
+use model::GroupStateName;
 use streams_group::describe::live;
-use streams_group::model::GroupStateName;
 use streams_group::render::{list as view, out};
 
 use super::GlobalArgs;

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use streams_group::kafka::{self, config::ClientConfig};
+use kafka::{self, config::ClientConfig};
 use streams_group::render::out;
 use streams_group::source::GroupSource;
 

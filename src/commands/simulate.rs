@@ -3,7 +3,7 @@
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
-use streams_group::model::{GroupStateName, KafkaVersion};
+use model::{GroupStateName, KafkaVersion};
 use streams_group::render::{out, simulate as view};
 use streams_group::simulate::samples::{self, Progress};
 use streams_group::simulate::setup::{

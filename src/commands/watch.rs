@@ -10,10 +10,10 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use kafka::config::ClientConfig;
+use model::group::Snapshot;
 use streams_group::describe::live::GroupSelection;
 use streams_group::error;
-use streams_group::kafka::config::ClientConfig;
-use streams_group::model::group::Snapshot;
 use streams_group::render::out::note;
 use streams_group::render::watch::MarkBy;
 use streams_group::watch::live as sampling;

@@ -5,15 +5,15 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::offsets::{input_topics, partitions, uncommitted, Offsets};
 use super::{fill_endpoint_partitions, ListReport, ListRow};
 use crate::error::Error;
-use crate::kafka::client::Cluster;
-use crate::kafka::config::ClientConfig;
-use crate::kafka::error::{KafkaError, KafkaResult};
-use crate::kafka::{self};
-use crate::model::group::{
+use kafka::client::Cluster;
+use kafka::config::ClientConfig;
+use kafka::error::{KafkaError, KafkaResult};
+use kafka::{self};
+use model::group::{
     ClusterSettings, CommittedOffsets, GroupDescription, Snapshot, SNAPSHOT_SCHEMA_VERSION,
 };
-use crate::model::processor_graph::StoredDescription;
-use crate::model::KafkaVersion;
+use model::processor_graph::StoredDescription;
+use model::KafkaVersion;
 
 /// Result of describing several groups.
 #[derive(Debug)]

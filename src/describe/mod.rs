@@ -4,10 +4,10 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::coordinator::endpoints;
-use crate::model::group::{ServedPartitions, Snapshot};
-use crate::model::KafkaVersion;
 use crate::topology::topic_counts::topic_metadata;
+use coordinator::endpoints;
+use model::group::{ServedPartitions, Snapshot};
+use model::KafkaVersion;
 
 pub mod live;
 pub mod offsets;

@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::model::group::{CommittedOffsets, GroupDescription, PartitionOffsets};
+use model::group::{CommittedOffsets, GroupDescription, PartitionOffsets};
 
 /// Partition leaders per topic (topics that do not exist are absent).
 pub type Leaders = BTreeMap<String, BTreeMap<i32, i32>>;

@@ -15,14 +15,14 @@ use serde::Serialize;
 
 use crate::diff::topology::{diff_with_metadata, TopologyDiff};
 use crate::error::Error;
-use crate::model::group::GroupDescription;
-pub use crate::model::movement::{diff_owners, AssignmentDiff, OwnerDiff, TaskMove};
-use crate::model::{Assignment, TaskRole, Topology};
 use crate::simulate::scenario::Scenario;
 use crate::simulate::setup::{self, Plan, Start};
 use crate::source::SourcedGroup;
-use crate::topology::configure::TopicMetadata;
 use crate::topology::ResolvedTopology;
+use coordinator::topics::TopicMetadata;
+use model::group::GroupDescription;
+pub use model::movement::{diff_owners, AssignmentDiff, OwnerDiff, TaskMove};
+use model::{Assignment, TaskRole, Topology};
 
 /// Whether two things compared are the same.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]

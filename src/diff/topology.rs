@@ -15,9 +15,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::model::topology::{Subtopology, TopicInfo, Topology};
+use model::topology::{Subtopology, TopicInfo, Topology};
 
-use crate::topology::configure::TopicMetadata;
+use coordinator::topics::TopicMetadata;
 
 /// Names added and removed.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, JsonSchema)]

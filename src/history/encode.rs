@@ -12,9 +12,10 @@
 
 use std::collections::BTreeMap;
 
-use crate::model::task::{Assignment, TaskSet};
-use crate::model::topology::{Subtopology, TopicInfo, Topology};
-use crate::wire::Writer;
+use kafka::wire::Writer;
+use model::assignment::Assignment;
+use model::task_set::TaskSet;
+use model::topology::{Subtopology, TopicInfo, Topology};
 
 use super::records::{
     CoordinatorRecord, CurrentMemberAssignment, GroupMetadata, MemberMetadata, OffsetCommit,

@@ -2,17 +2,17 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::kafka::client::{block_on, Cluster, LeaderlessOr};
-use crate::kafka::codec::fetch::FetchRequest;
-use crate::kafka::config::ClientConfig;
-use crate::kafka::error::{KafkaError, KafkaResult};
-use crate::kafka::records::{read_batches, Batch};
+use kafka::client::{block_on, Cluster, LeaderlessOr};
+use kafka::codec::fetch::FetchRequest;
+use kafka::config::ClientConfig;
+use kafka::error::{KafkaError, KafkaResult};
+use kafka::records::{read_batches, Batch};
 
-use crate::coordinator::broker_settings::BrokerSettings;
-use crate::coordinator::config::GroupConfig;
 use crate::describe::live::settings;
-use crate::model::group::ClusterSettings;
-use crate::model::KafkaVersion;
+use coordinator::broker_settings::BrokerSettings;
+use coordinator::config::GroupConfig;
+use model::group::ClusterSettings;
+use model::KafkaVersion;
 
 use super::records::group_of;
 use super::replay::ReplayedGroup;
@@ -77,7 +77,7 @@ pub async fn read_group_log(
     let leaders = cluster.leaders(&topics).await?;
     let Some(parts) = leaders.get(OFFSETS_TOPIC).filter(|p| !p.is_empty()) else {
         return Err(KafkaError::Broker {
-            code: crate::model::ErrorCode::UnknownTopicOrPartition,
+            code: model::ErrorCode::UnknownTopicOrPartition,
             message: Some(format!(
                 "this principal sees no {OFFSETS_TOPIC}: either no group was ever coordinated \
                  on this cluster, or it lacks the ACL Topic:{OFFSETS_TOPIC} READ (and DESCRIBE): \
@@ -185,8 +185,8 @@ async fn read_range(
 
 /// A Fetch error, with what to grant when the principal may not read the topic.
 fn fetch_error(code: i16, log: &GroupLog, offset: i64) -> KafkaError {
-    let code = crate::model::ErrorCode::from_code(code);
-    let message = (code == crate::model::ErrorCode::TopicAuthorizationFailed).then(|| {
+    let code = model::ErrorCode::from_code(code);
+    let message = (code == model::ErrorCode::TopicAuthorizationFailed).then(|| {
         format!(
             "history needs the ACL Topic:{OFFSETS_TOPIC} READ (and DESCRIBE) for this principal: \
              kafka-acls.sh --add --allow-principal User:NAME --operation Read --operation \
@@ -260,7 +260,7 @@ pub fn read_history(
     window: Window,
     progress: &mut dyn FnMut(i64, i64),
 ) -> Result<(HistoryReport, ReplayedGroup), KafkaError> {
-    crate::kafka::limits::check_group_ids(&[group])?;
+    kafka::limits::check_group_ids(&[group])?;
     let r = block_on(async {
         let mut cluster = Cluster::connect(client.clone()).await?;
         read(&mut cluster, group, window, progress).await
@@ -277,7 +277,7 @@ pub fn verify_history(
     version: Option<KafkaVersion>,
     progress: &mut dyn FnMut(i64, i64),
 ) -> Result<HistoryReport, KafkaError> {
-    crate::kafka::limits::check_group_ids(&[group])?;
+    kafka::limits::check_group_ids(&[group])?;
     let (r, wire, configs) = block_on(async {
         let mut cluster = Cluster::connect(client.clone()).await?;
         let r = read(&mut cluster, group, Window::default(), progress).await?;

@@ -13,6 +13,8 @@
 //! `live` reads the group's partition over the wire.
 //! [`consumer_offsets_partition`] says which partition holds a group's records.
 
+/// Test-only: compiled for the tests (the `testing` feature), never into the installed binary.
+#[cfg(any(test, feature = "testing"))]
 pub mod encode;
 pub mod live;
 pub mod records;
@@ -22,7 +24,7 @@ pub mod verify;
 
 pub use records::{decode, group_of, CoordinatorRecord, Decoded, RecordError};
 
-use crate::java::java_string_hash;
+use coordinator::java::java_string_hash;
 
 /// One coordinator write as the partition holds it: a record batch's records of one group.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -22,11 +22,12 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use crate::coordinator::member::MemberState;
-use crate::model::heartbeat::Endpoint;
-use crate::model::task::{Assignment, TaskIds, TaskSet};
-use crate::model::topology::{Subtopology, TopicInfo, Topology};
-use crate::wire::{DecodeError, DecodeResult, Reader};
+use coordinator::member::MemberState;
+use kafka::wire::{DecodeError, DecodeResult, Reader};
+use model::assignment::Assignment;
+use model::heartbeat::Endpoint;
+use model::task_set::{TaskIds, TaskSet};
+use model::topology::{Subtopology, TopicInfo, Topology};
 
 /// Record type ids (the key's first int16; Apache's generated `CoordinatorRecordType`).
 pub mod record_type {

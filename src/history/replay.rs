@@ -12,12 +12,10 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::coordinator::member_order::MemberOrder;
-use crate::model::group::{
-    DescribedTopology, GroupDescription, MemberDescription, PartitionOffsets,
-};
-use crate::model::movement::{diff_owners, TaskMove};
-use crate::model::{Assignment, Topology};
+use coordinator::member_order::MemberOrder;
+use model::group::{DescribedTopology, GroupDescription, MemberDescription, PartitionOffsets};
+use model::movement::{diff_owners, TaskMove};
+use model::{Assignment, Topology};
 
 use super::records::{CoordinatorRecord, CurrentMemberAssignment, MemberMetadata};
 
@@ -446,7 +444,7 @@ impl ReplayedGroup {
 mod tests {
     use super::*;
     use crate::history::records::{GroupMetadata, TargetAssignmentMetadata};
-    use crate::model::Subtopology;
+    use model::Subtopology;
 
     const G: &str = "app";
 
@@ -647,7 +645,7 @@ mod tests {
     /// assignment` of `history --at` two times says.
     #[test]
     fn target_moves_compose_to_the_diff_of_the_targets_at_two_times() {
-        use crate::model::movement::{compose, diff_owners};
+        use model::movement::{compose, diff_owners};
         use rand::{Rng, SeedableRng};
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(23);
         let ids = ["a", "b", "c", "d"];

@@ -9,18 +9,19 @@
 //! heartbeats, is never written: a 4.4 difference in a group with state is therefore reported
 //! as possibly caused by them, not as a fault (see [`Verdict`]).
 
+use coordinator::profile::Profile;
 use std::collections::BTreeMap;
 
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::coordinator::assignor::{assignor_by_name, TaskAssignor};
-use crate::coordinator::config::GroupConfig;
-use crate::coordinator::member::Member;
-use crate::coordinator::target::{self, NoWarmups, TargetInputs};
-use crate::model::{Assignment, KafkaVersion};
-use crate::topology::configure::{configure, TopicMetadata};
 use crate::watch::clock::rfc3339;
+use coordinator::assignor::{assignor_by_name, TaskAssignor};
+use coordinator::config::GroupConfig;
+use coordinator::member::Member;
+use coordinator::target::{self, NoWarmups, TargetInputs};
+use coordinator::topics::{configure, TopicMetadata};
+use model::{Assignment, KafkaVersion};
 
 use super::records::{decode, CoordinatorRecord};
 use super::replay::ReplayedGroup;
@@ -399,7 +400,7 @@ mod tests {
     use super::*;
     use crate::history::encode::encode;
     use crate::history::records::{GroupMetadata, MemberMetadata, TargetAssignmentMetadata};
-    use crate::model::{Subtopology, TopicInfo, Topology};
+    use model::{Subtopology, TopicInfo, Topology};
 
     const G: &str = "app";
 

@@ -1,10 +1,10 @@
 //! `lag`: warm-up and restoration lag per task of a group, against `acceptable.recovery.lag`.
 use crate::error::Error;
-use crate::kafka;
 use crate::lag::{all_changelog_topics, group_task_lags, LagReport, LagStatus, LogEnds};
-use crate::model::group::GroupDescription;
-use crate::model::KafkaVersion;
 use crate::source::{GroupSource, Origin};
+use kafka;
+use model::group::GroupDescription;
+use model::KafkaVersion;
 
 /// How often a Kafka Streams 4.4 member reports its task offsets, by default
 /// (`streams.task.offset.interval.ms`).
@@ -94,7 +94,7 @@ pub fn no_offsets_reason(g: &GroupDescription, origin: &Origin) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::group::DescribedTopology;
+    use model::group::DescribedTopology;
 
     fn group(members: usize) -> GroupDescription {
         let mut m = crate::lag::tests::member();

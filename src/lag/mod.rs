@@ -24,9 +24,9 @@ pub mod live;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::model::group::{GroupDescription, MemberDescription};
-use crate::model::natural::Natural;
-use crate::model::{TaskId, TaskRole};
+use model::group::{GroupDescription, MemberDescription};
+use model::natural::Natural;
+use model::{TaskId, TaskRole};
 
 /// Default of `streams.acceptable.recovery.lag` / `group.streams.acceptable.recovery.lag`.
 pub const DEFAULT_ACCEPTABLE_RECOVERY_LAG: i64 = 10_000;
@@ -249,7 +249,7 @@ impl LagReport {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::model::Assignment;
+    use model::Assignment;
     use std::collections::BTreeMap;
 
     /// A member with a standby, a warm-up, dormant state and an unknown end offset.
@@ -327,8 +327,8 @@ pub(crate) mod tests {
 
     #[test]
     fn a_task_log_end_sums_its_changelog_partitions() {
-        use crate::model::group::DescribedTopology;
-        use crate::model::topology::{Subtopology, TopicInfo};
+        use model::group::DescribedTopology;
+        use model::topology::{Subtopology, TopicInfo};
         let sub = Subtopology {
             id: "0".into(),
             state_changelog_topics: vec![
@@ -382,7 +382,7 @@ pub(crate) mod tests {
             "streams.acceptable.recovery.lag".to_string(),
             "250".to_string(),
         )];
-        reported.configs = Some(crate::model::group::ClusterSettings {
+        reported.configs = Some(model::group::ClusterSettings {
             group: Some(configs.into_iter().collect()),
             ..Default::default()
         });

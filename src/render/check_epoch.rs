@@ -5,8 +5,8 @@ use std::fmt::Write;
 use colored::Colorize;
 
 use crate::check_epoch::{BrokerReport, CheckReport, Rules, Verdict};
-use crate::coordinator::topology_epoch::{BrokerVerdict, TopologyVerdict};
-use crate::model::Topology;
+use coordinator::topology_epoch::{BrokerVerdict, TopologyVerdict};
+use model::Topology;
 
 fn verdict_line(r: &CheckReport) -> String {
     let rejected = |code: &str, msg: &str| {

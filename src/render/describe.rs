@@ -5,9 +5,9 @@ use std::collections::BTreeMap;
 
 use colored::Colorize;
 
-use crate::model::group::{GroupDescription, MemberDescription, MemberStatus, Snapshot};
-use crate::model::natural::Natural;
-use crate::model::task::TaskSet;
+use model::group::{GroupDescription, MemberDescription, MemberStatus, Snapshot};
+use model::natural::Natural;
+use model::task_set::TaskSet;
 
 use super::table;
 
@@ -75,7 +75,7 @@ pub fn state_table(s: &Snapshot, verbose: bool) -> String {
 /// Restoration lag per task (changelog records not yet restored, see `crate::lag`), from
 /// taskOffsets/taskEndOffsets.
 pub fn task_lag(g: &GroupDescription, m: &MemberDescription) -> String {
-    let partitions = |task: &crate::model::TaskId| crate::lag::changelog_partitions(g, task);
+    let partitions = |task: &model::TaskId| crate::lag::changelog_partitions(g, task);
     let changelogs = crate::lag::Changelogs {
         partitions: &partitions,
         log_end: &|_| None,
@@ -207,7 +207,7 @@ fn member_row(g: &GroupDescription, m: &MemberDescription, verbose: bool) -> Vec
 /// ENDPOINT, SERVES-ACTIVE, SERVES-STANDBY: the member's interactive-query endpoint and the
 /// topic partitions it serves ("topic:[0,1] other:[2]").
 fn endpoint_cells(m: &MemberDescription) -> [String; 3] {
-    let served = |v: &[crate::model::heartbeat::TopicPartitions]| {
+    let served = |v: &[model::heartbeat::TopicPartitions]| {
         if v.is_empty() {
             return "-".to_string();
         }
@@ -371,9 +371,10 @@ pub fn warnings(s: &Snapshot) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::group::{CoordinatorNode, DescribedTopology, PartitionOffsets};
-    use crate::model::task::{Assignment, TaskId};
-    use crate::model::topology::{Subtopology, TopicInfo};
+    use model::assignment::Assignment;
+    use model::group::{CoordinatorNode, DescribedTopology, PartitionOffsets};
+    use model::task::TaskId;
+    use model::topology::{Subtopology, TopicInfo};
 
     fn snapshot() -> Snapshot {
         let ts = |v: &[(&str, i32)]| -> TaskSet { v.iter().copied().collect() };
@@ -469,7 +470,7 @@ mod tests {
         let mut s = snapshot();
         let plain = rows(&members_table(&s, false));
         assert!(!plain[0].contains(&"ENDPOINT".to_string()));
-        s.groups[0].members[1].user_endpoint = Some(crate::model::heartbeat::Endpoint {
+        s.groups[0].members[1].user_endpoint = Some(model::heartbeat::Endpoint {
             host: "app-1".into(),
             port: 7070,
         });

@@ -1,15 +1,15 @@
 //! Human output of `diff topology`, `diff assignment` and the diff part of `check-epoch`.
 //! Colour comes from `colored`, switched on or off globally by `render::color::init`.
 
-use crate::model::movement::{OwnerDiff, TaskMove};
+use model::movement::{OwnerDiff, TaskMove};
 use std::fmt::Write;
 
 use colored::Colorize;
 
 use crate::diff::topology::{Hazard, ListChange, SubtopologyDiff, TopologyDiff};
 use crate::diff::{AssignmentDiffReport, ComparedBy, TopologyDiffReport};
-use crate::model::topology::{Subtopology, Topology};
-use crate::model::TaskSet;
+use model::topology::{Subtopology, Topology};
+use model::TaskSet;
 
 /// The whole `diff topology` report.
 pub fn topology_report(r: &TopologyDiffReport) -> String {

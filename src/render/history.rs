@@ -3,8 +3,8 @@
 use crate::history::replay::Change;
 use crate::history::report::HistoryReport;
 use crate::history::verify::{Verdict, Verification};
-use crate::model::Assignment;
 use crate::watch::clock::time_of_day;
+use model::Assignment;
 
 /// A header, then one row per change: TIME, OFFSET, WHAT.
 pub fn table(r: &HistoryReport) -> String {

@@ -2,9 +2,9 @@
 
 use colored::Colorize;
 
-use crate::model::{natural, GroupStateName, StatusCode, TaskSet};
+use crate::simulate::report::{Distribution, Kept, ProcessLoad, Range, TaskStay};
 use crate::simulate::report::{SimulationReport, StopReason};
-use crate::simulate::samples::{Distribution, Kept, ProcessLoad, Range, TaskStay};
+use model::{natural, GroupStateName, StatusCode, TaskSet};
 
 fn state_colored(state: GroupStateName) -> String {
     let name = state.name();

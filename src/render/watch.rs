@@ -3,11 +3,11 @@
 
 use colored::Colorize;
 
-use crate::model::group::GroupDescription;
 use crate::watch::change::{total_lag, Change, Progress};
 use crate::watch::clock;
 use crate::watch::sample::{Sample, WatchLine};
 use crate::watch::watcher::{Point, Watcher};
+use model::group::GroupDescription;
 
 /// A change as a sentence, prefixed with its group.
 pub fn change_text(c: &Change) -> String {

@@ -18,11 +18,11 @@ use crate::describe::ListReport;
 use crate::diff::{AssignmentDiffReport, TopologyDiffReport};
 use crate::history::report::HistoryReport;
 use crate::lag::LagReport;
-use crate::model::group::Snapshot;
 use crate::simulate::report::SimulationReport;
 use crate::topology::report::TopologyReport;
 use crate::watch::timeline::TimelineReport;
 use crate::watch::WatchLine;
+use model::group::Snapshot;
 
 /// Every document: its name (`diff-topology` for `diff topology`; the schema file is
 /// `docs/schemas/NAME.schema.json`) and its schema. `describe` is also the snapshot file that

@@ -8,10 +8,10 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use crate::model::heartbeat::{
+use model::heartbeat::{
     Endpoint, HeartbeatRequest, HeartbeatResponse, LEAVE_EPOCH, STATIC_LEAVE_EPOCH,
 };
-use crate::model::{Assignment, ErrorCode, TaskRole, Topology};
+use model::{Assignment, ErrorCode, TaskRole, Topology};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Liveness {

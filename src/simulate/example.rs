@@ -6,7 +6,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::model::{Subtopology, TopicInfo, Topology};
+use model::{Subtopology, TopicInfo, Topology};
 
 pub const APPLICATION_ID: &str = "orders-app";
 

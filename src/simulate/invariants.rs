@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::model::{Assignment, TaskRole};
+use model::{Assignment, TaskRole};
 
 /// A running copy of a task: (member, process, role); the ids shared by a member's copies.
 type Copy = (Arc<str>, Arc<str>, TaskRole);

@@ -5,9 +5,9 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::model::heartbeat::EndpointPartitions;
-use crate::model::movement::{OwnerDiff, TaskMove};
-use crate::model::{Assignment, ErrorCode, GroupStateName, StatusCode, TaskSet};
+use model::heartbeat::EndpointPartitions;
+use model::movement::{OwnerDiff, TaskMove};
+use model::{Assignment, ErrorCode, GroupStateName, StatusCode, TaskSet};
 
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 #[schemars(rename = "Report")]
@@ -21,7 +21,7 @@ pub struct SimulationReport {
     /// How many runs the report stands for: when members join, Kafka draws their ids and the
     /// assignor breaks ties by them, so the scenario runs again with such ids and this says
     /// what varied. The rest of the report is the first run's (placeholder ids).
-    pub samples: crate::simulate::samples::Samples,
+    pub samples: Samples,
     /// Why the run ended: every step ran and the group settled, the `--max-time` limit
     /// passed first, or a member died of an error fatal to a Kafka Streams client.
     pub stop_reason: StopReason,
@@ -159,6 +159,95 @@ pub fn by_name(statuses: impl IntoIterator<Item = StatusCode>) -> Vec<StatusCode
     v.sort_by_key(|s| s.name());
     v.dedup();
     v
+}
+
+/// How many runs a report stands for, and what varied between them.
+#[derive(Clone, Debug, Default, Serialize, JsonSchema)]
+pub struct Samples {
+    /// Runs behind the report: the first (placeholder ids) is the one the report shows.
+    pub count: u32,
+    /// No member drew an id (only known members left, crashed or restarted as static
+    /// members), and every sample ended with the same assignment: the assignment shown is the
+    /// one Kafka computes, and only the timing (heartbeat phases) varied.
+    pub exact: bool,
+    /// Members that joined with ids Kafka draws at random, in the first run.
+    pub joiners: u32,
+    /// What varied across the runs; absent with one run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub distribution: Option<Distribution>,
+}
+
+/// Across the samples.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Distribution {
+    /// Active and standby tasks that changed owner, summed over the steps.
+    pub moved_active: Range,
+    pub moved_standby: Range,
+    /// Time to Stable (as `virtual_time_to_stable_ms`) over the samples in which the group
+    /// was Stable; absent when it never was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_to_stable_ms: Option<Range>,
+    /// Samples in which the group was never Stable.
+    pub never_stable: u32,
+    /// How many different assignments the samples ended with (1: the same in every sample).
+    pub distinct_assignments: u32,
+    /// For each member present when the first step started, the tasks it had then and still
+    /// has at the end in every sample: what is certain whichever ids the joiners get.
+    pub kept_in_every_sample: Vec<Kept>,
+    /// For each task that had an owner when the first step started: in how many samples it
+    /// stayed where it was.
+    pub tasks: Vec<TaskStay>,
+    /// Each process's load at the end, across the samples.
+    pub processes: Vec<ProcessLoad>,
+    /// Invariant violations in the samples after the first (the first's are in the report).
+    pub invariant_violations: usize,
+}
+
+/// The fewest, the median (the lower middle value of an even count) and the most.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Range {
+    pub min: i64,
+    pub median: i64,
+    pub max: i64,
+}
+
+impl Range {
+    pub fn of(mut values: Vec<i64>) -> Option<Range> {
+        values.sort_unstable();
+        Some(Range {
+            min: *values.first()?,
+            median: values[(values.len() - 1) / 2],
+            max: *values.last()?,
+        })
+    }
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Kept {
+    pub member_id: String,
+    pub active: TaskSet,
+    pub standby: TaskSet,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct TaskStay {
+    pub subtopology: String,
+    pub partition: i32,
+    /// Samples in which the task's active owner at the end was its owner before.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub active_stayed: Option<u32>,
+    /// Samples in which the task's standby owners at the end were those before.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub standby_stayed: Option<u32>,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct ProcessLoad {
+    /// The process id, or the placeholder (`p4`) of a process that joined.
+    pub process_id: String,
+    /// Active and standby tasks of the process's members at the end.
+    pub tasks: Range,
+    pub active: Range,
 }
 
 #[cfg(test)]

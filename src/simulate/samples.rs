@@ -13,14 +13,12 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use schemars::JsonSchema;
-use serde::Serialize;
-
+use super::engine::Outcome;
 use super::ids::Ids;
-use super::report::SimulationReport;
+use super::report::{Distribution, Kept, ProcessLoad, Range, Samples, SimulationReport, TaskStay};
 use super::scenario::Scenario;
 use super::{SimConfig, SimError};
-use crate::model::{Assignment, TaskId, TaskSet};
+use model::{Assignment, TaskId, TaskSet};
 
 /// The most samples a run may ask for.
 pub const MAX_SAMPLES: u32 = 1_000;
@@ -30,120 +28,13 @@ pub const MAX_SAMPLES: u32 = 1_000;
 pub const DEFAULT_MAX_SAMPLES: u32 = 20;
 const DEFAULT_HEARTBEAT_BUDGET: u64 = 500_000;
 
-/// One run as the samples compare it, by label.
-#[derive(Clone, Debug, Default)]
-pub struct Outcome {
-    /// Members that joined with ids drawn for them.
-    pub joiners: u32,
-    /// Each member's tasks when the first step started (none: the scenario has no step).
-    pub before: Option<BTreeMap<String, Assignment>>,
-    /// Each member's tasks at the end, with its process's label.
-    pub after: BTreeMap<String, (String, Assignment)>,
-    pub moved_active: u64,
-    pub moved_standby: u64,
-    pub time_to_stable_ms: Option<i64>,
-    pub heartbeats: u64,
-    pub invariant_violations: usize,
-}
-
-/// How many runs a report stands for, and what varied between them.
-#[derive(Clone, Debug, Default, Serialize, JsonSchema)]
-pub struct Samples {
-    /// Runs behind the report: the first (placeholder ids) is the one the report shows.
-    pub count: u32,
-    /// No member drew an id (only known members left, crashed or restarted as static
-    /// members), and every sample ended with the same assignment: the assignment shown is the
-    /// one Kafka computes, and only the timing (heartbeat phases) varied.
-    pub exact: bool,
-    /// Members that joined with ids Kafka draws at random, in the first run.
-    pub joiners: u32,
-    /// What varied across the runs; absent with one run.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub distribution: Option<Distribution>,
-}
-
-/// Across the samples.
-#[derive(Clone, Debug, Serialize, JsonSchema)]
-pub struct Distribution {
-    /// Active and standby tasks that changed owner, summed over the steps.
-    pub moved_active: Range,
-    pub moved_standby: Range,
-    /// Time to Stable (as `virtual_time_to_stable_ms`) over the samples in which the group
-    /// was Stable; absent when it never was.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub time_to_stable_ms: Option<Range>,
-    /// Samples in which the group was never Stable.
-    pub never_stable: u32,
-    /// How many different assignments the samples ended with (1: the same in every sample).
-    pub distinct_assignments: u32,
-    /// For each member present when the first step started, the tasks it had then and still
-    /// has at the end in every sample: what is certain whichever ids the joiners get.
-    pub kept_in_every_sample: Vec<Kept>,
-    /// For each task that had an owner when the first step started: in how many samples it
-    /// stayed where it was.
-    pub tasks: Vec<TaskStay>,
-    /// Each process's load at the end, across the samples.
-    pub processes: Vec<ProcessLoad>,
-    /// Invariant violations in the samples after the first (the first's are in the report).
-    pub invariant_violations: usize,
-}
-
-/// The fewest, the median (the lower middle value of an even count) and the most.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
-pub struct Range {
-    pub min: i64,
-    pub median: i64,
-    pub max: i64,
-}
-
-impl Range {
-    fn of(mut values: Vec<i64>) -> Option<Range> {
-        values.sort_unstable();
-        Some(Range {
-            min: *values.first()?,
-            median: values[(values.len() - 1) / 2],
-            max: *values.last()?,
-        })
-    }
-}
-
-#[derive(Clone, Debug, Serialize, JsonSchema)]
-pub struct Kept {
-    pub member_id: String,
-    pub active: TaskSet,
-    pub standby: TaskSet,
-}
-
-#[derive(Clone, Debug, Serialize, JsonSchema)]
-pub struct TaskStay {
-    pub subtopology: String,
-    pub partition: i32,
-    /// Samples in which the task's active owner at the end was its owner before.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub active_stayed: Option<u32>,
-    /// Samples in which the task's standby owners at the end were those before.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub standby_stayed: Option<u32>,
-}
-
-#[derive(Clone, Debug, Serialize, JsonSchema)]
-pub struct ProcessLoad {
-    /// The process id, or the placeholder (`p4`) of a process that joined.
-    pub process_id: String,
-    /// Active and standby tasks of the process's members at the end.
-    pub tasks: Range,
-    pub active: Range,
-}
-
-impl Samples {
-    /// One run, not compared with others.
-    pub fn single(o: &Outcome) -> Samples {
-        Samples {
-            count: 1,
-            exact: o.joiners == 0,
-            joiners: o.joiners,
-            distribution: None,
-        }
+/// One run, not compared with others.
+pub fn single(o: &Outcome) -> Samples {
+    Samples {
+        count: 1,
+        exact: o.joiners == 0,
+        joiners: o.joiners,
+        distribution: None,
     }
 }
 
@@ -175,9 +66,9 @@ pub fn run(
         check_count(n).map_err(SimError)?;
     }
     let mut time = |now_ms, limit_ms| progress(Progress::Time { now_ms, limit_ms });
-    let (mut report, first) = super::run_with(cfg, scenario, Ids::Placeholders, &mut time)?;
+    let (mut report, first) = super::engine::run_with(cfg, scenario, Ids::Placeholders, &mut time)?;
     let count = count.unwrap_or_else(|| default_count(first.heartbeats));
-    report.samples = Samples::single(&first);
+    report.samples = single(&first);
     if count == 1 {
         return Ok(report);
     }
@@ -243,7 +134,7 @@ fn sample(cfg: &SimConfig, scenario: &Scenario, k: u32) -> Result<Outcome, SimEr
     cfg.run.seed = seed;
     cfg.run.trace = false;
     let ids = Ids::random(mix(seed));
-    super::run_with(&cfg, scenario, ids, &mut |_, _| {}).map(|(_, o)| o)
+    super::engine::run_with(&cfg, scenario, ids, &mut |_, _| {}).map(|(_, o)| o)
 }
 
 /// SplitMix64's finaliser: nearby seeds give unrelated ones.
@@ -325,7 +216,7 @@ fn kept(outcomes: &[Outcome]) -> Vec<Kept> {
             }
         })
         .collect();
-    out.sort_by(|a, b| crate::model::natural::cmp(&a.member_id, &b.member_id));
+    out.sort_by(|a, b| model::natural::cmp(&a.member_id, &b.member_id));
     out
 }
 
@@ -400,7 +291,7 @@ fn process_loads(outcomes: &[Outcome]) -> Vec<ProcessLoad> {
             })
         })
         .collect();
-    out.sort_by(|a, b| crate::model::natural::cmp(&a.process_id, &b.process_id));
+    out.sort_by(|a, b| model::natural::cmp(&a.process_id, &b.process_id));
     out
 }
 

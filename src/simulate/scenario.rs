@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::Topology;
+use model::Topology;
 
 /// A scenario: steps run one after the other. A step starts when the previous one has settled
 /// (the group is Stable) or at its `at_ms`, whichever the step says.
@@ -228,7 +228,7 @@ fn check_step(step: &Step, total: &mut u64, threads_per_process: u32) -> Result<
         }
         Action::CreateTopics { topics } => {
             for (name, n) in topics {
-                if !crate::topology::topic_name::is_valid_topic_name(name) {
+                if !model::topic_name::is_valid_topic_name(name) {
                     return Err(format!(
                         "create_topics: `{name}` is not a valid Kafka topic name (1 to 249 of a-z, A-Z, 0-9, '.', '_', '-')"
                     ));

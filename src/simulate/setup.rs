@@ -5,21 +5,21 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::coordinator::broker_settings::BrokerSettings;
-use crate::coordinator::config::BrokerBounds;
-use crate::coordinator::GroupConfig;
 use crate::error::Error;
-use crate::model::group::ClusterSettings;
-use crate::model::group::GroupDescription;
-use crate::model::{KafkaVersion, Topology};
 use crate::simulate::report::SimulationReport;
 use crate::simulate::scenario::{self, BuiltInContext, Scenario};
 use crate::simulate::{self, example, select, RunSettings, SimConfig};
 use crate::snapshot;
 use crate::source::choice;
-use crate::topology::configure::TopicMetadata;
 use crate::topology::topic_counts::TopicCounts;
 use crate::topology::ResolvedTopology;
+use coordinator::broker_settings::BrokerSettings;
+use coordinator::config::BrokerBounds;
+use coordinator::topics::TopicMetadata;
+use coordinator::GroupConfig;
+use model::group::ClusterSettings;
+use model::group::GroupDescription;
+use model::{KafkaVersion, Topology};
 
 /// The most members a run may start with; beyond it a typo is more likely than intent.
 pub const MAX_MEMBERS: u32 = scenario::MAX_MEMBERS as u32;
@@ -407,10 +407,10 @@ pub fn scenario(
         )));
     }
     let file = path.display().to_string();
-    let text = crate::input::read_document(path)
+    let text = model::input::read_document(path)
         .map_err(|e| Error::input(format!("cannot read scenario file {file}: {e}")))?;
     let mut s: Scenario = serde_json::from_str(&text).map_err(|e| {
-        let message = crate::input::json_message(&e);
+        let message = model::input::json_message(&e);
         Error::input(format!("{file}:{}:{}: {message}", e.line(), e.column()))
     })?;
     if s.name.is_empty() {
@@ -632,8 +632,8 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::group::{DescribedTopology, MemberDescription};
-    use crate::model::{Assignment, TaskSet};
+    use model::group::{DescribedTopology, MemberDescription};
+    use model::{Assignment, TaskSet};
 
     fn member(id: &str, process: &str, standby: &[(&str, i32)]) -> MemberDescription {
         MemberDescription {

@@ -3,9 +3,9 @@
 //! assignor.
 
 use super::Origin;
-use crate::coordinator::assignor::ASSIGNOR_NAMES;
 use crate::error::Error;
-use crate::model::KafkaVersion;
+use coordinator::assignor::ASSIGNOR_NAMES;
+use model::KafkaVersion;
 
 /// The profile chosen, with a note for the user when the choice was a fallback.
 #[derive(Clone, Debug, PartialEq, Eq)]

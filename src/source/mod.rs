@@ -7,12 +7,12 @@ pub mod choice;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Fix};
-use crate::kafka::{self, config::ClientConfig, error::KafkaError};
-use crate::model::group::GroupDescription;
-use crate::model::processor_graph::StoredDescription;
-use crate::model::{ErrorCode, KafkaVersion};
 use crate::snapshot;
 use crate::topology::ResolvedTopology;
+use kafka::{self, config::ClientConfig, error::KafkaError};
+use model::group::GroupDescription;
+use model::processor_graph::StoredDescription;
+use model::{ErrorCode, KafkaVersion};
 
 /// Where the group a command works on comes from.
 #[derive(Clone, Debug)]
@@ -243,7 +243,7 @@ pub fn resolve_topology(
         }
         TopologySource::File(path) => {
             let label = path.display().to_string();
-            let text = crate::input::read_document(path)
+            let text = model::input::read_document(path)
                 .map_err(|e| Error::input(format!("{label}: cannot read the file: {e}")))?;
             if snapshot::looks_like_snapshot(&text) {
                 let s = snapshot::parse_snapshot(&text, &label)

@@ -16,7 +16,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::model::topology::{Subtopology, TopicInfo, Topology};
+use model::topology::{Subtopology, TopicInfo, Topology};
 
 use super::{line_col, ParseError};
 
@@ -40,7 +40,7 @@ pub fn parse_json(text: &str) -> Result<Topology, ParseError> {
 }
 
 fn serde_error(e: &serde_json::Error) -> ParseError {
-    let message = crate::input::json_message(e);
+    let message = model::input::json_message(e);
     if e.line() == 0 {
         ParseError::general(message)
     } else {

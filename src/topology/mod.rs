@@ -3,29 +3,23 @@
 //!
 //! Entry points:
 //! * [`parse_topology`] / [`load_topology_file`]: auto-detect the format and parse.
-//! * [`configure::configure`]: the coordinator's topology configuration (KIP-1071).
+//! * [`coordinator::topics::configure`]: the coordinator's topology configuration (KIP-1071).
 //! * [`diff::diff`]: compare two topologies, with hazards for a topology upgrade.
 
-pub mod configure;
 pub mod describe_text;
 pub mod json;
 pub mod picture;
 pub mod report;
 pub mod show;
 pub mod topic_counts;
-pub mod topic_name;
 
 use std::fmt;
 use std::path::Path;
 
-use crate::model::group::GroupDescription;
-use crate::model::processor_graph::ProcessorGraph;
-use crate::model::topology::Topology;
+use model::group::GroupDescription;
+use model::processor_graph::ProcessorGraph;
+use model::topology::Topology;
 
-pub use configure::{
-    configure, Configuration, ConfiguredSubtopology, CreatableTopic, InvalidTopology,
-    TopicMetadata, TopicProblem,
-};
 pub use describe_text::{parse_describe, parse_describe_graph, parse_describe_with_notes};
 pub use json::parse_json;
 
@@ -172,7 +166,7 @@ pub fn load_topology_file_with_notes(
     application_id: Option<&str>,
 ) -> Result<(Topology, Vec<String>), ParseError> {
     let name = path.display().to_string();
-    let text = crate::input::read_document(path)
+    let text = model::input::read_document(path)
         .map_err(|e| ParseError::general(format!("cannot read the file: {e}")).in_file(&name))?;
     parse_topology_with_notes(&text, application_id).map_err(|e| e.in_file(name))
 }

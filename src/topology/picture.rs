@@ -6,11 +6,11 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::model::natural;
-use crate::model::processor_graph::{NodeKind, ProcessorGraph, SubtopologyGraph};
-use crate::model::topology::{Subtopology, Topology};
+use model::natural;
+use model::processor_graph::{NodeKind, ProcessorGraph, SubtopologyGraph};
+use model::topology::{Subtopology, Topology};
 
-use super::TopicMetadata;
+use coordinator::topics::TopicMetadata;
 
 /// The whole picture; subtopologies in natural id order, topics by name.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -275,7 +275,7 @@ fn global_cluster(g: &SubtopologyGraph) -> SubtopologyBox {
 /// edges; a broker's stored description lists them in an order of its own.
 fn nodes(g: &SubtopologyGraph) -> Vec<Node> {
     let names: BTreeSet<&str> = g.nodes.iter().map(|n| n.name.as_str()).collect();
-    let by_name: BTreeMap<&str, &crate::model::processor_graph::ProcessorNode> =
+    let by_name: BTreeMap<&str, &model::processor_graph::ProcessorNode> =
         g.nodes.iter().map(|n| (n.name.as_str(), n)).collect();
     let mut queue: std::collections::VecDeque<&str> = g
         .nodes

@@ -6,11 +6,11 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::model::{ErrorCode, StatusCode, Subtopology, Topology};
+use model::{ErrorCode, StatusCode, Subtopology, Topology};
 
-use crate::topology::configure::{configure, CreatableTopic, TopicMetadata, TopicProblem};
 use crate::topology::topic_counts::ReadFrom;
 use crate::topology::ResolvedTopology;
+use coordinator::topics::{configure, CreatableTopic, TopicMetadata, TopicProblem};
 
 /// One subtopology in the report.
 #[derive(Debug, Serialize, JsonSchema)]
@@ -197,7 +197,7 @@ fn row(s: &Subtopology, tasks: Option<i32>) -> SubtopologyRow {
         v.dedup();
         v
     };
-    let names = |ts: &[crate::model::TopicInfo]| ts.iter().map(|t| t.name.clone()).collect();
+    let names = |ts: &[model::TopicInfo]| ts.iter().map(|t| t.name.clone()).collect();
     let mut copartition_groups: Vec<Vec<String>> = s
         .copartition_groups
         .iter()

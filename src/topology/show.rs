@@ -7,7 +7,7 @@ use crate::topology::picture::{picture as draw, Picture};
 use crate::topology::report::report;
 use crate::topology::topic_counts::group_metadata;
 use crate::topology::ResolvedTopology;
-use crate::topology::TopicMetadata;
+use coordinator::topics::TopicMetadata;
 
 /// Partition counts the user gives: every source topic (`all`), then single topics.
 #[derive(Clone, Debug, Default)]

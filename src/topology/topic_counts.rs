@@ -7,10 +7,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::configure::TopicMetadata;
 use super::ResolvedTopology;
-use crate::model::group::GroupDescription;
-use crate::model::Topology;
+use coordinator::topics::TopicMetadata;
+use model::group::GroupDescription;
+use model::Topology;
 
 /// Assumed partition counts: every source topic has `partitions` unless `overrides` gives its
 /// count (0: the topic is missing).

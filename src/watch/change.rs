@@ -7,9 +7,9 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::model::group::{GroupDescription, MemberDescription};
-use crate::model::natural::Natural;
-use crate::model::TaskRole;
+use model::group::{GroupDescription, MemberDescription};
+use model::natural::Natural;
+use model::TaskRole;
 
 /// One change seen between two samples.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]

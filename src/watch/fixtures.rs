@@ -1,9 +1,9 @@
 //! Groups and samples for the unit tests.
 
-use crate::model::group::{
+use model::group::{
     DescribedTopology, GroupDescription, MemberDescription, PartitionOffsets, Snapshot,
 };
-use crate::model::{Assignment, TaskSet};
+use model::{Assignment, TaskSet};
 
 use super::sample::Sample;
 

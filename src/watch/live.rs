@@ -5,11 +5,11 @@ use std::path::Path;
 
 use crate::describe::live::{self, GroupSelection};
 use crate::error::Error;
-use crate::kafka::config::ClientConfig;
-use crate::model::group::{Snapshot, SNAPSHOT_SCHEMA_VERSION};
 use crate::watch::recording;
 use crate::watch::sample::{GroupError, Sample};
 use crate::watch::timeline::{self, TimelineReport};
+use kafka::config::ClientConfig;
+use model::group::{Snapshot, SNAPSHOT_SCHEMA_VERSION};
 
 /// The groups of `selection` as described now (`at_ms`, from the caller's clock). A cluster
 /// that cannot be reached, or answers the session with an error, gives a sample that says so:
@@ -48,7 +48,7 @@ pub fn sample(
 /// The timeline of the recording at `path` (read with the size cap of every input document).
 pub fn timeline(path: &Path) -> Result<TimelineReport, Error> {
     let file = path.display().to_string();
-    let text = crate::input::read_document(path)
+    let text = model::input::read_document(path)
         .map_err(|e| Error::input(format!("{file}: cannot read the recording: {e}")))?;
     let samples = recording::parse(&text).map_err(|e| Error::input(format!("{file}: {e}")))?;
     Ok(timeline::build(&file, &samples))

@@ -5,7 +5,7 @@
 use std::fmt;
 
 use super::sample::Sample;
-use crate::model::group::SNAPSHOT_SCHEMA_VERSION;
+use model::group::SNAPSHOT_SCHEMA_VERSION;
 
 /// Why a recording cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::change::Change;
 use super::clock;
-use crate::model::group::{GroupDescription, Snapshot, SNAPSHOT_SCHEMA_VERSION};
+use model::group::{GroupDescription, Snapshot, SNAPSHOT_SCHEMA_VERSION};
 
 /// One sample: the `describe --output json` document plus the time it was taken. When the
 /// cluster could not be described at all, `error` says why and `groups` is empty.

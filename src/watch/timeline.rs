@@ -11,8 +11,8 @@ use super::change::{waits_for_first_target, Change, Progress};
 use super::clock;
 use super::sample::Sample;
 use super::watcher::Watcher;
-use crate::model::group::{GroupDescription, MemberDescription};
-use crate::model::movement::TaskMove;
+use model::group::{GroupDescription, MemberDescription};
+use model::movement::TaskMove;
 
 /// The `timeline` report.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]

@@ -8,9 +8,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::change::{group_changes, Change};
 use super::sample::Sample;
-use crate::model::group::GroupDescription;
-use crate::model::movement::TaskMove;
-use crate::model::{natural, TaskId, TaskRole};
+use model::group::GroupDescription;
+use model::movement::TaskMove;
+use model::{natural, TaskId, TaskRole};
 
 /// How many history points are kept per group.
 pub const HISTORY_LEN: usize = 32;
@@ -133,7 +133,7 @@ impl Watcher {
     /// Per group of the last sample that described the cluster, the owner changes no move has
     /// paired yet: a task dropped that no one took (yet), a replica added that no one gave up.
     /// The moves reported since the first sample, then these, compose
-    /// ([`crate::model::movement::compose`]) to the moves of `diff_owners` between the group's
+    /// ([`model::movement::compose`]) to the moves of `diff_owners` between the group's
     /// first sample and the last one.
     pub fn unpaired(&self) -> Vec<(String, TaskMove)> {
         let Some(last) = &self.last else {

@@ -325,7 +325,7 @@ fn dash_reads_standard_input_and_endless_input_is_refused() {
 /// README, `--help` and the error for an unknown version name the same modelled releases.
 #[test]
 fn every_modelled_version_is_documented_and_accepted() {
-    use streams_group::model::KafkaVersion;
+    use model::KafkaVersion;
     let readme =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
     let (_, bad, err) = run(&["simulate", "--kafka-version", "9.9"], &[]);

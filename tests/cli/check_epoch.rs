@@ -9,9 +9,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use streams_group::coordinator::{Coordinator, GroupConfig, RequestContext};
-use streams_group::model::group::{PartitionOffsets, Snapshot, SNAPSHOT_SCHEMA_VERSION};
-use streams_group::model::{HeartbeatRequest, KafkaVersion, TaskSet};
+use coordinator::{Coordinator, GroupConfig, RequestContext};
+use model::group::{PartitionOffsets, Snapshot, SNAPSHOT_SCHEMA_VERSION};
+use model::{HeartbeatRequest, KafkaVersion, TaskSet};
 use streams_group::topology::load_topology_file;
 
 const APP: &str = "wordcount";
@@ -41,7 +41,7 @@ fn build_snapshot() -> Snapshot {
         ("member-2", "process-a"),
         ("member-3", "process-b"),
     ];
-    let mut state: BTreeMap<&str, (i32, streams_group::model::Assignment)> = BTreeMap::new();
+    let mut state: BTreeMap<&str, (i32, model::Assignment)> = BTreeMap::new();
     for round in 0..30 {
         for (i, (m, p)) in members.into_iter().enumerate() {
             let (epoch, owned) = state.get(m).cloned().unwrap_or_default();
@@ -151,7 +151,7 @@ fn snapshot_fixture_is_up_to_date() {
     active.sort();
     let expected: Vec<_> = ["0", "1"]
         .iter()
-        .flat_map(|s| (0..6).map(move |p| streams_group::model::TaskId::new(*s, p)))
+        .flat_map(|s| (0..6).map(move |p| model::TaskId::new(*s, p)))
         .collect();
     assert_eq!(active, expected);
 }

@@ -4,8 +4,8 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-use streams_group::model::group::Snapshot;
-use streams_group::model::TaskSet;
+use model::group::Snapshot;
+use model::TaskSet;
 
 use crate::support::golden::Golden;
 use crate::topo;

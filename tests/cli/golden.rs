@@ -76,17 +76,19 @@ fn every_subcommand_has_a_case() {
     );
 }
 
-/// Every example in the README and the guides that shows a command (a ```sh block with one
+/// Every example in the README, the guides and the developer documents that shows a command (a ```sh block with one
 /// `streams-group ...` line) followed by its output (a ```text block, or a ```dot or
 /// ```mermaid picture) shows what the current build prints.
 #[test]
 fn documented_examples_are_real_output() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = vec![root.join("README.md")];
-    for e in std::fs::read_dir(root.join("docs")).unwrap() {
-        let p = e.unwrap().path();
-        if p.extension().is_some_and(|x| x == "md") {
-            files.push(p);
+    for dir in ["docs", "docs/dev"] {
+        for e in std::fs::read_dir(root.join(dir)).unwrap() {
+            let p = e.unwrap().path();
+            if p.extension().is_some_and(|x| x == "md") {
+                files.push(p);
+            }
         }
     }
     let mut checked = 0;

@@ -8,10 +8,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use model::group::{Snapshot, SNAPSHOT_SCHEMA_VERSION};
 use serde_json::{json, Value};
 use streams_group::check_epoch::BrokerReport;
 use streams_group::describe::{ListReport, ListRow};
-use streams_group::model::group::{Snapshot, SNAPSHOT_SCHEMA_VERSION};
 
 use crate::support::cli_cases::{cases, subcommands, Case};
 use crate::support::golden::bless;

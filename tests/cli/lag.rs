@@ -2,8 +2,8 @@
 
 use std::process::Command;
 
-use streams_group::model::group::Snapshot;
-use streams_group::model::TaskId;
+use model::group::Snapshot;
+use model::TaskId;
 
 fn run(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_streams-group"))

@@ -79,7 +79,7 @@ fn every_built_in_scenario_ends_stable_without_violations_on_every_profile() {
             "--kafka-version",
             version,
         ]);
-        let release: streams_group::model::KafkaVersion = version.parse().unwrap();
+        let release: model::KafkaVersion = version.parse().unwrap();
         assert_eq!(v["kafka_version"], release.release());
         assert_eq!(v["final_state"], "Stable", "scenario {s} on {version}");
         assert_eq!(

@@ -282,9 +282,7 @@ fn samples(rec: &std::path::Path) -> Vec<Value> {
 }
 
 /// Each member's assignment in a sample (or snapshot).
-fn assignments(
-    snapshot: &Value,
-) -> std::collections::BTreeMap<String, streams_group::model::Assignment> {
+fn assignments(snapshot: &Value) -> std::collections::BTreeMap<String, model::Assignment> {
     snapshot["groups"][0]["members"]
         .as_array()
         .unwrap()
@@ -364,7 +362,7 @@ fn same_story_as_the_recording(broker: &Broker, group: &str, rec: &std::path::Pa
     );
     // The target moves of the window add up to the change from the first to the last sample
     // (both Stable: every member owns its target).
-    let history_moves: Vec<streams_group::model::movement::TaskMove> = h["events"]
+    let history_moves: Vec<model::movement::TaskMove> = h["events"]
         .as_array()
         .unwrap()
         .iter()
@@ -373,8 +371,7 @@ fn same_story_as_the_recording(broker: &Broker, group: &str, rec: &std::path::Pa
         .flat_map(|c| c["moves"].as_array().unwrap())
         .map(crate::moves::task_move)
         .collect();
-    let between =
-        streams_group::model::movement::diff_owners(&assignments(first), &assignments(last));
+    let between = model::movement::diff_owners(&assignments(first), &assignments(last));
     assert_eq!(
         crate::moves::composed(&history_moves),
         crate::moves::composed(&between.moves),

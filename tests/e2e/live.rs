@@ -8,7 +8,7 @@ use std::net::TcpListener;
 use std::process::Output;
 use std::time::Duration;
 
-use streams_group::model::group::Snapshot;
+use model::group::Snapshot;
 
 use crate::support;
 use crate::support::{
@@ -381,13 +381,11 @@ fn commands_against_a_live_group(b: &str, group: &str) {
     let snap = snapshot(b, group);
     let mut topology =
         streams_group::snapshot::topology_of(&snap.groups[0]).expect("initialised topology");
-    topology
-        .subtopologies
-        .push(streams_group::model::Subtopology {
-            id: "9".into(),
-            source_topics: vec![format!("{group}-input")],
-            ..Default::default()
-        });
+    topology.subtopologies.push(model::Subtopology {
+        id: "9".into(),
+        source_topics: vec![format!("{group}-input")],
+        ..Default::default()
+    });
     let dir = tempfile::tempdir().unwrap();
     let other = dir.path().join("other.json");
     std::fs::write(&other, serde_json::to_string(&topology).unwrap()).unwrap();
@@ -458,7 +456,7 @@ fn commands_against_a_live_group(b: &str, group: &str) {
     assert_eq!(v["kafka_version"], "4.3.2", "{v}");
     assert_eq!(
         snap.kafka_version,
-        Some(streams_group::model::KafkaVersion::V4_3),
+        Some(model::KafkaVersion::V4_3),
         "describe --output json records the broker's version"
     );
     // ... and the group's configs and its coordinator's settings, as the harness set them
@@ -529,7 +527,7 @@ fn live_sasl_ssl_good_and_bad_credentials() {
     // Configs: alice reads the group's and the broker's; bob may not (the harness denies him
     // DescribeConfigs), and every command still works, naming what it could not read.
     let _app = broker.app("acl", 1, 1);
-    let configs = |file: &str| -> streams_group::model::group::ClusterSettings {
+    let configs = |file: &str| -> model::group::ClusterSettings {
         let out = sg(
             &sb,
             &[

@@ -19,10 +19,10 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use streams_group::model::group::GroupDescription;
-use streams_group::model::group::Snapshot;
-use streams_group::model::movement::diff_owners;
-use streams_group::model::Assignment;
+use model::group::GroupDescription;
+use model::group::Snapshot;
+use model::movement::diff_owners;
+use model::Assignment;
 
 use crate::support;
 use crate::support::{AppOptions, Broker};

@@ -3,9 +3,9 @@
 
 use std::collections::BTreeMap;
 
+use coordinator::{Coordinator, GroupConfig, RequestContext};
+use model::{HeartbeatRequest, Subtopology, TaskSet, TopicInfo, Topology};
 use proptest::prelude::*;
-use streams_group::coordinator::{Coordinator, GroupConfig, RequestContext};
-use streams_group::model::{HeartbeatRequest, Subtopology, TaskSet, TopicInfo, Topology};
 
 fn topology(epoch: i32, variant: u8) -> Topology {
     let mut subs = vec![Subtopology {
@@ -179,7 +179,7 @@ proptest! {
                 let snapshot = g.ownership().snapshot();
                 let mut active: BTreeMap<(String, i32), usize> = BTreeMap::new();
                 for (s, p, role, _, _) in &snapshot {
-                    if *role == streams_group::model::TaskRole::Active {
+                    if *role == model::TaskRole::Active {
                         *active.entry((s.clone(), *p)).or_default() += 1;
                     }
                 }

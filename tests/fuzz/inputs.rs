@@ -1,4 +1,4 @@
-//! Fuzz targets, one per parser and decoder of untrusted input (docs/fuzzing.md).
+//! Fuzz targets, one per parser and decoder of untrusted input (docs/dev/fuzzing.md).
 //!
 //! Each target replays its kept reproducers (`tests/data/fuzz-regressions/<target>/`) and seeds
 //! first, then runs `FUZZ_INPUTS` (default 10,000) inputs made by a structure-aware mutator
@@ -153,11 +153,11 @@ fn sig(e: impl Display) -> String {
 /// An error as the user sees it (`error: ...` on stderr) must be one line of plain text.
 fn one_line(e: impl Display) -> Result<(), String> {
     // As the binary's `CommandError::line` writes it.
-    let line = streams_group::input::one_line(&format!("error: {e}"));
+    let line = model::input::one_line(&format!("error: {e}"));
     match line.chars().find(|c| {
         (c.is_control() && *c != '\t')
             || matches!(c, '\u{2028}' | '\u{2029}')
-            || streams_group::input::is_bidi_control(*c)
+            || model::input::is_bidi_control(*c)
     }) {
         None => Ok(()),
         Some(c) => Err(format!(
@@ -353,7 +353,7 @@ fn preview(b: &[u8], text: bool) -> String {
         let t: String = t.chars().take(2000).collect();
         format!("{t:?}")
     } else {
-        let h = streams_group::kafka::wire::to_hex(&b[..b.len().min(1000)]);
+        let h = kafka::wire::to_hex(&b[..b.len().min(1000)]);
         format!("hex {h}{}", if b.len() > 1000 { "..." } else { "" })
     }
 }
@@ -469,7 +469,7 @@ fn fuzz(t: &Target) {
         save_failure(t.name, b"").with_file_name(format!("{}-slowest", t.name)),
         &slowest_input,
     );
-    // Printed with --nocapture; docs/fuzzing.md quotes these lines.
+    // Printed with --nocapture; docs/dev/fuzzing.md quotes these lines.
     println!(
         "fuzz {}: {n} inputs in {:.1} s ({:.0}/s, slowest {:.1} ms), {} outcomes, corpus {}",
         t.name,

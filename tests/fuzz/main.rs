@@ -1,4 +1,4 @@
-//! Fuzzing on every `cargo test` (docs/fuzzing.md): `inputs` runs one target per parser and
+//! Fuzzing on every `cargo test` (docs/dev/fuzzing.md): `inputs` runs one target per parser and
 //! decoder of untrusted input (a structure-aware mutator over real samples, a counting allocator
 //! bounding memory), `coordinator` sends the coordinator random request sequences (proptest).
 //!

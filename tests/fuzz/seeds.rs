@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use kafka_protocol::messages::*;
 use kafka_protocol::protocol::{Encodable, StrBytes};
 
-use streams_group::kafka::codec::describe::DescribeResponse;
-use streams_group::kafka::codec::heartbeat::{WireHeartbeatRequest, WireHeartbeatResponse};
-use streams_group::kafka::guard::Guarded;
+use kafka::codec::describe::DescribeResponse;
+use kafka::codec::heartbeat::{WireHeartbeatRequest, WireHeartbeatResponse};
+use kafka::guard::Guarded;
 
 use crate::support::samples;
 
@@ -230,7 +230,7 @@ pub(crate) fn frame_seeds() -> Vec<Vec<u8>> {
             m.push(0);
         }
         m.extend(body);
-        streams_group::kafka::wire::frame(&m)
+        kafka::wire::frame(&m)
     };
     vec![
         with_header(true, samples::describe_response(1).encode(1).unwrap()),
@@ -281,8 +281,8 @@ pub(crate) fn snapshot_seeds() -> Vec<Vec<u8>> {
         .iter()
         .map(|g| g.to_model())
         .collect();
-    let snap = streams_group::model::group::Snapshot {
-        schema_version: streams_group::model::group::SNAPSHOT_SCHEMA_VERSION,
+    let snap = model::group::Snapshot {
+        schema_version: model::group::SNAPSHOT_SCHEMA_VERSION,
         kafka_version: None,
         legacy_version_name: None,
         groups,
@@ -639,11 +639,11 @@ fn record_input(key: &[u8], value: Option<&[u8]>) -> Vec<u8> {
 /// One record of each type the decoder knows, with most fields set, their tombstones, and an
 /// unknown type.
 pub(crate) fn coordinator_record_seeds() -> Vec<Vec<u8>> {
+    use model::heartbeat::Endpoint;
+    use model::{Assignment, Subtopology, TaskSet, TopicInfo, Topology};
     use std::collections::BTreeMap;
     use streams_group::history::encode::encode;
     use streams_group::history::records::*;
-    use streams_group::model::heartbeat::Endpoint;
-    use streams_group::model::{Assignment, Subtopology, TaskSet, TopicInfo, Topology};
 
     let g = || "app".to_string();
     let m = || "m-1".to_string();
@@ -757,7 +757,7 @@ pub(crate) fn coordinator_record_seeds() -> Vec<Vec<u8>> {
 /// Batches in each codec a broker may write (zstd: the codec's own tests), a transactional one
 /// with its commit marker, and a cleaned batch that spans more offsets than it holds.
 pub(crate) fn record_batches_seeds() -> Vec<Vec<u8>> {
-    use streams_group::kafka::records::encode::{batch, BatchSpec, KeyValue};
+    use kafka::records::encode::{batch, BatchSpec, KeyValue};
     let records: Vec<KeyValue> = vec![
         (
             Some(&b"\x00\x11\x00\x03app"[..]),

@@ -6,9 +6,9 @@ use std::time::Duration;
 use bytes::BytesMut;
 use kafka_protocol::protocol::Encodable;
 
-use streams_group::kafka::codec::describe::{DescribeRequest, DescribeResponse};
-use streams_group::kafka::codec::heartbeat::{WireHeartbeatRequest, WireHeartbeatResponse};
-use streams_group::kafka::guard::{self, Guarded};
+use kafka::codec::describe::{DescribeRequest, DescribeResponse};
+use kafka::codec::heartbeat::{WireHeartbeatRequest, WireHeartbeatResponse};
+use kafka::guard::{self, Guarded};
 
 use super::{one_line, round_trip, sig, text, untracked, Outcome};
 
@@ -132,9 +132,9 @@ pub(crate) fn kp_response<R: Guarded + Encodable + PartialEq + std::fmt::Debug>(
 
 /// A response frame as it comes off the socket: size prefix, header, body.
 pub(crate) fn response_frame(input: &[u8]) -> Outcome {
-    use streams_group::kafka::conn::{read_frame, FrameError};
+    use kafka::conn::{read_frame, FrameError};
     let mut io = input;
-    let frame = streams_group::kafka::client::block_on(read_frame(&mut io, 1 << 28))
+    let frame = kafka::client::block_on(read_frame(&mut io, 1 << 28))
         .map_err(|e| format!("no runtime: {e}"))?;
     match frame {
         Err(FrameError::Io(e)) => Ok(sig(e)),
@@ -145,7 +145,7 @@ pub(crate) fn response_frame(input: &[u8]) -> Outcome {
         Ok(f) => {
             let mut out = Vec::new();
             for flexible in [false, true] {
-                match streams_group::kafka::wire::read_response_header(&f, flexible) {
+                match kafka::wire::read_response_header(&f, flexible) {
                     Ok((_, body)) => {
                         let _ = DescribeResponse::decode(body, 1);
                         out.push("ok".to_string())
@@ -160,7 +160,7 @@ pub(crate) fn response_frame(input: &[u8]) -> Outcome {
 
 /// SCRAM server messages (the auth bytes of SaslAuthenticate responses).
 pub(crate) fn scram(input: &[u8]) -> Outcome {
-    use streams_group::kafka::scram::{ScramClient, ScramHash};
+    use kafka::scram::{ScramClient, ScramHash};
     // PBKDF2 runs `i=` times: keep counts small so that 10,000 inputs stay quick (the range
     // check itself is unit-tested in scram.rs).
     let t = text(input);
@@ -213,14 +213,14 @@ pub(crate) fn describe_text(input: &[u8]) -> Outcome {
 
 /// What `streams-group topology FILE` does after parsing: configure with 4 partitions per
 /// source topic.
-pub(crate) fn configure(t: &streams_group::model::Topology) -> Result<(), String> {
+pub(crate) fn configure(t: &model::Topology) -> Result<(), String> {
     let mut md = BTreeMap::new();
     for s in &t.subtopologies {
         for topic in &s.source_topics {
             md.insert(topic.clone(), 4);
         }
     }
-    if let Err(e) = streams_group::topology::configure(t, &md) {
+    if let Err(e) = coordinator::topics::configure(t, &md) {
         one_line(&e)?;
     }
     Ok(())
@@ -308,7 +308,7 @@ pub(crate) fn scenario(input: &[u8]) -> Outcome {
 }
 
 pub(crate) fn properties(input: &[u8]) -> Outcome {
-    use streams_group::kafka::config::*;
+    use kafka::config::*;
     let t = text(input);
     let props = parse_properties(&t);
     let load = |props: &BTreeMap<String, String>| {
@@ -351,17 +351,17 @@ pub(crate) fn properties(input: &[u8]) -> Outcome {
 /// `input::one_line` itself: one line of plain text out, plain text unchanged.
 pub(crate) fn one_line_target(input: &[u8]) -> Outcome {
     let t = text(input);
-    let out = streams_group::input::one_line(&t);
+    let out = model::input::one_line(&t);
     if let Some(c) = out.chars().find(|c| {
         (c.is_control() && *c != '\t')
             || matches!(c, '\u{2028}' | '\u{2029}')
-            || streams_group::input::is_bidi_control(*c)
+            || model::input::is_bidi_control(*c)
     }) {
         return Err(format!("one_line({t:?}) = {out:?} holds {c:?}"));
     }
     let plain = |c: char| {
         !c.is_control()
-            && !streams_group::input::is_bidi_control(c)
+            && !model::input::is_bidi_control(c)
             && !matches!(c, '\u{2028}' | '\u{2029}')
     };
     if t.chars().all(|c| plain(c) || c == '\t') && out != t {
@@ -481,7 +481,7 @@ pub(crate) fn coordinator_record(input: &[u8]) -> Outcome {
 /// record kept. What is read must be consistent: offsets in order, the next fetch after the
 /// last whole batch, missing offsets only behind it.
 pub(crate) fn record_batches(input: &[u8]) -> Outcome {
-    use streams_group::kafka::records::read_batches;
+    use kafka::records::read_batches;
     let read = match read_batches(input, &[], &|_| true) {
         Ok(r) => r,
         Err(e) => {

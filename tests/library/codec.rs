@@ -5,8 +5,8 @@
 
 use proptest::prelude::*;
 
-use streams_group::kafka::codec::describe::*;
-use streams_group::kafka::codec::heartbeat::*;
+use kafka::codec::describe::*;
+use kafka::codec::heartbeat::*;
 
 use crate::support::samples;
 

@@ -3,10 +3,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use coordinator::GroupConfig;
+use model::KafkaVersion;
+use model::{Subtopology, TopicInfo, Topology};
 use proptest::prelude::*;
-use streams_group::coordinator::GroupConfig;
-use streams_group::model::KafkaVersion;
-use streams_group::model::{Subtopology, TopicInfo, Topology};
 use streams_group::simulate::report::{SimulationReport, StopReason};
 use streams_group::simulate::scenario::{self, BuiltInContext};
 use streams_group::simulate::{self, RunSettings, SimConfig};

@@ -3,11 +3,11 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+use coordinator::topics::{configure, TopicMetadata};
+use model::topology::{TopicInfo, Topology};
 use streams_group::diff::topology::{diff, HazardKind};
-use streams_group::model::topology::{TopicInfo, Topology};
 use streams_group::topology::{
-    configure, load_topology_file, parse_describe_with_notes, parse_topology, ParseError,
-    TopicMetadata,
+    load_topology_file, parse_describe_with_notes, parse_topology, ParseError,
 };
 
 fn fixture(name: &str) -> PathBuf {

@@ -4,8 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use streams_group::model::topology::Topology;
-use streams_group::topology::{configure, parse_topology_with_notes, ParseError, TopicMetadata};
+use coordinator::topics::{configure, TopicMetadata};
+use model::topology::Topology;
+use streams_group::topology::{parse_topology_with_notes, ParseError};
 
 const KINDS: [&str; 9] = [
     "log-prefix",

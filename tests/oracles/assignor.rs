@@ -15,16 +15,16 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use coordinator::assignor::{
+    evaluate, AssignmentConfigs, BalancedStickyAssignor, GroupAssignment, GroupSpec, MemberSpec,
+    ShippedVersion, StickyAssignor, SubtopologySpec, TaskAssignor,
+};
+use coordinator::java::IdentityHashes;
+use model::{Assignment, TaskId, TaskSet};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
-use streams_group::coordinator::assignor::{
-    evaluate, AssignmentConfigs, BalancedStickyAssignor, GroupAssignment, GroupSpec, MemberSpec,
-    ShippedVersion, StickyAssignor, SubtopologySpec, TaskAssignor,
-};
-use streams_group::java::IdentityHashes;
-use streams_group::model::{Assignment, TaskId, TaskSet};
 
 /// The harness classpath of Kafka `version`. Without Java or Maven the test fails with one
 /// line: the comparison is never skipped.

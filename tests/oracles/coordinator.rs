@@ -1,6 +1,6 @@
 //! Lock-step differential test of the local coordinator against Apache Kafka's own
 //! `GroupMetadataManager` (every release in `ORACLE_VERSIONS`: 4.1.2, 4.2.2, 4.3.1, 4.3.2, 4.4.0), run in process by the oracle of
-//! `tests/support/gmm_oracle.rs` (see docs/oracle.md).
+//! `tests/support/gmm_oracle.rs` (see docs/dev/oracle.md).
 //!
 //! For each version, one oracle JVM first replays the minimal reproducer of every difference ever
 //! found (`tests/data/oracle-differences/*.json`), then runs N random scenarios (each with its own group id and its
@@ -52,12 +52,12 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use streams_group::coordinator::assignor::{
+use coordinator::assignor::{
     AssignorError, GroupAssignment, GroupSpec, MemberAssignment, TaskAssignor,
 };
-use streams_group::coordinator::{Coordinator, GroupConfig, RequestContext, StreamsGroup};
-use streams_group::model::heartbeat::Endpoint;
-use streams_group::model::{
+use coordinator::{Coordinator, GroupConfig, RequestContext, StreamsGroup};
+use model::heartbeat::Endpoint;
+use model::{
     Assignment, ErrorCode, HeartbeatRequest, HeartbeatResponse, KafkaVersion, Subtopology, TaskId,
     TaskRole, TaskSet, TopicInfo, Topology,
 };
@@ -943,17 +943,17 @@ fn show_apache_group(g: Option<&OracleGroup>) -> String {
 
 fn our_state_name(g: &StreamsGroup) -> String {
     match g.state() {
-        streams_group::coordinator::GroupState::Empty => "EMPTY",
-        streams_group::coordinator::GroupState::NotReady => "NOT_READY",
-        streams_group::coordinator::GroupState::Assigning => "ASSIGNING",
-        streams_group::coordinator::GroupState::Reconciling => "RECONCILING",
-        streams_group::coordinator::GroupState::Stable => "STABLE",
+        coordinator::GroupState::Empty => "EMPTY",
+        coordinator::GroupState::NotReady => "NOT_READY",
+        coordinator::GroupState::Assigning => "ASSIGNING",
+        coordinator::GroupState::Reconciling => "RECONCILING",
+        coordinator::GroupState::Stable => "STABLE",
     }
     .to_string()
 }
 
-fn our_member_state(m: &streams_group::coordinator::member::Member) -> &'static str {
-    use streams_group::coordinator::member::MemberState;
+fn our_member_state(m: &coordinator::member::Member) -> &'static str {
+    use coordinator::member::MemberState;
     match m.state {
         MemberState::Stable => "STABLE",
         MemberState::UnrevokedTasks => "UNREVOKED_TASKS",
@@ -1223,7 +1223,7 @@ fn compare_groups(c: &mut Cmp, a: Option<&OracleGroup>, o: Option<&StreamsGroup>
 fn compare_member(
     c: &mut Cmp,
     am: &support::gmm_oracle::OracleMember,
-    om: &streams_group::coordinator::member::Member,
+    om: &coordinator::member::Member,
     our_target: Option<&Assignment>,
 ) {
     c.same_number(

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use streams_group::model::{
+use model::{
     Assignment, ErrorCode, HeartbeatRequest, StatusCode, Subtopology, TaskSet, TopicInfo, Topology,
 };
 

@@ -11,12 +11,12 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
-use streams_group::java::hash_map::spread;
-use streams_group::java::{
+use coordinator::java::hash_map::spread;
+use coordinator::java::{
     java_string_cmp, java_string_hash, IdentityHashes, JavaHash, JavaHashMap, JavaPriorityQueue,
 };
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
 struct Jvm {
     child: Child,

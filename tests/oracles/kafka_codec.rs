@@ -11,9 +11,9 @@
 
 use std::process::Command;
 
-use streams_group::kafka::codec::describe::{DescribeRequest, DescribeResponse};
-use streams_group::kafka::codec::heartbeat::{WireHeartbeatRequest, WireHeartbeatResponse};
-use streams_group::kafka::wire::{from_hex, to_hex};
+use kafka::codec::describe::{DescribeRequest, DescribeResponse};
+use kafka::codec::heartbeat::{WireHeartbeatRequest, WireHeartbeatResponse};
+use kafka::wire::{from_hex, to_hex};
 
 use crate::support;
 use crate::support::samples;

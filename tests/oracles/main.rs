@@ -1,4 +1,4 @@
-//! Differential tests against Apache Kafka's own Java code (docs/oracle.md): the sticky assignor
+//! Differential tests against Apache Kafka's own Java code (docs/dev/oracle.md): the sticky assignor
 //! of every modelled release, the GroupMetadataManager in lock-step with the local coordinator,
 //! its member order, the Java-order helpers against a JVM, the codecs against kafka-clients, and
 //! the decoder of `__consumer_offsets` records against Apache's generated record classes.

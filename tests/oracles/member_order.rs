@@ -5,11 +5,11 @@
 
 use std::collections::BTreeMap;
 
+use coordinator::{Coordinator, GroupConfig, RequestContext};
+use model::KafkaVersion;
+use model::{HeartbeatRequest, Subtopology, TaskSet, Topology};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use streams_group::coordinator::{Coordinator, GroupConfig, RequestContext};
-use streams_group::model::KafkaVersion;
-use streams_group::model::{HeartbeatRequest, Subtopology, TaskSet, Topology};
 
 use crate::support::gmm_oracle::GmmOracle;
 

@@ -20,16 +20,16 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
 
+use coordinator::java::java_string_hash;
+use kafka::wire::{from_hex, to_hex};
+use model::heartbeat::Endpoint;
+use model::{Assignment, Subtopology, TaskSet, TopicInfo, Topology};
 use streams_group::history::encode::encode;
 use streams_group::history::records::{
     CoordinatorRecord, CurrentMemberAssignment, GroupMetadata, MemberMetadata, OffsetCommit,
     TargetAssignmentMetadata,
 };
 use streams_group::history::{consumer_offsets_partition, decode, group_of};
-use streams_group::java::java_string_hash;
-use streams_group::kafka::wire::{from_hex, to_hex};
-use streams_group::model::heartbeat::Endpoint;
-use streams_group::model::{Assignment, Subtopology, TaskSet, TopicInfo, Topology};
 
 use crate::support;
 use crate::support::gmm_oracle::{GmmOracle, ORACLE_VERSIONS};

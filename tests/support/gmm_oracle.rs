@@ -1,7 +1,7 @@
 //! Apache's streams group coordinator, in process: a client for the Java driver
 //! `org.apache.kafka.coordinator.group.StreamsCoordinatorOracle` (tests/kafka/src/main/java),
 //! which runs the real `GroupMetadataManager` of a Kafka release (`ORACLE_VERSIONS`) with a fake clock,
-//! plus the broker's request checks around it. See docs/oracle.md for the protocol and what is
+//! plus the broker's request checks around it. See docs/dev/oracle.md for the protocol and what is
 //! (not) modelled.
 //!
 //! ```ignore
@@ -33,12 +33,12 @@ use std::time::Duration;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use streams_group::coordinator::member::MemberState;
-use streams_group::coordinator::GroupState;
-use streams_group::kafka::codec::heartbeat::{decode_response, encode_request};
-use streams_group::kafka::wire::{from_hex, to_hex};
-use streams_group::model::heartbeat::Endpoint;
-use streams_group::model::{Assignment, HeartbeatRequest, HeartbeatResponse};
+use coordinator::member::MemberState;
+use coordinator::GroupState;
+use kafka::codec::heartbeat::{decode_response, encode_request};
+use kafka::wire::{from_hex, to_hex};
+use model::heartbeat::Endpoint;
+use model::{Assignment, HeartbeatRequest, HeartbeatResponse};
 
 /// The Kafka versions the oracle is built and tested for.
 pub const ORACLE_VERSIONS: [&str; 5] = ["4.1.2", "4.2.2", "4.3.1", "4.3.2", "4.4.0"];
@@ -121,7 +121,7 @@ pub struct OracleGroup {
     /// on 4.1, which does not store them (a changed config does not bump the group epoch).
     pub last_assignment_configs: Option<BTreeMap<String, String>>,
     /// Member ids in the iteration order of the group's `TimelineHashMap` of members, the
-    /// order in which `TargetAssignmentBuilder` copies them (see docs/oracle.md).
+    /// order in which `TargetAssignmentBuilder` copies them (see docs/dev/oracle.md).
     pub member_order: Vec<String>,
     pub members: BTreeMap<String, OracleMember>,
 }
@@ -365,7 +365,7 @@ impl GmmOracle {
         self.now_ms
     }
 
-    /// Send one raw protocol request and return the reply (see docs/oracle.md).
+    /// Send one raw protocol request and return the reply (see docs/dev/oracle.md).
     pub fn request(&mut self, req: Value) -> Value {
         let line = serde_json::to_string(&req).expect("JSON");
         let what = req

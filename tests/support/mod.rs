@@ -1,4 +1,4 @@
-//! Test support shared by the six integration test binaries (docs/testing.md), each of which
+//! Test support shared by the six integration test binaries (docs/dev/testing.md), each of which
 //! includes it once: `#[path = "../support/mod.rs"] mod support;` in `tests/NAME/main.rs`. Not
 //! every binary uses every item, hence `allow(dead_code)`.
 //!

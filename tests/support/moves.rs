@@ -1,14 +1,14 @@
 //! Task moves read from the JSON of `timeline` and `diff assignment`, and composed
-//! (`streams_group::model::movement::compose`) so that the two can be compared: a timeline's
+//! (`model::movement::compose`) so that the two can be compared: a timeline's
 //! `task_moved` events, then its `unpaired` changes, add up to `diff assignment` of the
 //! recording's first and last sample. Included by path where it is used.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use model::movement::{compose, NetChange, TaskMove};
+use model::TaskRole;
 use serde_json::Value;
-use streams_group::model::movement::{compose, NetChange, TaskMove};
-use streams_group::model::TaskRole;
 
 /// Per task and role, who lost it and who gained it overall.
 pub type Net = BTreeMap<(String, TaskRole), NetChange>;

@@ -3,9 +3,9 @@
 //! several members, all three task roles, task offsets, endpoints, a topology with subtopologies
 //! and copartition groups, statuses.
 
-use streams_group::kafka::codec::describe::*;
-use streams_group::kafka::codec::heartbeat::*;
-use streams_group::model::heartbeat::Endpoint;
+use kafka::codec::describe::*;
+use kafka::codec::heartbeat::*;
+use model::heartbeat::Endpoint;
 
 fn tids(s: &str, p: &[i32]) -> WireTaskIds {
     WireTaskIds {

@@ -3,7 +3,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::*;
 use crate::history::encode::encode;
-use crate::wire::from_hex;
+use kafka::wire::from_hex;
 
 fn tasks(pairs: &[(&str, i32)]) -> TaskSet {
     pairs.iter().copied().collect()

@@ -8,8 +8,8 @@ pub mod dot;
 pub mod mermaid;
 pub mod text;
 
-use crate::model::processor_graph::NodeKind;
 use crate::topology::picture::{Picture, SubtopologyBox, TopicBox, TopicRole};
+use model::processor_graph::NodeKind;
 
 /// What a drawn element looks like; each language picks its shape for it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,8 +4,8 @@
 
 use std::fmt::Write;
 
-use crate::model::processor_graph::NodeKind;
 use crate::topology::picture::{Node, Picture, SubtopologyBox, TopicRole};
+use model::processor_graph::NodeKind;
 
 pub fn text(p: &Picture) -> String {
     let mut out = super::title(p);

@@ -1,8 +1,8 @@
 use super::*;
-use crate::model::group::{DescribedTopology, Snapshot};
+use model::group::{DescribedTopology, Snapshot};
 
 fn group(epoch: i32, members: &[&str]) -> GroupDescription {
-    let member = |id: &&str| crate::model::group::MemberDescription {
+    let member = |id: &&str| model::group::MemberDescription {
         member_id: id.to_string(),
         member_epoch: epoch,
         instance_id: None,

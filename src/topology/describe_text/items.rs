@@ -2,8 +2,8 @@
 //! column. A line holds one item, except a node line with its arrows on the same line (the
 //! pre-1.1 format, `Source: s(topics: a) --> p`) and an arrow line with both arrows.
 
-use crate::topology::topic_name::is_valid_topic_name;
 use crate::topology::ParseError;
+use model::topic_name::is_valid_topic_name;
 
 use super::lines::Line;
 

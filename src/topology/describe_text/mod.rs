@@ -66,10 +66,10 @@ mod lines;
 
 use std::collections::BTreeSet;
 
-use crate::model::processor_graph::{
+use model::processor_graph::{
     NodeKind as GraphNode, ProcessorGraph, ProcessorNode, SubtopologyGraph,
 };
-use crate::model::topology::{Subtopology, TopicInfo, Topology};
+use model::topology::{Subtopology, TopicInfo, Topology};
 
 use super::ParseError;
 use grammar::Block;

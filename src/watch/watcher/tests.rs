@@ -1,7 +1,7 @@
 use super::*;
-use crate::model::movement::{compose, diff_owners};
-use crate::model::Assignment;
 use crate::watch::fixtures::{group, member, member_at, sample};
+use model::movement::{compose, diff_owners};
+use model::Assignment;
 use proptest::prelude::*;
 
 #[test]
@@ -183,7 +183,7 @@ fn standby_move(task: &str, from: &str, to: &str) -> TaskMove {
     }
 }
 
-fn stable(s: i64, members: Vec<crate::model::group::MemberDescription>) -> Sample {
+fn stable(s: i64, members: Vec<model::group::MemberDescription>) -> Sample {
     sample(s, vec![group("Stable", 3, 3, members)])
 }
 

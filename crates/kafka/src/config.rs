@@ -1,0 +1,700 @@
+//! Client configuration: the `--command-config` Java-properties file (Kafka and librdkafka key
+//! names) turned into a [`ClientConfig`]. Secrets never appear in `Debug` output or errors.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Parse Java `.properties` text: `#`/`!` comments, `key=value`, `key: value`, `key value`,
+/// backslash escapes (`\t \n \r \f \uXXXX`, others literal) and line continuations.
+pub fn parse_properties(text: &str) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    // Join logical lines first.
+    let mut logical: Vec<String> = Vec::new();
+    let mut current: Option<String> = None;
+    for raw in text.lines() {
+        let line = match &current {
+            Some(_) => raw.trim_start(),
+            None => {
+                let t = raw.trim_start();
+                if t.is_empty() || t.starts_with('#') || t.starts_with('!') {
+                    continue;
+                }
+                t
+            }
+        };
+        // An odd number of trailing backslashes continues the line.
+        let trailing = line.chars().rev().take_while(|c| *c == '\\').count();
+        let (body, cont) = if trailing % 2 == 1 {
+            (&line[..line.len() - 1], true)
+        } else {
+            (line, false)
+        };
+        let acc = current.get_or_insert_with(String::new);
+        acc.push_str(body);
+        if !cont {
+            logical.push(current.take().unwrap_or_default());
+        }
+    }
+    if let Some(rest) = current {
+        logical.push(rest);
+    }
+    for line in logical {
+        let chars: Vec<char> = line.chars().collect();
+        // Find the key end: first unescaped '=', ':' or whitespace.
+        let mut i = 0;
+        let mut key_raw = String::new();
+        while i < chars.len() {
+            let c = chars[i];
+            if c == '\\' && i + 1 < chars.len() {
+                key_raw.push(c);
+                key_raw.push(chars[i + 1]);
+                i += 2;
+                continue;
+            }
+            if c == '=' || c == ':' || c.is_whitespace() {
+                break;
+            }
+            key_raw.push(c);
+            i += 1;
+        }
+        // Skip whitespace, then one separator, then whitespace.
+        while i < chars.len() && chars[i].is_whitespace() {
+            i += 1;
+        }
+        if i < chars.len() && (chars[i] == '=' || chars[i] == ':') {
+            i += 1;
+        }
+        while i < chars.len() && chars[i].is_whitespace() {
+            i += 1;
+        }
+        let value_raw: String = chars[i..].iter().collect();
+        out.insert(unescape(&key_raw), unescape(&value_raw));
+    }
+    out
+}
+
+fn unescape(s: &str) -> String {
+    let mut out = String::new();
+    let mut it = s.chars().peekable();
+    while let Some(c) = it.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match it.next() {
+            Some('t') => out.push('\t'),
+            Some('n') => out.push('\n'),
+            Some('r') => out.push('\r'),
+            Some('f') => out.push('\u{c}'),
+            Some('u') => {
+                let hex: String = (0..4).filter_map(|_| it.next()).collect();
+                match u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
+                    Some(ch) => out.push(ch),
+                    None => {
+                        out.push_str("\\u");
+                        out.push_str(&hex);
+                    }
+                }
+            }
+            Some(other) => out.push(other),
+            None => {}
+        }
+    }
+    out
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SecurityProtocol {
+    Plaintext,
+    Ssl,
+    SaslPlaintext,
+    SaslSsl,
+}
+
+impl SecurityProtocol {
+    pub fn uses_tls(self) -> bool {
+        matches!(self, SecurityProtocol::Ssl | SecurityProtocol::SaslSsl)
+    }
+    pub fn uses_sasl(self) -> bool {
+        matches!(
+            self,
+            SecurityProtocol::SaslPlaintext | SecurityProtocol::SaslSsl
+        )
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SaslMechanism {
+    Plain,
+    ScramSha256,
+    ScramSha512,
+}
+
+impl SaslMechanism {
+    pub fn name(self) -> &'static str {
+        match self {
+            SaslMechanism::Plain => "PLAIN",
+            SaslMechanism::ScramSha256 => "SCRAM-SHA-256",
+            SaslMechanism::ScramSha512 => "SCRAM-SHA-512",
+        }
+    }
+}
+
+/// A secret string: `Debug` and `Display` print `[redacted]`.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(s: impl Into<String>) -> Self {
+        Secret(s.into())
+    }
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("[redacted]")
+    }
+}
+
+impl fmt::Display for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("[redacted]")
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SaslConfig {
+    pub mechanism: SaslMechanism,
+    pub username: String,
+    pub password: Secret,
+}
+
+/// Where PEM text comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Pem {
+    File(PathBuf),
+    /// Inline PEM (may contain a private key, hence redacted).
+    Inline(Secret),
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TlsConfig {
+    /// CA certificates; `None` means the built-in web PKI roots.
+    pub ca: Option<Pem>,
+    /// Client certificate chain (mTLS).
+    pub cert_chain: Option<Pem>,
+    /// Client private key (mTLS).
+    pub key: Option<Pem>,
+    /// Verify the broker's host name (ssl.endpoint.identification.algorithm=https, default).
+    pub verify_hostname: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct ClientConfig {
+    pub bootstrap: Vec<String>,
+    pub client_id: String,
+    pub timeout: Duration,
+    pub security: SecurityProtocol,
+    pub tls: TlsConfig,
+    pub sasl: Option<SaslConfig>,
+    /// Keys that were present but not used (reported with --verbose).
+    pub ignored_keys: Vec<String>,
+}
+
+impl ClientConfig {
+    pub fn plaintext(bootstrap: &str, timeout: Duration) -> Self {
+        ClientConfig {
+            bootstrap: split_bootstrap(bootstrap),
+            client_id: "streams-group".into(),
+            timeout,
+            security: SecurityProtocol::Plaintext,
+            tls: TlsConfig {
+                verify_hostname: true,
+                ..TlsConfig::default()
+            },
+            sasl: None,
+            ignored_keys: Vec::new(),
+        }
+    }
+}
+
+pub fn split_bootstrap(s: &str) -> Vec<String> {
+    s.split(',')
+        .map(str::trim)
+        .filter(|x| !x.is_empty())
+        .map(String::from)
+        .collect()
+}
+
+/// A configuration problem (exit 2).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClientConfigError(pub String);
+
+impl fmt::Display for ClientConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ClientConfigError {}
+
+/// Pull `name="value"` (or `name=value`) out of a JAAS line. Quoted values are skipped while
+/// looking for `name`; an unquoted value is a token, as Kafka's JAAS parser reads it, so
+/// `username=password="x"` is malformed (None) rather than a user named `password="x"`.
+pub fn jaas_option(jaas: &str, name: &str) -> Option<String> {
+    let bytes: Vec<char> = jaas.chars().collect();
+    let pat: Vec<char> = name.chars().collect();
+    let mut i = 0;
+    while i + pat.len() <= bytes.len() {
+        if bytes[i] == '"' {
+            // Skip a quoted value: a name inside one is not an option.
+            i += 1;
+            while i < bytes.len() && bytes[i] != '"' {
+                i += if bytes[i] == '\\' { 2 } else { 1 };
+            }
+            i += 1;
+            continue;
+        }
+        let before_ok = i == 0 || !(bytes[i - 1].is_alphanumeric() || bytes[i - 1] == '_');
+        if before_ok && bytes[i..i + pat.len()] == pat[..] {
+            let mut j = i + pat.len();
+            while j < bytes.len() && bytes[j].is_whitespace() {
+                j += 1;
+            }
+            if j < bytes.len() && bytes[j] == '=' {
+                j += 1;
+                while j < bytes.len() && bytes[j].is_whitespace() {
+                    j += 1;
+                }
+                if j < bytes.len() && bytes[j] == '"' {
+                    let mut v = String::new();
+                    j += 1;
+                    while j < bytes.len() && bytes[j] != '"' {
+                        if bytes[j] == '\\' && j + 1 < bytes.len() {
+                            j += 1;
+                        }
+                        v.push(bytes[j]);
+                        j += 1;
+                    }
+                    return Some(v);
+                }
+                let v: String = bytes[j..]
+                    .iter()
+                    .take_while(|c| !c.is_whitespace() && !matches!(c, ';' | '=' | '"'))
+                    .collect();
+                if matches!(bytes.get(j + v.chars().count()), Some('=' | '"')) {
+                    return None;
+                }
+                return Some(v);
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
+const KNOWN_IGNORED: &[&str] = &[
+    "client.id",
+    "request.timeout.ms",
+    "default.api.timeout.ms",
+    "bootstrap.servers",
+    "ssl.protocol",
+    "ssl.enabled.protocols",
+];
+
+/// The keys of the TLS settings this tool reads.
+const TLS_KEYS: &[&str] = &[
+    "ssl.truststore.type",
+    "ssl.truststore.location",
+    "ssl.truststore.certificates",
+    "ssl.truststore.password",
+    "ssl.keystore.type",
+    "ssl.keystore.location",
+    "ssl.keystore.key",
+    "ssl.keystore.certificate.chain",
+    "ssl.keystore.password",
+    "ssl.key.password",
+    "ssl.endpoint.identification.algorithm",
+    "ssl.ca.location",
+    "ssl.certificate.location",
+    "ssl.key.location",
+    "ssl.key.pem",
+    "ssl.certificate.pem",
+    "ssl.ca.pem",
+    "enable.ssl.certificate.verification",
+];
+
+/// The keys of the SASL settings this tool reads.
+const SASL_KEYS: &[&str] = &[
+    "sasl.mechanism",
+    "sasl.mechanisms",
+    "sasl.jaas.config",
+    "sasl.username",
+    "sasl.password",
+];
+
+/// The parsed properties, with relative paths taken from the file's directory.
+struct Props<'a> {
+    props: &'a BTreeMap<String, String>,
+    base_dir: Option<&'a Path>,
+}
+
+impl Props<'_> {
+    fn get(&self, k: &str) -> Option<String> {
+        self.props.get(k).map(|s| s.trim().to_string())
+    }
+
+    fn path(&self, p: String) -> PathBuf {
+        let pb = PathBuf::from(&p);
+        match self.base_dir {
+            Some(d) if pb.is_relative() => d.join(pb),
+            _ => pb,
+        }
+    }
+
+    /// An upper-case type name (`ssl.truststore.type`), empty when not set.
+    fn kind(&self, k: &str) -> String {
+        self.get(k).unwrap_or_default().to_ascii_uppercase()
+    }
+}
+
+/// Build the client configuration from the properties (already parsed) and the CLI globals.
+pub fn from_properties(
+    bootstrap: &str,
+    timeout: Duration,
+    props: &BTreeMap<String, String>,
+    base_dir: Option<&Path>,
+) -> Result<ClientConfig, ClientConfigError> {
+    let p = Props { props, base_dir };
+    let mut cfg = ClientConfig::plaintext(bootstrap, timeout);
+    if let Some(s) = p.get("security.protocol") {
+        cfg.security = security_protocol(&s)?;
+    }
+    if let Some(c) = p.get("client.id") {
+        // Every request header carries it.
+        super::limits::check_string("client.id", &c)
+            .map_err(|e| ClientConfigError(e.to_string()))?;
+        cfg.client_id = c;
+    }
+    truststore(&p, &mut cfg.tls)?;
+    keystore(&p, &mut cfg.tls)?;
+    tls_checks(&p, &mut cfg.tls)?;
+    if cfg.security.uses_sasl() {
+        cfg.sasl = Some(sasl(&p)?);
+    }
+    let used =
+        |k: &str| k == "security.protocol" || TLS_KEYS.contains(&k) || SASL_KEYS.contains(&k);
+    cfg.ignored_keys = props
+        .keys()
+        .filter(|k| !used(k) && !KNOWN_IGNORED.contains(&k.as_str()))
+        .cloned()
+        .collect();
+    Ok(cfg)
+}
+
+fn security_protocol(p: &str) -> Result<SecurityProtocol, ClientConfigError> {
+    match p.to_ascii_uppercase().as_str() {
+        "PLAINTEXT" => Ok(SecurityProtocol::Plaintext),
+        "SSL" => Ok(SecurityProtocol::Ssl),
+        "SASL_PLAINTEXT" => Ok(SecurityProtocol::SaslPlaintext),
+        "SASL_SSL" => Ok(SecurityProtocol::SaslSsl),
+        other => Err(ClientConfigError(format!(
+            "security.protocol={other} is not supported (PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL)"
+        ))),
+    }
+}
+
+/// The CA: Kafka's truststore settings (PEM only) or librdkafka's; the last given wins.
+fn truststore(p: &Props<'_>, tls: &mut TlsConfig) -> Result<(), ClientConfigError> {
+    let ts_type = p.kind("ssl.truststore.type");
+    if let Some(loc) = p.get("ssl.truststore.location") {
+        if ts_type == "JKS" || ts_type == "PKCS12" || (ts_type.is_empty() && !looks_pem(&loc)) {
+            return Err(ClientConfigError(format!(
+                "ssl.truststore.location={loc}: {} truststores are not supported; convert it to \
+                 PEM (keytool -exportcert -rfc -alias <ca> -keystore {loc} -file ca.pem) and set \
+                 ssl.truststore.type=PEM",
+                if ts_type.is_empty() { "JKS" } else { &ts_type }
+            )));
+        }
+        tls.ca = Some(Pem::File(p.path(loc)));
+    }
+    if let Some(pem) = p.get("ssl.truststore.certificates") {
+        tls.ca = Some(Pem::Inline(Secret::new(pem)));
+    }
+    if let Some(loc) = p.get("ssl.ca.location") {
+        tls.ca = Some(Pem::File(p.path(loc)));
+    }
+    if let Some(pem) = p.get("ssl.ca.pem") {
+        tls.ca = Some(Pem::Inline(Secret::new(pem)));
+    }
+    Ok(())
+}
+
+/// The client certificate chain and key for mutual TLS: a PEM keystore, inline PEM, or
+/// librdkafka's settings; the last given wins.
+fn keystore(p: &Props<'_>, tls: &mut TlsConfig) -> Result<(), ClientConfigError> {
+    let ks_type = p.kind("ssl.keystore.type");
+    if let Some(loc) = p.get("ssl.keystore.location") {
+        if ks_type != "PEM" {
+            return Err(ClientConfigError(format!(
+                "ssl.keystore.location={loc}: {} keystores are not supported; convert the key \
+                 and certificate to PEM and set ssl.keystore.type=PEM (or use \
+                 ssl.keystore.key / ssl.keystore.certificate.chain)",
+                if ks_type.is_empty() { "JKS" } else { &ks_type }
+            )));
+        }
+        // A PEM keystore file holds both the key and the chain.
+        tls.cert_chain = Some(Pem::File(p.path(loc.clone())));
+        tls.key = Some(Pem::File(p.path(loc)));
+    }
+    if let Some(k) = p.get("ssl.keystore.key") {
+        tls.key = Some(Pem::Inline(Secret::new(k)));
+    }
+    if let Some(c) = p.get("ssl.keystore.certificate.chain") {
+        tls.cert_chain = Some(Pem::Inline(Secret::new(c)));
+    }
+    if let Some(loc) = p.get("ssl.certificate.location") {
+        tls.cert_chain = Some(Pem::File(p.path(loc)));
+    }
+    if let Some(loc) = p.get("ssl.key.location") {
+        tls.key = Some(Pem::File(p.path(loc)));
+    }
+    if let Some(k) = p.get("ssl.key.pem") {
+        tls.key = Some(Pem::Inline(Secret::new(k)));
+    }
+    if let Some(c) = p.get("ssl.certificate.pem") {
+        tls.cert_chain = Some(Pem::Inline(Secret::new(c)));
+    }
+    Ok(())
+}
+
+/// Host-name verification, and what is refused: encrypted keys, no verification, half a
+/// client identity.
+fn tls_checks(p: &Props<'_>, tls: &mut TlsConfig) -> Result<(), ClientConfigError> {
+    if p.props.contains_key("ssl.key.password") {
+        return Err(ClientConfigError(
+            "ssl.key.password: encrypted private keys are not supported; use an unencrypted PEM key"
+                .into(),
+        ));
+    }
+    if let Some(a) = p.props.get("ssl.endpoint.identification.algorithm") {
+        tls.verify_hostname = !a.trim().is_empty();
+    }
+    if let Some(v) = p.get("enable.ssl.certificate.verification") {
+        if v.eq_ignore_ascii_case("false") {
+            return Err(ClientConfigError(
+                "enable.ssl.certificate.verification=false is not supported; give the CA with \
+                 ssl.ca.location"
+                    .into(),
+            ));
+        }
+    }
+    if tls.cert_chain.is_some() != tls.key.is_some() {
+        return Err(ClientConfigError(
+            "mTLS needs both a client certificate chain and a private key".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// The SASL mechanism and credentials (from `sasl.jaas.config`, or librdkafka's settings).
+fn sasl(p: &Props<'_>) -> Result<SaslConfig, ClientConfigError> {
+    let mech = p
+        .get("sasl.mechanism")
+        .or_else(|| p.get("sasl.mechanisms"))
+        .unwrap_or_else(|| "GSSAPI".into());
+    let mechanism = match mech.to_ascii_uppercase().as_str() {
+        "PLAIN" => SaslMechanism::Plain,
+        "SCRAM-SHA-256" => SaslMechanism::ScramSha256,
+        "SCRAM-SHA-512" => SaslMechanism::ScramSha512,
+        other => {
+            return Err(ClientConfigError(format!(
+                "sasl.mechanism={other} is not supported (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512)"
+            )))
+        }
+    };
+    let jaas = p.get("sasl.jaas.config").unwrap_or_default();
+    let username = p
+        .get("sasl.username")
+        .or_else(|| jaas_option(&jaas, "username"));
+    let password = p
+        .get("sasl.password")
+        .or_else(|| jaas_option(&jaas, "password"));
+    let (Some(username), Some(password)) = (username, password) else {
+        return Err(ClientConfigError(
+            "SASL needs a username and a password: set sasl.jaas.config (username=\"...\" \
+             password=\"...\") or sasl.username and sasl.password"
+                .into(),
+        ));
+    };
+    Ok(SaslConfig {
+        mechanism,
+        username,
+        password: Secret::new(password),
+    })
+}
+
+fn looks_pem(loc: &str) -> bool {
+    let l = loc.to_ascii_lowercase();
+    l.ends_with(".pem") || l.ends_with(".crt") || l.ends_with(".cer")
+}
+
+/// Read the `--command-config` file and build the configuration.
+pub fn load(
+    bootstrap: &str,
+    timeout: Duration,
+    command_config: Option<&Path>,
+) -> Result<ClientConfig, ClientConfigError> {
+    match command_config {
+        None => Ok(ClientConfig::plaintext(bootstrap, timeout)),
+        Some(p) => {
+            let text = model::input::read_text_capped(p, model::input::MAX_SMALL_FILE_BYTES)
+                .map_err(|e| {
+                    ClientConfigError(format!(
+                        "cannot read the client properties file {}: {e}",
+                        p.display()
+                    ))
+                })?;
+            let props = parse_properties(&text);
+            from_properties(bootstrap, timeout, &props, p.parent())
+                .map_err(|e| ClientConfigError(format!("{}: {}", p.display(), e.0)))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn properties_syntax() {
+        let text = "# comment\n! also comment\n  a=1\nb: 2\nc 3\nd = spaced value  \n\
+                    e=line\\\n    continued\nf=tab\\there\\u0041\\\\\ng\\:h=colon key\nempty=\n";
+        let p = parse_properties(text);
+        assert_eq!(p["a"], "1");
+        assert_eq!(p["b"], "2");
+        assert_eq!(p["c"], "3");
+        assert_eq!(p["d"], "spaced value  ");
+        assert_eq!(p["e"], "linecontinued");
+        assert_eq!(p["f"], "tab\thereA\\");
+        assert_eq!(p["g:h"], "colon key");
+        assert_eq!(p["empty"], "");
+        assert_eq!(p.len(), 8);
+    }
+
+    #[test]
+    fn jaas_parsing() {
+        let j = r#"org.apache.kafka.common.security.scram.ScramLoginModule required username="alice" password="p=\"q\";";"#;
+        assert_eq!(jaas_option(j, "username").as_deref(), Some("alice"));
+        assert_eq!(jaas_option(j, "password").as_deref(), Some("p=\"q\";"));
+        assert_eq!(
+            jaas_option(
+                "PlainLoginModule required username=bob password=x;",
+                "password"
+            )
+            .as_deref(),
+            Some("x")
+        );
+        assert_eq!(jaas_option("nothing", "username"), None);
+        // Found by the fuzzer: the password must not become part of the user name.
+        let j = r#"ScramLoginModule required username=password="e";"#;
+        assert_eq!(jaas_option(j, "username"), None);
+        let j = r#"ScramLoginModule required username="password=e" password="real";"#;
+        assert_eq!(jaas_option(j, "username").as_deref(), Some("password=e"));
+        assert_eq!(jaas_option(j, "password").as_deref(), Some("real"));
+    }
+
+    fn props(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn sasl_ssl_with_pem_truststore() {
+        let p = props(&[
+            ("security.protocol", "SASL_SSL"),
+            ("sasl.mechanism", "SCRAM-SHA-512"),
+            (
+                "sasl.jaas.config",
+                r#"org.apache.kafka.common.security.scram.ScramLoginModule required username="u" password="secret-pw";"#,
+            ),
+            ("ssl.truststore.type", "PEM"),
+            ("ssl.truststore.location", "ca.pem"),
+            ("ssl.endpoint.identification.algorithm", ""),
+            ("linger.ms", "5"),
+        ]);
+        let c =
+            from_properties("h:1", Duration::from_secs(1), &p, Some(Path::new("/etc/x"))).unwrap();
+        assert_eq!(c.security, SecurityProtocol::SaslSsl);
+        let s = c.sasl.clone().unwrap();
+        assert_eq!(s.mechanism, SaslMechanism::ScramSha512);
+        assert_eq!(s.username, "u");
+        assert_eq!(s.password.expose(), "secret-pw");
+        assert_eq!(c.tls.ca, Some(Pem::File(PathBuf::from("/etc/x/ca.pem"))));
+        assert!(!c.tls.verify_hostname);
+        assert_eq!(c.ignored_keys, vec!["linger.ms".to_string()]);
+        let dbg = format!("{c:?}");
+        assert!(!dbg.contains("secret-pw"), "{dbg}");
+    }
+
+    #[test]
+    fn librdkafka_names() {
+        let p = props(&[
+            ("security.protocol", "sasl_plaintext"),
+            ("sasl.mechanisms", "PLAIN"),
+            ("sasl.username", "u"),
+            ("sasl.password", "pw"),
+            ("ssl.ca.location", "/ca.pem"),
+        ]);
+        let c = from_properties("h:1", Duration::from_secs(1), &p, None).unwrap();
+        assert_eq!(c.sasl.unwrap().mechanism, SaslMechanism::Plain);
+        assert_eq!(c.tls.ca, Some(Pem::File(PathBuf::from("/ca.pem"))));
+        assert!(c.tls.verify_hostname);
+    }
+
+    #[test]
+    fn jks_and_bad_values_are_clear_errors() {
+        let e = from_properties(
+            "h:1",
+            Duration::from_secs(1),
+            &props(&[("ssl.truststore.location", "/x/truststore.jks")]),
+            None,
+        )
+        .unwrap_err();
+        assert!(e.0.contains("convert it to PEM"), "{e}");
+        let e = from_properties(
+            "h:1",
+            Duration::from_secs(1),
+            &props(&[
+                ("security.protocol", "SASL_SSL"),
+                ("sasl.mechanism", "GSSAPI"),
+            ]),
+            None,
+        )
+        .unwrap_err();
+        assert!(e.0.contains("GSSAPI"));
+        let e = from_properties(
+            "h:1",
+            Duration::from_secs(1),
+            &props(&[
+                ("security.protocol", "SASL_SSL"),
+                ("sasl.mechanism", "PLAIN"),
+            ]),
+            None,
+        )
+        .unwrap_err();
+        assert!(e.0.contains("username"));
+    }
+
+    #[test]
+    fn bootstrap_list() {
+        assert_eq!(split_bootstrap(" a:1, b:2,,"), vec!["a:1", "b:2"]);
+    }
+}

@@ -1,0 +1,202 @@
+//! A described streams group: what StreamsGroupDescribe returns, plus committed offsets and lag.
+//!
+//! `describe --output json` prints a [`Snapshot`]; the offline commands (`diff`, `check-epoch`,
+//! `simulate --from-snapshot`) read the same file back. Field names are a contract (README,
+//! "JSON output").
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::KafkaVersion;
+
+use super::assignment::Assignment;
+use super::heartbeat::{Endpoint, TopicPartitions};
+use super::task::TaskId;
+use super::topology::Subtopology;
+
+/// The snapshot schema version written by this build.
+pub const SNAPSHOT_SCHEMA_VERSION: u32 = 1;
+
+/// The top-level JSON document of `describe --output json`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Snapshot {
+    pub schema_version: u32,
+    /// The coordinator profile of the described broker, by its exact release ("4.3.2",
+    /// "4.4.0"), detected from the StreamsGroupDescribe versions it serves. Absent in snapshots
+    /// of the first builds; builds before 4.3.2 was modelled wrote the minor version ("4.3").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kafka_version: Option<KafkaVersion>,
+    pub groups: Vec<GroupDescription>,
+    /// The profile name as the file wrote it, when it is a name whose meaning has changed
+    /// since ("4.3" then meant 4.3.1): set by the snapshot reader, never written.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub legacy_version_name: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+// The JSON Schema keeps the name it was published with.
+#[schemars(rename = "Coordinator")]
+pub struct CoordinatorNode {
+    pub id: i32,
+    pub host: String,
+    pub port: i32,
+}
+
+/// The topology a group has, as describe returns it. `subtopologies` is null while the group is
+/// not initialised or its topics are missing or mis-partitioned.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct DescribedTopology {
+    pub epoch: i32,
+    pub subtopologies: Option<Vec<Subtopology>>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct GroupDescription {
+    pub group_id: String,
+    /// `Empty`, `NotReady`, `Assigning`, `Reconciling`, `Stable` or `Dead`.
+    pub state: String,
+    pub group_epoch: i32,
+    pub target_assignment_epoch: i32,
+    #[serde(default)]
+    pub coordinator: Option<CoordinatorNode>,
+    pub topology: DescribedTopology,
+    pub members: Vec<MemberDescription>,
+    /// The member ids in the order the group coordinator listed them: the iteration order of
+    /// its member table, which decides the assignor's ties (`members` is sorted for reading).
+    /// Empty in snapshots recorded before this was kept.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub member_order: Vec<String>,
+    /// Committed offsets and lag per source and repartition-source topic partition.
+    #[serde(default)]
+    pub offsets: Vec<PartitionOffsets>,
+    /// The assignor name (describe v1, Kafka 4.4+), if the broker says.
+    #[serde(default)]
+    pub assignor: Option<String>,
+    /// The settings the coordinator applies to the group, as DescribeConfigs answered when the
+    /// group was described (absent offline, and in snapshots recorded before they were read).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub configs: Option<ClusterSettings>,
+}
+
+/// What DescribeConfigs said of a group and its coordinator. Kafka's names and values, as read.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct ClusterSettings {
+    /// The group's `streams.*` configs, defaults included (DescribeConfigs on the GROUP
+    /// resource); absent when they could not be read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<BTreeMap<String, String>>,
+    /// The coordinator broker's `group.streams.*` settings (DescribeConfigs on its BROKER
+    /// resource); absent when they could not be read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub broker: Option<BTreeMap<String, String>>,
+    /// Why a part could not be read (one line each), e.g. no DescribeConfigs permission.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unreadable: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct MemberDescription {
+    pub member_id: String,
+    pub member_epoch: i32,
+    #[serde(default)]
+    pub instance_id: Option<String>,
+    #[serde(default)]
+    pub rack_id: Option<String>,
+    #[serde(default)]
+    pub client_id: String,
+    #[serde(default)]
+    pub client_host: String,
+    /// The topology epoch of this member's own topology.
+    pub topology_epoch: i32,
+    pub process_id: String,
+    #[serde(default)]
+    pub user_endpoint: Option<Endpoint>,
+    #[serde(default)]
+    pub client_tags: BTreeMap<String, String>,
+    /// Cumulative changelog offsets per task (Kafka 4.4+ fills them).
+    #[serde(default, with = "crate::task::task_offsets_json")]
+    #[schemars(with = "Vec<crate::task::task_offsets_json::Entry>")]
+    pub task_offsets: BTreeMap<TaskId, i64>,
+    #[serde(default, with = "crate::task::task_offsets_json")]
+    #[schemars(with = "Vec<crate::task::task_offsets_json::Entry>")]
+    pub task_end_offsets: BTreeMap<TaskId, i64>,
+    pub assignment: Assignment,
+    pub target_assignment: Assignment,
+    #[serde(default)]
+    pub is_classic: bool,
+    /// The topic partitions `user_endpoint` serves (interactive queries): what the group
+    /// coordinator tells every member with the endpoint map, computed from the assignment, the
+    /// topology and the topics' partition counts. Absent without an endpoint or a topology.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub endpoint_partitions: Option<ServedPartitions>,
+}
+
+/// The partitions whose records an interactive-query endpoint serves.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct ServedPartitions {
+    /// Source and repartition-source partitions of the member's active tasks.
+    pub active: Vec<TopicPartitions>,
+    /// The same for its standby tasks (and, on Kafka 4.4, warm-up tasks).
+    pub standby: Vec<TopicPartitions>,
+}
+
+impl MemberDescription {
+    /// Reconciled: its current assignment equals its target.
+    pub fn is_reconciled(&self) -> bool {
+        self.assignment == self.target_assignment
+    }
+
+    /// Why the member deserves attention in group `g`: not reconciled, and/or running an older
+    /// topology epoch than the group's. Empty when all is well.
+    pub fn statuses(&self, g: &GroupDescription) -> Vec<MemberStatus> {
+        let mut out = Vec::new();
+        if !self.is_reconciled() {
+            out.push(MemberStatus::Reconciling);
+        }
+        if self.topology_epoch < g.topology.epoch {
+            out.push(MemberStatus::StaleTopology);
+        }
+        out
+    }
+}
+
+/// What deserves attention about a described member.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MemberStatus {
+    /// Its assignment is not yet its target.
+    Reconciling,
+    /// Its topology epoch is behind the group's.
+    StaleTopology,
+}
+
+impl MemberStatus {
+    pub fn name(self) -> &'static str {
+        match self {
+            MemberStatus::Reconciling => "reconciling",
+            MemberStatus::StaleTopology => "stale-topology",
+        }
+    }
+}
+
+/// What a group has committed, per (topic, partition): the offset and its leader epoch (-1 when
+/// not recorded), as OffsetFetch answers.
+pub type CommittedOffsets = BTreeMap<super::TopicPartition, (i64, i32)>;
+
+/// Committed offset, end offset and lag of one input partition of the group.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct PartitionOffsets {
+    pub topic: String,
+    pub partition: i32,
+    /// `null` when the group has committed nothing for this partition.
+    pub committed: Option<i64>,
+    #[serde(default)]
+    pub leader_epoch: Option<i32>,
+    /// Log end offset; `null` when it could not be read.
+    pub end: Option<i64>,
+    /// `end - committed`, or `end - earliest` when nothing is committed (as Kafka's tool does).
+    pub lag: Option<i64>,
+}
