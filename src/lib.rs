@@ -16,8 +16,9 @@
 //! way: gather inputs, compute, build one report value, render it.
 //!
 //! Shared by the features, pure:
-//! * `topology`: parse (JSON, `Topology#describe()` text), topic partition counts, the
-//!   `topology` report and picture;
+//! * `time`: instants and durations, parsed as users write them and printed as people read them;
+//! * `topology`: parse (JSON, `Topology#describe()` text), topic partition counts, a described
+//!   topology made comparable, topology diff, the `topology` report and picture;
 //! * `history`: the coordinator's decisions read back from `__consumer_offsets`: its records
 //!   decoded (and encoded, for tests), which partition holds a group, the group replayed write
 //!   by write and the story it tells, each written target recomputed by the local coordinator
@@ -26,7 +27,8 @@
 //! Reading inputs and the cluster:
 //! * `snapshot`: the `describe --output json` file, read back;
 //! * `source`: where a group or topology comes from (a file, a snapshot, the live cluster), and
-//!   which coordinator profile that implies;
+//!   which coordinator profile that implies; `source::live` reads groups from the cluster for
+//!   every command (selection, describe with offsets and settings);
 //! * `error`: the library's error kinds.
 //!
 //! One home per feature, the pure part in `mod.rs` (with the report types), the part that talks
@@ -35,7 +37,7 @@
 //! * `lag`: warm-up and restoration lag;
 //! * `admin`: reset offsets, delete offsets, delete groups;
 //! * `watch`: `describe --watch`, recordings and `timeline`;
-//! * `diff`: topology vs topology, assignment vs assignment;
+//! * `diff`: what `diff topology` and `diff assignment` compare, and how;
 //! * `simulate`: simulated Streams clients on a virtual clock, and building a run;
 //! * `check_epoch`: the topology epoch dry run.
 //!
@@ -54,5 +56,6 @@ pub mod schema;
 pub mod simulate;
 pub mod snapshot;
 pub mod source;
+pub mod time;
 pub mod topology;
 pub mod watch;

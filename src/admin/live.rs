@@ -18,8 +18,8 @@ use crate::admin::report::{
     DeleteOffsetsReport, DeleteReport, GroupDeletion, GroupReset, OffsetRow, ResetReport, ResetRow,
     Status, TopicDeletion,
 };
-use crate::describe::live::{group_ids, GroupSelection};
 use crate::error::{ActiveGroup, Error, Fix};
+use crate::source::live::{group_ids, GroupSelection};
 use kafka::client::Cluster;
 use kafka::config::ClientConfig;
 use kafka::error::{KafkaError, KafkaResult};

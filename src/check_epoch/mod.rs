@@ -7,9 +7,8 @@ pub mod dry_run;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::diff::topology::{diff_with_metadata, Hazard, TopologyDiff};
 use crate::error::Error;
-use crate::snapshot;
+use crate::topology::diff::{diff_with_metadata, Hazard, TopologyDiff};
 use crate::topology::topic_counts::TopicCounts;
 use crate::topology::ResolvedTopology;
 use coordinator::topics::{topics_to_create, CreatableTopic, TopicMetadata, TopicProblem};
@@ -224,9 +223,9 @@ fn absent_group(id: &str) -> GroupDescription {
 
 /// The group's topology as its members sent it, or `None` when it has none.
 fn current_topology(g: &GroupDescription, new: &Topology) -> Result<Option<Topology>, Error> {
-    match snapshot::topology_of(g) {
+    match crate::topology::described::topology_of(g) {
         Some(mut t) => {
-            snapshot::align_decided_counts(&mut t, new);
+            crate::topology::described::align_decided_counts(&mut t, new);
             Ok(Some(t))
         }
         None if g.topology.epoch < 0 => Ok(None),

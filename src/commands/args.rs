@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use coordinator::broker_settings::BrokerSettings;
 use model::version::UnknownVersion;
 use model::KafkaVersion;
-use streams_group::describe::live::GroupSelection;
 use streams_group::simulate::setup::{MAX_MEMBERS, MAX_PARTITIONS};
+use streams_group::source::live::GroupSelection;
 use streams_group::source::{GroupSource, TopologySource};
 use streams_group::topology::topic_counts::TopicCounts;
 
@@ -39,32 +39,6 @@ pub fn seed(s: &str) -> Result<u64, String> {
     s.trim()
         .parse()
         .map_err(|_| format!("a seed is a whole number from 0 to {}, not {s:?}", u64::MAX))
-}
-
-/// clap value parser for a duration: `2`, `0.5` (seconds), `500ms`, `2s`, `1m`, `1h`, `7d`; more
-/// than 0, at most a year.
-pub fn duration(s: &str) -> Result<std::time::Duration, String> {
-    let s = s.trim();
-    let split = s.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(s.len());
-    let (number, unit) = (&s[..split], s[split..].trim());
-    let how = "give seconds (2, 0.5) or a number with a unit (500ms, 2s, 1m, 1h, 7d)";
-    let v: f64 = number.trim().parse().map_err(|_| how.to_string())?;
-    let ms_per = match unit {
-        "" | "s" => 1000.0,
-        "ms" => 1.0,
-        "m" | "min" => 60_000.0,
-        "h" => 3_600_000.0,
-        "d" => 86_400_000.0,
-        _ => return Err(how.into()),
-    };
-    let ms = v * ms_per;
-    if ms.is_nan() || ms < 1.0 {
-        return Err("must be more than 0 (at least 1 ms), e.g. 2 for every 2 seconds".into());
-    }
-    if ms > 86_400_000.0 * 365.0 {
-        return Err("at most a year".into());
-    }
-    Ok(std::time::Duration::from_millis(ms.round() as u64))
 }
 
 /// clap value parser for a count that must not be negative (a lag, a delay).
@@ -198,7 +172,7 @@ impl SourceArg {
             SourceArg::File(p) => TopologySource::File(p.clone()),
             SourceArg::Group(id) => TopologySource::Live {
                 group_id: id.clone(),
-                client: Box::new(super::live::group_client(global)?),
+                client: Box::new(super::connect::group_client(global)?),
             },
         })
     }
@@ -214,7 +188,7 @@ impl SourceArg {
                 path: p.clone(),
                 group: group.map(str::to_string),
             }),
-            SourceArg::Group(id) => super::live::live_group(global, id),
+            SourceArg::Group(id) => super::connect::live_group(global, id),
         }
     }
 }
@@ -244,7 +218,7 @@ impl GroupArgs {
                 path: path.clone(),
                 group: group.clone().or(pick.map(str::to_string)),
             })),
-            (None, Some(id)) => super::live::live_group(global, id).map(Some),
+            (None, Some(id)) => super::connect::live_group(global, id).map(Some),
             (None, None) => Ok(None),
         }
     }
@@ -318,32 +292,5 @@ mod tests {
         assert!(source_arg("group:").is_err());
         assert!(members("0").is_err());
         assert_eq!(members("7"), Ok(7));
-    }
-}
-
-#[cfg(test)]
-mod duration_tests {
-    use super::duration;
-    use std::time::Duration;
-
-    #[test]
-    fn durations_are_seconds_or_have_a_unit_and_are_positive() {
-        assert_eq!(duration("2"), Ok(Duration::from_secs(2)));
-        assert_eq!(duration("0.5"), Ok(Duration::from_millis(500)));
-        assert_eq!(duration("250ms"), Ok(Duration::from_millis(250)));
-        assert_eq!(duration("1m"), Ok(Duration::from_secs(60)));
-        assert_eq!(duration("7d"), Ok(Duration::from_secs(7 * 86_400)));
-        for bad in [
-            "0",
-            "-1",
-            "0ms",
-            "nan",
-            "2 weeks",
-            "",
-            "0.0001",
-            "2026-12-03T09:00:00Z",
-        ] {
-            assert!(duration(bad).is_err(), "{bad}");
-        }
     }
 }

@@ -49,7 +49,7 @@ pub struct Args {
 
 pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
     check_groups(&args.groups)?;
-    let client = super::live::client_config(global)?;
+    let client = super::connect::client_config(global)?;
     let report = admin::live::delete(
         &client,
         args.groups.clone(),

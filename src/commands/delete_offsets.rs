@@ -47,7 +47,7 @@ pub struct Args {
 pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
     check_groups(std::slice::from_ref(&args.group))?;
     let scopes = args.scope.required("delete-offsets")?;
-    let client = super::live::client_config(global)?;
+    let client = super::connect::client_config(global)?;
     let report =
         admin::live::delete_offsets(&client, args.group.clone(), scopes, args.mode.execute)?;
     if report.state.is_none() {

@@ -1,10 +1,9 @@
 //! `describe`: state, members, offsets and lag, topology of streams groups.
 
 use model::group::{Snapshot, SNAPSHOT_SCHEMA_VERSION};
-use streams_group::describe::live;
-use streams_group::describe::live::DescribeResult;
 use streams_group::render::watch::MarkBy;
 use streams_group::render::{describe as view, out};
+use streams_group::source::live::{self, DescribeResult};
 
 use super::args::GroupSelectionArgs;
 use super::GlobalArgs;
@@ -69,7 +68,7 @@ pub struct Args {
 
 pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
     let selection = args.selection.selection()?;
-    let client = super::live::client_config(global)?;
+    let client = super::connect::client_config(global)?;
     if let Some(every) = args.watch.watch {
         let table = |s: &Snapshot| view_table(s, args, global.verbose);
         let view = super::watch::View {

@@ -140,7 +140,7 @@ fn run_assignment(global: &GlobalArgs, args: &AssignmentArgs) -> Outcome {
                     "diff assignment needs --group GROUP (live), or one or two snapshot files",
                 ));
             };
-            diff::current_vs_target(&load_group(&super::live::live_group(global, id)?)?)
+            diff::current_vs_target(&load_group(&super::connect::live_group(global, id)?)?)
         }
         ([one], false) => diff::current_vs_target(&group(global, one, args)?),
         ([one], true) => {

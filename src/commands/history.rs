@@ -68,22 +68,12 @@ pub struct Args {
 }
 
 /// clap value parser for `--since`/`--until`/`--at`: milliseconds since the epoch, from an
-/// instant or a time ago (`super::args::duration`: 90s, 30m, 2h, 7d).
+/// instant or a time ago before the wall clock now (`time::parse_instant_or_ago`).
 fn time_arg(s: &str) -> Result<i64, String> {
-    if let Ok(ago) = super::args::duration(s) {
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis() as i64);
-        return Ok(now - ago.as_millis() as i64);
-    }
-    // Kafka's tools want milliseconds (10:00:00.000); to the second is enough here.
-    let with_millis = match s.get(19..20) {
-        Some(".") => s.to_string(),
-        _ if s.len() >= 19 && s.is_char_boundary(19) => format!("{}.000{}", &s[..19], &s[19..]),
-        _ => s.to_string(),
-    };
-    streams_group::admin::parse::datetime(&with_millis)
-        .map_err(|e| format!("{e}; or a time ago: a number with ms, s, m, h or d (30m, 2h)"))
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64);
+    streams_group::time::parse_instant_or_ago(s, now)
 }
 
 pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
@@ -95,7 +85,7 @@ pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
             ));
         }
     }
-    let client = super::live::client_config(global)?;
+    let client = super::connect::client_config(global)?;
     if args.verify {
         return verify(global, args, &client);
     }
@@ -199,7 +189,7 @@ fn snapshot_at(
             format!(
                 "group `{}` did not exist at {} by its records (history from {from})",
                 report.group_id,
-                streams_group::watch::clock::rfc3339(at)
+                streams_group::time::rfc3339(at)
             ),
         ));
     }

@@ -36,7 +36,7 @@ fn state(s: &str) -> Result<String, String> {
 }
 
 pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
-    let client = super::live::client_config(global)?;
+    let client = super::connect::client_config(global)?;
     let report = live::list(&client, args.state.clone(), global.verbose)?;
     if report.groups.is_empty() && global.format() == out::Format::Table {
         out::note("no streams groups found");

@@ -1,11 +1,12 @@
 //! One module per subcommand: its arguments and the glue from typed arguments to a use case
-//! (a feature module of the library) and a report rendered by `streams_group::render`. Shared argument
-//! groups are in `args`; reaching the cluster from the global options is in `live`.
+//! (a feature module of the library) and a report rendered by `streams_group::render`. Shared
+//! argument groups are in `args`; reaching the cluster from the global options is in `connect`.
 
 pub mod admin_args;
 pub mod args;
 pub mod check_epoch;
 pub mod completions;
+pub mod connect;
 pub mod delete;
 pub mod delete_offsets;
 pub mod describe;
@@ -14,7 +15,6 @@ pub mod global;
 pub mod history;
 pub mod lag;
 pub mod list;
-pub mod live;
 pub mod man;
 pub mod reset_offsets;
 pub mod simulate;

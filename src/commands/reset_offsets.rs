@@ -10,6 +10,7 @@ use streams_group::admin::parse;
 use streams_group::admin::plan::ResetScenario;
 use streams_group::admin::report::ResetReport;
 use streams_group::render::{admin as view, out};
+use streams_group::time;
 
 use super::admin_args::{dry_run_note, Mode, Scope};
 use super::args::GroupSelectionArgs;
@@ -70,10 +71,10 @@ pub struct ScenarioArgs {
     pub shift_by: Option<i64>,
     /// The first offset at or after this time: YYYY-MM-DDTHH:mm:SS.sss, optional Z, +hh:mm or
     /// +hh (UTC without a zone)
-    #[arg(long, value_name = "DATETIME", value_parser = datetime)]
+    #[arg(long, value_name = "DATETIME", value_parser = datetime_with_text)]
     pub to_datetime: Option<(i64, String)>,
     /// The first offset at or after now minus this ISO-8601 duration (PnDTnHnMnS, e.g. PT1H)
-    #[arg(long, value_name = "DURATION", value_parser = duration)]
+    #[arg(long, value_name = "DURATION", value_parser = iso_duration_with_text)]
     pub by_duration: Option<(i128, String)>,
     /// The committed offset (the log end where nothing is committed)
     #[arg(long)]
@@ -83,12 +84,14 @@ pub struct ScenarioArgs {
     pub from_file: Option<PathBuf>,
 }
 
-fn datetime(s: &str) -> Result<(i64, String), String> {
-    parse::datetime(s).map(|ms| (ms, s.to_string()))
+/// `--to-datetime`: the instant, and the text as given (the plan names it).
+fn datetime_with_text(s: &str) -> Result<(i64, String), String> {
+    time::parse_datetime(s).map(|ms| (ms, s.to_string()))
 }
 
-fn duration(s: &str) -> Result<(i128, String), String> {
-    parse::duration(s).map(|ns| (ns, s.to_string()))
+/// `--by-duration`: the nanoseconds, and the text as given (the plan names it).
+fn iso_duration_with_text(s: &str) -> Result<(i128, String), String> {
+    time::parse_iso_duration(s).map(|ns| (ns, s.to_string()))
 }
 
 #[derive(Debug, clap::Args)]
@@ -173,7 +176,7 @@ pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
         ResetTo::File(_) => Vec::new(),
         ResetTo::Scenario(_) => args.scope.required("reset-offsets")?,
     };
-    let client = super::live::client_config(global)?;
+    let client = super::connect::client_config(global)?;
     let report = admin::live::reset(
         &client,
         ResetRequest {

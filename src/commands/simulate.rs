@@ -277,7 +277,7 @@ fn starting_group(global: &GlobalArgs, args: &Args) -> Result<Option<SourcedGrou
             path: path.clone(),
             group: args.group.clone(),
         },
-        (None, Some(id)) => super::live::live_group(global, id)?,
+        (None, Some(id)) => super::connect::live_group(global, id)?,
         (None, None) => return Ok(None),
     };
     Ok(Some(load_group(&source)?))

@@ -12,10 +12,10 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use kafka::config::ClientConfig;
 use model::group::Snapshot;
-use streams_group::describe::live::GroupSelection;
 use streams_group::error;
 use streams_group::render::out::note;
 use streams_group::render::watch::MarkBy;
+use streams_group::source::live::GroupSelection;
 use streams_group::watch::live as sampling;
 use streams_group::watch::sample::Sample;
 
@@ -30,7 +30,7 @@ pub struct WatchArgs {
     /// Describe again every INTERVAL (seconds, or 500ms, 2s, 1m; 2 s when not given) and show
     /// what changed; Ctrl-C stops
     #[arg(long, value_name = "INTERVAL", num_args = 0..=1, default_missing_value = "2",
-          allow_negative_numbers = true, value_parser = super::args::duration)]
+          allow_negative_numbers = true, value_parser = streams_group::time::parse_interval)]
     pub watch: Option<Duration>,
 
     /// With --watch: stop after N samples
@@ -40,7 +40,7 @@ pub struct WatchArgs {
 
     /// With --watch: stop after DURATION (seconds, or 90s, 5m, 1h)
     #[arg(long = "for", value_name = "DURATION", requires = "watch",
-          allow_negative_numbers = true, value_parser = super::args::duration)]
+          allow_negative_numbers = true, value_parser = streams_group::time::parse_interval)]
     pub for_duration: Option<Duration>,
 
     /// With --watch: append every sample to FILE as one JSON line (`timeline FILE` replays it)

@@ -6,18 +6,16 @@
 //! * Assignments are compared per member when both sides have the same member ids, else per
 //!   process (snapshots across restarts, or a snapshot against a simulation).
 
-pub mod topology;
-
 use std::collections::{BTreeMap, BTreeSet};
 
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::diff::topology::{diff_with_metadata, TopologyDiff};
 use crate::error::Error;
 use crate::simulate::scenario::Scenario;
 use crate::simulate::setup::{self, Plan, Start};
 use crate::source::SourcedGroup;
+use crate::topology::diff::{diff_with_metadata, TopologyDiff};
 use crate::topology::ResolvedTopology;
 use coordinator::topics::TopicMetadata;
 use model::group::GroupDescription;
@@ -87,7 +85,7 @@ pub fn topologies(mut old: ResolvedTopology, mut new: ResolvedTopology) -> Topol
 /// Make a described topology comparable with a topology as members send it.
 fn align(a: &mut ResolvedTopology, b: &ResolvedTopology) {
     if a.described && !b.described {
-        crate::snapshot::align_decided_counts(&mut a.topology, &b.topology);
+        crate::topology::described::align_decided_counts(&mut a.topology, &b.topology);
     }
 }
 

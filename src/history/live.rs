@@ -8,7 +8,7 @@ use kafka::config::ClientConfig;
 use kafka::error::{KafkaError, KafkaResult};
 use kafka::records::{read_batches, Batch};
 
-use crate::describe::live::settings;
+use crate::source::live::settings;
 use coordinator::broker_settings::BrokerSettings;
 use coordinator::config::GroupConfig;
 use model::group::ClusterSettings;

@@ -7,7 +7,7 @@ use serde::Serialize;
 use super::records::decode;
 use super::replay::{Change, ReplayedGroup};
 use super::Write;
-use crate::watch::clock::rfc3339;
+use crate::time::rfc3339;
 
 /// What `history` prints.
 #[derive(Clone, Debug, Default, Serialize, JsonSchema)]

@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::watch::clock::rfc3339;
+use crate::time::rfc3339;
 use coordinator::assignor::{assignor_by_name, TaskAssignor};
 use coordinator::config::GroupConfig;
 use coordinator::member::Member;

@@ -474,7 +474,7 @@ mod tests {
             host: "app-1".into(),
             port: 7070,
         });
-        crate::describe::fill_endpoint_partitions(&mut s);
+        crate::source::endpoints::fill_endpoint_partitions(&mut s);
         let m = rows(&members_table(&s, false));
         let col = |name: &str| m[0].iter().position(|h| h == name).unwrap();
         // Rows in natural process order: p1 (m1, with the endpoint), then p2.

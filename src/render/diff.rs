@@ -6,8 +6,8 @@ use std::fmt::Write;
 
 use colored::Colorize;
 
-use crate::diff::topology::{Hazard, ListChange, SubtopologyDiff, TopologyDiff};
 use crate::diff::{AssignmentDiffReport, ComparedBy, TopologyDiffReport};
+use crate::topology::diff::{Hazard, ListChange, SubtopologyDiff, TopologyDiff};
 use model::topology::{Subtopology, Topology};
 use model::TaskSet;
 

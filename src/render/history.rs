@@ -3,7 +3,7 @@
 use crate::history::replay::Change;
 use crate::history::report::HistoryReport;
 use crate::history::verify::{Verdict, Verification};
-use crate::watch::clock::time_of_day;
+use crate::time::time_of_day;
 use model::Assignment;
 
 /// A header, then one row per change: TIME, OFFSET, WHAT.

@@ -3,7 +3,7 @@
 
 use super::table;
 use super::watch::change_text;
-use crate::watch::clock;
+use crate::time;
 use crate::watch::timeline::{CatchUp, Happening, Milestone, TimelineReport, Unpaired};
 
 pub fn table(r: &TimelineReport) -> String {
@@ -13,13 +13,13 @@ pub fn table(r: &TimelineReport) -> String {
         r.samples,
         r.from,
         r.to,
-        clock::duration(r.duration_ms)
+        time::format_duration(r.duration_ms)
     );
     let mut t = table::new(&["TIME", "AFTER", "EVENT"]);
     for e in &r.events {
         t.add_row(vec![
-            clock::time_of_day(e.at_ms),
-            clock::duration(e.after_ms),
+            time::time_of_day(e.at_ms),
+            time::format_duration(e.after_ms),
             happening_text(&e.what),
         ]);
     }
@@ -101,7 +101,7 @@ fn milestone_text(m: &Milestone) -> String {
             after_ms,
         } => format!(
             "{group}: Stable again at group epoch {group_epoch}, {} after it was seen leaving Stable",
-            clock::duration(*after_ms)
+            time::format_duration(*after_ms)
         ),
     }
 }
@@ -109,12 +109,12 @@ fn milestone_text(m: &Milestone) -> String {
 /// `1.0-2.0 s`: samples are apart, so the time lies between the two.
 fn took(ms: i64, at_most_ms: i64) -> String {
     if at_most_ms <= ms {
-        return clock::duration(ms);
+        return time::format_duration(ms);
     }
-    let at_most = clock::duration(at_most_ms);
+    let at_most = time::format_duration(at_most_ms);
     match at_most.strip_suffix(" s") {
         Some(secs) if ms < 60_000 => format!("{:.1}-{secs} s", ms as f64 / 1000.0),
-        _ => format!("{} to {at_most}", clock::duration(ms)),
+        _ => format!("{} to {at_most}", time::format_duration(ms)),
     }
 }
 

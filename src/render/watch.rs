@@ -3,8 +3,8 @@
 
 use colored::Colorize;
 
+use crate::time;
 use crate::watch::change::{total_lag, Change, Progress};
-use crate::watch::clock;
 use crate::watch::sample::{Sample, WatchLine};
 use crate::watch::watcher::{Point, Watcher};
 use model::group::GroupDescription;
@@ -235,7 +235,7 @@ fn change_log(f: &Frame, room: usize) -> Vec<String> {
             } else {
                 " ".into()
             };
-            let text = format!("{} {}", clock::time_of_day_s(at), change_text(c));
+            let text = format!("{} {}", time::time_of_day_s(at), change_text(c));
             format!("{mark} {}", fit(&text, f.width.saturating_sub(2)))
         })
         .collect()
@@ -289,7 +289,7 @@ fn history_strip(points: &[Point]) -> String {
         .map(|p| {
             format!(
                 "{} {} {}/{}",
-                clock::time_of_day_s(p.at_ms),
+                time::time_of_day_s(p.at_ms),
                 p.state,
                 p.group_epoch,
                 p.target_epoch

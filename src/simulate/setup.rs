@@ -9,7 +9,6 @@ use crate::error::Error;
 use crate::simulate::report::SimulationReport;
 use crate::simulate::scenario::{self, BuiltInContext, Scenario};
 use crate::simulate::{self, example, select, RunSettings, SimConfig};
-use crate::snapshot;
 use crate::source::choice;
 use crate::topology::topic_counts::TopicCounts;
 use crate::topology::ResolvedTopology;
@@ -181,7 +180,7 @@ fn new_group(
 }
 
 fn like_group(plan: &Plan, g: &GroupDescription, label: &str) -> Result<Cast, Error> {
-    let topology = snapshot::topology_of(g).ok_or_else(|| {
+    let topology = crate::topology::described::topology_of(g).ok_or_else(|| {
         Error::input(format!(
             "{label}: group {} shows no topology to simulate (subtopologies are null)",
             g.group_id
@@ -210,7 +209,7 @@ fn restore(plan: &Plan, g: GroupDescription) -> Result<Cast, Error> {
             g.group_id, g.state
         )));
     }
-    let Some(topology) = snapshot::topology_of(&g) else {
+    let Some(topology) = crate::topology::described::topology_of(&g) else {
         return Err(Error::input(format!(
             "group {} has no initialised topology to start from",
             g.group_id

@@ -1,8 +1,13 @@
 //! Where a group comes from (a snapshot file or the live cluster), and where a topology comes
-//! from (a topology file, a snapshot, or a live group): the one place the offline-first
-//! commands read groups and topologies.
+//! from (a topology file, a snapshot, or a live group): the one place commands read groups and
+//! topologies. `live` reads groups from the cluster (selection, describe with offsets and
+//! settings) for every command, `offsets` is its pure half, `choice` says which coordinator
+//! profile a group's origin implies.
 
 pub mod choice;
+pub mod endpoints;
+pub mod live;
+pub mod offsets;
 
 use std::path::{Path, PathBuf};
 
@@ -155,7 +160,7 @@ fn describe_live_with(
         if descriptions {
             cluster.ask_topology_descriptions();
         }
-        Box::pin(async move { crate::describe::live::describe_groups(cluster, &ids).await })
+        Box::pin(async move { live::describe_groups(cluster, &ids).await })
     })?;
     let version = result.snapshot.kafka_version;
     let stored = result
@@ -322,7 +327,7 @@ fn described_json(text: &str) -> Option<String> {
 }
 
 fn group_topology(g: GroupDescription, label: &str, live: bool) -> Result<ResolvedTopology, Error> {
-    let topology = snapshot::topology_of(&g).ok_or_else(|| {
+    let topology = crate::topology::described::topology_of(&g).ok_or_else(|| {
         Error::input(format!(
             "{label}: group {} shows no topology (subtopologies are null: the group is not \
              initialised, or its topics are missing)",

@@ -1,12 +1,17 @@
-//! Topologies: parse (JSON files, Kafka Streams `Topology#describe()` text), configure against
-//! topic metadata (the coordinator's internal-topic and copartitioning rules), and diff.
+//! Topologies as the tool reads and shows them: parse (JSON files, Kafka Streams
+//! `Topology#describe()` text), the topic partition counts to assume, a group's described
+//! topology made comparable with a sent one, diff, and the `topology` report and picture. What
+//! the coordinator makes of a topology (internal topics, copartitioning) is
+//! `coordinator::topics`.
 //!
 //! Entry points:
 //! * [`parse_topology`] / [`load_topology_file`]: auto-detect the format and parse.
-//! * [`coordinator::topics::configure`]: the coordinator's topology configuration (KIP-1071).
+//! * [`described::topology_of`]: the topology a described group's members sent.
 //! * [`diff::diff`]: compare two topologies, with hazards for a topology upgrade.
 
 pub mod describe_text;
+pub mod described;
+pub mod diff;
 pub mod json;
 pub mod picture;
 pub mod report;

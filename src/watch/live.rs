@@ -3,8 +3,8 @@
 
 use std::path::Path;
 
-use crate::describe::live::{self, GroupSelection};
 use crate::error::Error;
+use crate::source::live::{self, GroupSelection};
 use crate::watch::recording;
 use crate::watch::sample::{GroupError, Sample};
 use crate::watch::timeline::{self, TimelineReport};

@@ -9,7 +9,6 @@
 //! * [`timeline`]: a recording replayed as what happened when.
 
 pub mod change;
-pub mod clock;
 pub mod live;
 pub mod recording;
 pub mod sample;

@@ -5,7 +5,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::change::Change;
-use super::clock;
+use crate::time;
 use model::group::{GroupDescription, Snapshot, SNAPSHOT_SCHEMA_VERSION};
 
 /// One sample: the `describe --output json` document plus the time it was taken. When the
@@ -37,7 +37,7 @@ impl Sample {
     /// A sample of `snapshot` taken at `at_ms`.
     pub fn new(at_ms: i64, snapshot: Snapshot, group_errors: Vec<GroupError>) -> Self {
         Sample {
-            sampled_at: clock::rfc3339(at_ms),
+            sampled_at: time::rfc3339(at_ms),
             sampled_at_ms: at_ms,
             error: None,
             group_errors,

@@ -8,9 +8,9 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::change::{waits_for_first_target, Change, Progress};
-use super::clock;
 use super::sample::Sample;
 use super::watcher::Watcher;
+use crate::time;
 use model::group::{GroupDescription, MemberDescription};
 use model::movement::TaskMove;
 
@@ -151,8 +151,8 @@ pub fn build(recording: &str, samples: &[Sample]) -> TimelineReport {
     TimelineReport {
         recording: recording.to_string(),
         samples: samples.len(),
-        from: clock::rfc3339(start),
-        to: clock::rfc3339(end),
+        from: time::rfc3339(start),
+        to: time::rfc3339(end),
         duration_ms: end - start,
         events: replay.events,
         catch_ups,
@@ -176,7 +176,7 @@ impl Replay {
         let at = s.sampled_at_ms;
         let push = |events: &mut Vec<Event>, what: Happening| {
             events.push(Event {
-                at: clock::rfc3339(at),
+                at: time::rfc3339(at),
                 at_ms: at,
                 after_ms: at - start,
                 what,
@@ -271,8 +271,8 @@ fn reached(
         member: m.member_id.clone(),
         process: t.process.clone(),
         target_epoch: p.target_epoch,
-        target_seen_at: clock::rfc3339(from.at),
-        reached_at: Some(clock::rfc3339(seen.at)),
+        target_seen_at: time::rfc3339(from.at),
+        reached_at: Some(time::rfc3339(seen.at)),
         took_ms: Some(took_ms),
         at_most_ms: Some(at_most_ms),
     };
@@ -381,7 +381,7 @@ impl CatchUps {
             member,
             process: t.process,
             target_epoch: epoch,
-            target_seen_at: clock::rfc3339(from.at),
+            target_seen_at: time::rfc3339(from.at),
             reached_at: None,
             took_ms: None,
             at_most_ms: None,

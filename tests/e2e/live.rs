@@ -379,8 +379,8 @@ fn commands_against_a_live_group(b: &str, group: &str) {
     );
     // ER = EG with another topology: STREAMS_INVALID_TOPOLOGY_EPOCH.
     let snap = snapshot(b, group);
-    let mut topology =
-        streams_group::snapshot::topology_of(&snap.groups[0]).expect("initialised topology");
+    let mut topology = streams_group::topology::described::topology_of(&snap.groups[0])
+        .expect("initialised topology");
     topology.subtopologies.push(model::Subtopology {
         id: "9".into(),
         source_topics: vec![format!("{group}-input")],

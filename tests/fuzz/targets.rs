@@ -257,6 +257,7 @@ pub(crate) fn topology_json(input: &[u8]) -> Outcome {
 
 pub(crate) fn snapshot(input: &[u8]) -> Outcome {
     use streams_group::snapshot::*;
+    use streams_group::topology::described::topology_of;
     use streams_group::topology::topic_counts::topic_metadata;
     let t = text(input);
     let s = match parse_snapshot(&t, "s.json") {
@@ -380,6 +381,7 @@ pub(crate) fn one_line_target(input: &[u8]) -> Outcome {
 /// CSV is the same plan.
 pub(crate) fn admin_input(input: &[u8]) -> Outcome {
     use streams_group::admin::parse::*;
+    use streams_group::time::{parse_datetime, parse_iso_duration};
     let t = text(input);
     let mut out = Vec::new();
     for groups in [vec!["app".to_string()], vec!["a".into(), "b".into()]] {
@@ -408,8 +410,8 @@ pub(crate) fn admin_input(input: &[u8]) -> Outcome {
     }
     for line in t.lines().take(8) {
         for r in [
-            datetime(line).map(|_| ()),
-            duration(line).map(|_| ()),
+            parse_datetime(line).map(|_| ()),
+            parse_iso_duration(line).map(|_| ()),
             topic_scope(line).map(|_| ()),
         ] {
             out.push(match r {

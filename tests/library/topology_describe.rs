@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use coordinator::topics::{configure, TopicMetadata};
 use model::topology::{TopicInfo, Topology};
-use streams_group::diff::topology::{diff, HazardKind};
+use streams_group::topology::diff::{diff, HazardKind};
 use streams_group::topology::{
     load_topology_file, parse_describe_with_notes, parse_topology, ParseError,
 };

@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 
 use streams_group::render::out::{self, Format, WriteError};
 use streams_group::render::watch::{self as render, Frame};
-use streams_group::watch::clock;
+use streams_group::time;
 use streams_group::watch::{Change, Sample, WatchLine, Watcher};
 
 use super::View;
@@ -99,7 +99,7 @@ impl<'a> Show<'a> {
             "{}  (sample {} at {})",
             self.title,
             self.taken,
-            clock::time_of_day_s(s.sampled_at_ms)
+            time::time_of_day_s(s.sampled_at_ms)
         );
         let frame = render::frame(&Frame {
             title: &title,

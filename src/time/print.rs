@@ -1,9 +1,12 @@
-//! Instants as text. Samples carry milliseconds since the Unix epoch; people read UTC.
+//! Instants and durations as people read them. Instants are milliseconds since the Unix epoch,
+//! printed in UTC.
+
+use super::calendar;
 
 /// `2026-12-02T17:20:01.123Z`.
 pub fn rfc3339(ms: i64) -> String {
     let (days, ms_of_day) = (ms.div_euclid(86_400_000), ms.rem_euclid(86_400_000));
-    let (y, m, d) = civil_from_days(days);
+    let (y, m, d) = calendar::civil_from_days(days);
     format!("{y:04}-{m:02}-{d:02}T{}Z", time_of_day(ms_of_day))
 }
 
@@ -20,28 +23,12 @@ pub fn time_of_day_s(ms: i64) -> String {
 }
 
 /// A duration for people: `0.4 s`, `12.5 s`, `3 min 20 s`.
-pub fn duration(ms: i64) -> String {
+pub fn format_duration(ms: i64) -> String {
     if ms < 60_000 {
         format!("{:.1} s", ms as f64 / 1000.0)
     } else {
         format!("{} min {} s", ms / 60_000, ms / 1000 % 60)
     }
-}
-
-/// Year, month, day of a day count since 1970-01-01 (the proleptic Gregorian calendar): eras
-/// of 400 years repeat exactly, so the day is placed in its era, then in a March-based year
-/// (which puts the leap day last).
-fn civil_from_days(days: i64) -> (i64, i64, i64) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
 }
 
 #[cfg(test)]
@@ -59,8 +46,8 @@ mod tests {
 
     #[test]
     fn durations_read_as_seconds_or_minutes() {
-        assert_eq!(duration(400), "0.4 s");
-        assert_eq!(duration(12_500), "12.5 s");
-        assert_eq!(duration(200_000), "3 min 20 s");
+        assert_eq!(format_duration(400), "0.4 s");
+        assert_eq!(format_duration(12_500), "12.5 s");
+        assert_eq!(format_duration(200_000), "3 min 20 s");
     }
 }
