@@ -15,8 +15,8 @@ use crate::admin::plan::{
     self, Adjustment, LogOffsets, PlanError, Planned, ResetScenario, ScopeError,
 };
 use crate::admin::report::{
-    DeleteOffsetsReport, DeleteReport, GroupDeletion, GroupReset, OffsetRow, ResetReport, ResetRow,
-    Status, TopicDeletion,
+    ActionStatus, DeleteOffsetsReport, DeleteReport, GroupDeletion, GroupReset, OffsetRow,
+    ResetReport, ResetRow, TopicDeletion,
 };
 use crate::error::{ActiveGroup, Error, Fix};
 use crate::source::live::{group_ids, GroupSelection};
@@ -319,7 +319,7 @@ fn reset_row(p: &Planned) -> ResetRow {
         new_offset: p.new,
         change: p.current.map(|c| p.new - c),
         note: p.adjustment.map(adjustment_note),
-        status: Status::Planned,
+        status: ActionStatus::Planned,
         error: None,
     }
 }
@@ -376,9 +376,9 @@ fn record_commits(
 ) {
     for r in rows.iter_mut() {
         match outcome(answers, &(r.topic.clone(), r.partition), "partition") {
-            Ok(()) => r.status = Status::Done,
+            Ok(()) => r.status = ActionStatus::Done,
             Err(e) => {
-                r.status = Status::Failed;
+                r.status = ActionStatus::Failed;
                 r.error = Some(e);
             }
         }
@@ -480,7 +480,7 @@ pub fn delete_offsets(
                         topic: t.clone(),
                         partition: *p,
                         current_offset: g.committed.get(&(t.clone(), *p)).copied(),
-                        status: Status::Planned,
+                        status: ActionStatus::Planned,
                         error: None,
                     })
                     .collect(),
@@ -512,13 +512,13 @@ fn record_deletions(
     }
     for r in &mut report.partitions {
         match per.get(&(r.topic.clone(), r.partition)) {
-            Some(ErrorCode::None) => r.status = Status::Done,
+            Some(ErrorCode::None) => r.status = ActionStatus::Done,
             Some(code) => {
-                r.status = Status::Failed;
+                r.status = ActionStatus::Failed;
                 r.error = Some(format!("{} ({})", code.name(), code.description()));
             }
             None => {
-                r.status = Status::Failed;
+                r.status = ActionStatus::Failed;
                 r.error = Some(report.error.clone().unwrap_or_else(|| "no answer".into()));
             }
         }
@@ -548,14 +548,14 @@ async fn internal_topic_rows(
         };
         for t in &found.delete {
             rows.push(match existing.contains_key(t) {
-                true => row(t, Status::Planned, None),
-                false => row(t, Status::Kept, Some("not in the cluster")),
+                true => row(t, ActionStatus::Planned, None),
+                false => row(t, ActionStatus::Kept, Some("not in the cluster")),
             });
         }
         for t in &found.keep {
             rows.push(row(
                 t,
-                Status::Kept,
+                ActionStatus::Kept,
                 Some("its name does not look internal (<group>-...-changelog, -repartition)"),
             ));
         }
@@ -630,7 +630,7 @@ pub fn delete(
                         group_id: g.group_id.clone(),
                         state: state(g).unwrap_or_default(),
                         committed_partitions: g.committed.len(),
-                        status: Status::Planned,
+                        status: ActionStatus::Planned,
                         error: None,
                     })
                     .collect(),
@@ -648,9 +648,9 @@ async fn execute_deletion(cluster: &mut Cluster, ids: &[String], report: &mut De
     let answers = cluster.delete_groups(ids).await.map_err(|e| e.to_string());
     for g in &mut report.groups {
         match outcome(&answers, &g.group_id, "group") {
-            Ok(()) => g.status = Status::Done,
+            Ok(()) => g.status = ActionStatus::Done,
             Err(e) => {
-                g.status = Status::Failed;
+                g.status = ActionStatus::Failed;
                 g.error = Some(e);
             }
         }
@@ -658,18 +658,18 @@ async fn execute_deletion(cluster: &mut Cluster, ids: &[String], report: &mut De
     let deleted: BTreeSet<&str> = report
         .groups
         .iter()
-        .filter(|g| g.status == Status::Done)
+        .filter(|g| g.status == ActionStatus::Done)
         .map(|g| g.group_id.as_str())
         .collect();
     let mut to_delete = Vec::new();
     for t in &mut report.internal_topics {
-        if t.status != Status::Planned {
+        if t.status != ActionStatus::Planned {
             continue;
         }
         if deleted.contains(t.group_id.as_str()) {
             to_delete.push(t.topic.clone());
         } else {
-            t.status = Status::Kept;
+            t.status = ActionStatus::Kept;
             t.note = Some("the group was not deleted".into());
         }
     }
@@ -677,7 +677,7 @@ async fn execute_deletion(cluster: &mut Cluster, ids: &[String], report: &mut De
     for t in report
         .internal_topics
         .iter_mut()
-        .filter(|t| t.status == Status::Planned)
+        .filter(|t| t.status == ActionStatus::Planned)
     {
         let answer = match &answers {
             Ok(a) => match a.get(&t.topic) {
@@ -691,9 +691,9 @@ async fn execute_deletion(cluster: &mut Cluster, ids: &[String], report: &mut De
             Err(e) => Err(e.to_string()),
         };
         match answer {
-            Ok(()) => t.status = Status::Done,
+            Ok(()) => t.status = ActionStatus::Done,
             Err(e) => {
-                t.status = Status::Failed;
+                t.status = ActionStatus::Failed;
                 t.error = Some(e);
             }
         }
@@ -712,7 +712,7 @@ mod tests {
             new_offset: 0,
             change: Some(-10),
             note: None,
-            status: Status::Planned,
+            status: ActionStatus::Planned,
             error: None,
         }
     }
@@ -725,12 +725,12 @@ mod tests {
             (("in".to_string(), 1), ErrorCode::UnknownMemberId),
         ]));
         record_commits(&mut rows, &answers);
-        let got: Vec<(Status, Option<&str>)> = rows
+        let got: Vec<(ActionStatus, Option<&str>)> = rows
             .iter()
             .map(|r| (r.status, r.error.as_deref()))
             .collect();
-        assert_eq!(got[0], (Status::Done, None));
-        assert_eq!(got[1].0, Status::Failed);
+        assert_eq!(got[0], (ActionStatus::Done, None));
+        assert_eq!(got[1].0, ActionStatus::Failed);
         assert!(
             got[1].1.unwrap().starts_with("UNKNOWN_MEMBER_ID ("),
             "{got:?}"
@@ -738,7 +738,7 @@ mod tests {
         assert_eq!(
             got[2],
             (
-                Status::Failed,
+                ActionStatus::Failed,
                 Some("the broker did not answer for this partition")
             )
         );
@@ -770,7 +770,7 @@ mod tests {
                 topic: "in".into(),
                 partition: 0,
                 current_offset: None,
-                status: Status::Planned,
+                status: ActionStatus::Planned,
                 error: None,
             }],
         };
@@ -784,7 +784,7 @@ mod tests {
             .as_deref()
             .unwrap()
             .starts_with("GROUP_ID_NOT_FOUND"));
-        assert_eq!(report.partitions[0].status, Status::Failed);
+        assert_eq!(report.partitions[0].status, ActionStatus::Failed);
         assert_eq!(report.partitions[0].error, report.error);
     }
 

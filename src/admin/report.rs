@@ -8,7 +8,8 @@ use serde::Serialize;
 /// What happened to one row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
-pub enum Status {
+#[schemars(rename = "Status")]
+pub enum ActionStatus {
     /// Dry run: this is what `--execute` would do.
     Planned,
     /// Done.
@@ -53,7 +54,7 @@ pub struct ResetRow {
     /// Why the new offset is not what was asked (clamped to the log, no record that recent).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
-    pub status: Status,
+    pub status: ActionStatus,
     /// The broker's error when `status` is `failed`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
@@ -77,7 +78,7 @@ pub struct OffsetRow {
     pub partition: i32,
     /// The committed offset that is (or would be) deleted; `null` when there was none.
     pub current_offset: Option<i64>,
-    pub status: Status,
+    pub status: ActionStatus,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
@@ -97,7 +98,7 @@ pub struct GroupDeletion {
     pub state: String,
     /// How many partitions have committed offsets (deleted with the group).
     pub committed_partitions: usize,
-    pub status: Status,
+    pub status: ActionStatus,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
@@ -106,7 +107,7 @@ pub struct GroupDeletion {
 pub struct TopicDeletion {
     pub group_id: String,
     pub topic: String,
-    pub status: Status,
+    pub status: ActionStatus,
     /// Why a topic is kept (its name does not look internal) or not deleted.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
@@ -120,22 +121,26 @@ impl ResetReport {
         self.groups
             .iter()
             .flat_map(|g| &g.partitions)
-            .any(|r| r.status == Status::Failed)
+            .any(|r| r.status == ActionStatus::Failed)
     }
 }
 
 impl DeleteOffsetsReport {
     pub fn failed(&self) -> bool {
-        self.error.is_some() || self.partitions.iter().any(|r| r.status == Status::Failed)
+        self.error.is_some()
+            || self
+                .partitions
+                .iter()
+                .any(|r| r.status == ActionStatus::Failed)
     }
 }
 
 impl DeleteReport {
     pub fn failed(&self) -> bool {
-        self.groups.iter().any(|g| g.status == Status::Failed)
+        self.groups.iter().any(|g| g.status == ActionStatus::Failed)
             || self
                 .internal_topics
                 .iter()
-                .any(|t| t.status == Status::Failed)
+                .any(|t| t.status == ActionStatus::Failed)
     }
 }

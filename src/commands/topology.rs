@@ -47,7 +47,7 @@ Examples:
           args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct Args {
     #[command(subcommand)]
-    pub picture: Option<Picture>,
+    pub subcommand: Option<TopologySubcommand>,
 
     /// Topology: a JSON or Kafka Streams Topology#describe() text file, a snapshot, or
     /// group:ID for a live group's topology
@@ -71,7 +71,7 @@ pub struct Args {
 }
 
 #[derive(Debug, clap::Subcommand)]
-pub enum Picture {
+pub enum TopologySubcommand {
     /// Draw the topology as text, Graphviz DOT or a Mermaid flowchart
     // The variant's doc comment would replace the long help of the arguments' struct.
     #[command(long_about = super::topology_show::LONG_ABOUT)]
@@ -79,8 +79,10 @@ pub enum Picture {
 }
 
 pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
-    let file = match (&args.picture, &args.file) {
-        (Some(Picture::Show(show)), _) => return super::topology_show::run(global, show),
+    let file = match (&args.subcommand, &args.file) {
+        (Some(TopologySubcommand::Show(show)), _) => {
+            return super::topology_show::run(global, show)
+        }
         (None, Some(file)) => file,
         (None, None) => return Err(CommandError::usage("topology needs a FILE")),
     };

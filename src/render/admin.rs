@@ -2,7 +2,7 @@
 
 use super::table;
 use crate::admin::parse::csv_field;
-use crate::admin::report::{DeleteOffsetsReport, DeleteReport, ResetReport, Status};
+use crate::admin::report::{ActionStatus, DeleteOffsetsReport, DeleteReport, ResetReport};
 
 fn opt(v: Option<i64>) -> String {
     v.map_or_else(|| "-".into(), |x| x.to_string())
@@ -17,12 +17,12 @@ fn change(v: Option<i64>) -> String {
 }
 
 /// A row's status in words: `done` is what the action did (`reset`, `deleted`).
-fn status(s: Status, done: &str, error: Option<&String>, note: Option<&String>) -> String {
+fn status(s: ActionStatus, done: &str, error: Option<&String>, note: Option<&String>) -> String {
     match s {
-        Status::Planned => format!("would be {done}"),
-        Status::Done => done.to_string(),
-        Status::Failed => format!("failed: {}", error.map_or("", String::as_str)),
-        Status::Kept => format!("kept: {}", note.map_or("", String::as_str)),
+        ActionStatus::Planned => format!("would be {done}"),
+        ActionStatus::Done => done.to_string(),
+        ActionStatus::Failed => format!("failed: {}", error.map_or("", String::as_str)),
+        ActionStatus::Kept => format!("kept: {}", note.map_or("", String::as_str)),
     }
 }
 
@@ -131,7 +131,7 @@ mod tests {
             change: cur.map(|c| new - c),
             note: None,
             status,
-            error: (status == Status::Failed).then(|| "UNKNOWN_MEMBER_ID".to_string()),
+            error: (status == ActionStatus::Failed).then(|| "UNKNOWN_MEMBER_ID".to_string()),
         };
         ResetReport {
             execute,
@@ -142,8 +142,8 @@ mod tests {
                 topics: vec!["in".into()],
                 notes: vec![],
                 partitions: vec![
-                    row(0, Some(250), 0, Status::Done),
-                    row(1, None, 7, Status::Failed),
+                    row(0, Some(250), 0, ActionStatus::Done),
+                    row(1, None, 7, ActionStatus::Failed),
                 ],
             }],
         }

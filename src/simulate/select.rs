@@ -45,19 +45,19 @@ pub const LISTED_IDS: usize = 10;
 /// Ids to look names up among: each once, in their order (for messages) and sorted (for
 /// lookups, so that naming every member of a big group stays quick).
 #[derive(Clone, Debug)]
-pub struct Ids<'a> {
+pub struct IdIndex<'a> {
     kind: Kind,
     in_order: Vec<&'a str>,
     sorted: Vec<&'a str>,
 }
 
-impl<'a> Ids<'a> {
+impl<'a> IdIndex<'a> {
     pub fn new(kind: Kind, ids: impl IntoIterator<Item = &'a str>) -> Self {
         let mut seen = HashSet::new();
         let in_order: Vec<&str> = ids.into_iter().filter(|id| seen.insert(*id)).collect();
         let mut sorted = in_order.clone();
         sorted.sort_unstable();
-        Ids {
+        IdIndex {
             kind,
             in_order,
             sorted,
@@ -96,7 +96,7 @@ impl<'a> Ids<'a> {
         }
     }
 
-    /// [`Ids::resolve`], its error as one line (`origin` says where the name came from:
+    /// [`IdIndex::resolve`], its error as one line (`origin` says where the name came from:
     /// " in the scenario", " in --process").
     pub fn resolve_or_say(&self, name: &str, origin: &str) -> Result<&'a str, String> {
         self.resolve(name)
@@ -168,7 +168,7 @@ pub fn named_members(
     let mut out: Vec<String> = Vec::new();
     let mut taken: HashSet<&str> = HashSet::new();
     if !members.is_empty() {
-        let ids = Ids::new(Kind::Member, member_ids.iter().copied());
+        let ids = IdIndex::new(Kind::Member, member_ids.iter().copied());
         for name in members {
             let id = ids.resolve_or_say(name, origins.members)?;
             if taken.insert(id) {
@@ -177,7 +177,7 @@ pub fn named_members(
         }
     }
     if !processes.is_empty() {
-        let ids = Ids::new(Kind::Process, processes_of.iter().copied());
+        let ids = IdIndex::new(Kind::Process, processes_of.iter().copied());
         let mut by_process: HashMap<&str, Vec<&str>> = HashMap::new();
         for (m, p) in member_ids.iter().zip(processes_of) {
             by_process.entry(p).or_default().push(m);
@@ -205,7 +205,7 @@ mod tests {
     ];
 
     fn resolve<'a>(kind: Kind, name: &str, ids: &[&'a str]) -> Result<&'a str, NameError> {
-        Ids::new(kind, ids.iter().copied()).resolve(name)
+        IdIndex::new(kind, ids.iter().copied()).resolve(name)
     }
 
     const NO: Origins = Origins {

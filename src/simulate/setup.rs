@@ -576,7 +576,7 @@ fn taken(
         }
         StepSize::Members(n) => out.count = *n,
         StepSize::Instances(n) => {
-            let distinct = select::Ids::new(select::Kind::Process, of.iter().copied());
+            let distinct = select::IdIndex::new(select::Kind::Process, of.iter().copied());
             if takes && *n as usize >= distinct.in_order().len() {
                 return Err(too_many("--instances", *n, "instance", distinct.in_order()));
             }

@@ -246,8 +246,12 @@ fn admin_documents_match_their_schemas() {
             topics: vec!["in".into()],
             notes: vec!["n".into()],
             partitions: vec![
-                row(Some("asked 5"), Status::Failed, Some("UNKNOWN_MEMBER_ID")),
-                row(None, Status::Done, None),
+                row(
+                    Some("asked 5"),
+                    ActionStatus::Failed,
+                    Some("UNKNOWN_MEMBER_ID"),
+                ),
+                row(None, ActionStatus::Done, None),
             ],
         }],
     };
@@ -260,7 +264,7 @@ fn admin_documents_match_their_schemas() {
             topic: "in".into(),
             partition: 1,
             current_offset: None,
-            status: Status::Planned,
+            status: ActionStatus::Planned,
             error: None,
         }],
     };
@@ -270,13 +274,13 @@ fn admin_documents_match_their_schemas() {
             group_id: "app".into(),
             state: "Empty".into(),
             committed_partitions: 8,
-            status: Status::Done,
+            status: ActionStatus::Done,
             error: None,
         }],
         internal_topics: vec![TopicDeletion {
             group_id: "app".into(),
             topic: "legacy".into(),
-            status: Status::Kept,
+            status: ActionStatus::Kept,
             note: Some("odd name".into()),
             error: None,
         }],
