@@ -3,7 +3,7 @@
 //!
 //! * [`load_snapshot`]: read and check a snapshot file (schema version, JSON position on errors);
 //! * [`find_group`]: pick the group asked for (or the only one);
-//! * [`topology_of`]: the described topology as the members sent it.
+//! * [`crate::topology::described::topology_of`]: the described topology as the members sent it.
 
 use std::fmt;
 use std::path::Path;

@@ -47,7 +47,7 @@ pub fn all() -> Vec<(&'static str, Value)> {
     ]
 }
 
-/// The schema of one document type, strict (see [`close_objects`]).
+/// The schema of one document type, strict (see `close_objects`).
 pub fn of<T: JsonSchema>() -> Value {
     let generator = SchemaSettings::draft2020_12()
         .for_serialize()

@@ -1,5 +1,5 @@
 //! Pictures of a topology ([`Picture`]): [`text`] for a terminal, [`dot`] for Graphviz and
-//! [`mermaid`] for Markdown renderers. DOT and Mermaid draw the same [`Drawing`], made here once:
+//! [`mermaid`] for Markdown renderers. DOT and Mermaid draw the same `Drawing`, made here once:
 //! what is a box, what is in which cluster, which line joins what. Ids are made up (`t0`,
 //! `s1_n2`) so that no name needs to be a valid id in either language; names only ever appear
 //! in quoted labels, escaped by each language's own rules.

@@ -32,10 +32,10 @@
 //! ```
 //!
 //! Pasted copies lose the layout, so lines are recognised by their keywords, never by their
-//! column ([`lines`] removes what carries no structure: indentation of any kind or none, CRLF,
+//! column (`lines` removes what carries no structure: indentation of any kind or none, CRLF,
 //! trailing blanks, blank lines anywhere, code fences, a log prefix on the first line). The
 //! `Topologies:` header may be missing. Only a truncated or contradictory text is an error,
-//! naming its line ([`grammar`]): a node without the arrows its kind prints, an arrow naming a
+//! naming its line (`grammar`): a node without the arrows its kind prints, an arrow naming a
 //! node that is not there, two ends of an edge that disagree, a second header.
 //!
 //! How the text becomes a topology:
