@@ -1,7 +1,7 @@
 //! The StreamsGroupHeartbeat and StreamsGroupDescribe codecs on the realistic sample messages
 //! of tests/support/samples.rs: round trips at v0 and v1, what the model keeps, and that no
 //! truncation or flipped byte of a sample panics. The tests on hand-written bytes are unit tests
-//! (src/kafka/codec/tests.rs).
+//! (crates/kafka/src/codec/tests.rs).
 
 use proptest::prelude::*;
 
