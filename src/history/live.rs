@@ -2,11 +2,11 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use kafka::batches::{read_batches, Batch};
 use kafka::client::{block_on, Cluster, LeaderlessOr};
 use kafka::codec::fetch::FetchRequest;
 use kafka::config::ClientConfig;
 use kafka::error::{KafkaError, KafkaResult};
-use kafka::records::{read_batches, Batch};
 
 use crate::source::live::settings;
 use coordinator::broker_settings::BrokerSettings;

@@ -757,7 +757,7 @@ pub(crate) fn coordinator_record_seeds() -> Vec<Vec<u8>> {
 /// Batches in each codec a broker may write (zstd: the codec's own tests), a transactional one
 /// with its commit marker, and a cleaned batch that spans more offsets than it holds.
 pub(crate) fn record_batches_seeds() -> Vec<Vec<u8>> {
-    use kafka::records::encode::{batch, BatchSpec, KeyValue};
+    use kafka::batches::build::{batch, BatchSpec, KeyValue};
     let records: Vec<KeyValue> = vec![
         (
             Some(&b"\x00\x11\x00\x03app"[..]),

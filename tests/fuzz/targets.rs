@@ -483,7 +483,7 @@ pub(crate) fn coordinator_record(input: &[u8]) -> Outcome {
 /// record kept. What is read must be consistent: offsets in order, the next fetch after the
 /// last whole batch, missing offsets only behind it.
 pub(crate) fn record_batches(input: &[u8]) -> Outcome {
-    use kafka::records::read_batches;
+    use kafka::batches::read_batches;
     let read = match read_batches(input, &[], &|_| true) {
         Ok(r) => r,
         Err(e) => {

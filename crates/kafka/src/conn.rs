@@ -290,7 +290,7 @@ impl Connection {
     }
 
     /// Send a kafka-protocol request at `version` and decode the response (after the
-    /// [`guard`](super::guard) has checked it).
+    /// [`guard`] has checked it).
     pub async fn request<Req: Encodable, Resp: Guarded>(
         &mut self,
         key: ApiKey,

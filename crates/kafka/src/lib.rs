@@ -1,9 +1,17 @@
-//! The wire client: framing and primitive encodings (`wire`, shared with `history` and re-exported
-//! here from `crate::wire`), codecs for the streams-group APIs
-//! (`codec`), client configuration and `--command-config` parsing (`config`), SCRAM (`scram`),
-//! connections with TLS and SASL (`conn`), record batches as Fetch returns them (`records`), and
-//! the cluster-level operations used by `list` and `describe` (`client`).
+//! The wire client of streams groups: connections, the protocol's codecs and the cluster-level
+//! requests. It answers with protocol values and decides no group behaviour.
+//!
+//! - `wire`: the protocol's primitive encodings (the tool's `history` decoder shares them)
+//! - `codec`: StreamsGroupHeartbeat, StreamsGroupDescribe and Fetch, encoded and decoded
+//! - `guard`: response layouts checked before decoding; `limits`: what a request can carry
+//! - `config`: client configuration and `--command-config` parsing
+//! - `conn`: one connection (framing, ApiVersions) with TLS (`tls`) and SASL (`scram`);
+//!   `bootstrap`: the first bootstrap server that answers
+//! - `client`: the cluster session, `client::Cluster`, one file per API family below it
+//! - `batches`: record batches as Fetch returns them (`batches::build` writes them, for tests)
+//! - `error`: the client's errors
 
+pub mod batches;
 pub mod bootstrap;
 pub mod client;
 pub mod codec;
@@ -12,7 +20,6 @@ pub mod conn;
 pub mod error;
 pub mod guard;
 pub mod limits;
-pub mod records;
 pub mod scram;
 pub mod tls;
 pub mod wire;

@@ -1,7 +1,7 @@
 //! Primitive encodings of the Kafka protocol: big-endian integers, unsigned varints, compact
 //! (flexible-version) strings, arrays and tagged-field sections, plus request/response framing.
-//! Pure, no I/O: the wire client (`kafka`, which re-exports this module as `kafka::wire`) and the
-//! decoder of the coordinator's records in `__consumer_offsets` (`history::records`) share it.
+//! Pure, no I/O: the wire client (this crate) and the tool's decoder of the coordinator's records
+//! in `__consumer_offsets` (`history::records`) share it.
 //!
 //! The [`Reader`] never panics: every read checks the remaining length and returns a
 //! [`DecodeError`]. Array counts are checked against the bytes left (every element takes at least

@@ -68,33 +68,6 @@ pub(crate) trait Op {
     async fn at(&self, cluster: &mut Cluster, node: i32) -> KafkaResult<Self::Out>;
 }
 
-/// Metadata for some topics (None: none, just the brokers).
-pub(crate) struct Metadata(pub Option<Vec<String>>);
-
-impl Op for Metadata {
-    type Out = MetadataResponse;
-    async fn at(&self, cluster: &mut Cluster, node: i32) -> KafkaResult<MetadataResponse> {
-        use kafka_protocol::messages::metadata_request::MetadataRequestTopic;
-        use kafka_protocol::messages::TopicName;
-        use kafka_protocol::protocol::StrBytes;
-        let topics = self.0.as_ref().map(|ts| {
-            ts.iter()
-                .map(|t| {
-                    MetadataRequestTopic::default()
-                        .with_name(Some(TopicName(StrBytes::from_string(t.clone()))))
-                })
-                .collect()
-        });
-        let req = MetadataRequest::default()
-            .with_topics(Some(topics.unwrap_or_default()))
-            .with_allow_auto_topic_creation(false);
-        let conn = cluster.conn(node).await?;
-        let (_, md): (i16, MetadataResponse) = conn.negotiated(ApiKey::Metadata, 1, &req).await?;
-        cluster.learn_brokers(&md, self.0.is_none());
-        Ok(md)
-    }
-}
-
 impl Cluster {
     /// Drop the connection to `node` (it failed): the next request opens a new one.
     pub(crate) fn forget(&mut self, node: i32) {

@@ -1,7 +1,7 @@
 //! Fetch (API 1) at version 11, for one partition: the last version that names topics (v13+
 //! need the topic id) and is not flexible, supported by every broker with streams groups
 //! (Kafka 4.0 dropped versions 0-3 only). The records come back as raw bytes: record batches
-//! that [`crate::records`] reads.
+//! that [`crate::batches`] reads.
 
 use super::EncodeError;
 use crate::wire::{DecodeResult, Reader, Writer};

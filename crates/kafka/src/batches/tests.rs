@@ -1,6 +1,6 @@
 use super::*;
 
-use super::encode::{batch, BatchSpec};
+use super::build::{batch, BatchSpec};
 
 type B = BatchSpec<'static>;
 

@@ -360,7 +360,7 @@ fn snappy(data: &[u8]) -> Result<Vec<u8>, String> {
 
 /// Test-only: compiled for this crate's tests and with the `testing` feature.
 #[cfg(any(test, feature = "testing"))]
-pub mod encode;
+pub mod build;
 
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,259 @@
+//! Offsets: a group's committed offsets (OffsetFetch at its coordinator) and the partitions'
+//! offsets by time (ListOffsets, one request per leader).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use kafka_protocol::messages::list_offsets_request::{ListOffsetsPartition, ListOffsetsTopic};
+use kafka_protocol::messages::offset_fetch_request::OffsetFetchRequestGroup;
+use kafka_protocol::messages::{
+    ApiKey, BrokerId, GroupId, ListOffsetsRequest, ListOffsetsResponse, OffsetFetchRequest,
+    OffsetFetchResponse, TopicName,
+};
+use kafka_protocol::protocol::StrBytes;
+
+use model::group::CommittedOffsets;
+
+use super::retry::{retriable_partition_code, transient, Op};
+use super::Cluster;
+use crate::error::{KafkaError, KafkaResult};
+
+/// Why a partition's offset could not be listed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LeaderlessOr {
+    /// The partition has no leader to ask.
+    NoLeader,
+    /// Its leader answered with this error.
+    Code(model::ErrorCode),
+    /// Its leader could not be reached (until the deadline).
+    Unreachable,
+}
+
+impl Cluster {
+    /// Committed offsets of a group (admin-style OffsetFetch, all topics) at its coordinator
+    /// (`coordinator`, or the one found again when it moved or cannot be reached).
+    pub async fn committed_offsets(
+        &mut self,
+        coordinator: i32,
+        group: &str,
+    ) -> KafkaResult<CommittedOffsets> {
+        self.at_coordinator(group, Some(coordinator), &FetchCommitted(group.to_string()))
+            .await
+    }
+
+    /// ListOffsets at `timestamp` (-1 latest, -2 earliest), one request per leader; the
+    /// partitions that failed become warnings.
+    pub async fn offsets_at(
+        &mut self,
+        parts: &BTreeMap<(String, i32), i32>,
+        timestamp: i64,
+        warnings: &mut Vec<String>,
+    ) -> KafkaResult<BTreeMap<(String, i32), i64>> {
+        let mut out = BTreeMap::new();
+        for ((t, p), r) in self.list_offsets_at(parts, timestamp).await? {
+            match r {
+                Ok(offset) => {
+                    out.insert((t, p), offset);
+                }
+                Err(LeaderlessOr::NoLeader) => warnings.push(format!(
+                    "no leader for partition {t}-{p}; its end offset is unknown"
+                )),
+                Err(LeaderlessOr::Code(code)) => {
+                    warnings.push(format!("offset of {t}-{p} not available: {}", code.name()))
+                }
+                Err(LeaderlessOr::Unreachable) => warnings.push(format!(
+                    "the leader of {t}-{p} could not be reached; its offset is unknown"
+                )),
+            }
+        }
+        Ok(out)
+    }
+
+    /// ListOffsets at `timestamp` (-1 latest, -2 earliest, else the first offset whose
+    /// record timestamp is at or after it; -1 when there is none), one request per leader
+    /// (`parts` maps each partition to its leader), with the answer of every partition. A
+    /// partition without a leader, whose leader cannot be reached or answers that it is not
+    /// the leader (or not yet), is asked again of the leader the metadata then names, until
+    /// the deadline; after it, its last answer stands.
+    pub async fn list_offsets_at(
+        &mut self,
+        parts: &BTreeMap<(String, i32), i32>,
+        timestamp: i64,
+    ) -> KafkaResult<BTreeMap<(String, i32), Result<i64, LeaderlessOr>>> {
+        let mut out = BTreeMap::new();
+        let mut pending = parts.clone();
+        let mut attempt = 0;
+        loop {
+            let retry = self
+                .list_offsets_round(&pending, timestamp, &mut out)
+                .await?;
+            if retry.is_empty() || !self.backoff(attempt).await {
+                return Ok(out);
+            }
+            attempt += 1;
+            let topics: BTreeSet<String> = retry.iter().map(|(t, _)| t.clone()).collect();
+            let leaders = self.leaders(&topics).await?;
+            pending = retry
+                .into_iter()
+                .map(|(t, p)| {
+                    let leader = leaders.get(&t).and_then(|ps| ps.get(&p)).copied();
+                    ((t, p), leader.unwrap_or(-1))
+                })
+                .collect();
+        }
+    }
+
+    /// One ListOffsets per leader; every partition's answer goes into `out`, and the
+    /// partitions a retry may fix are returned.
+    async fn list_offsets_round(
+        &mut self,
+        parts: &BTreeMap<(String, i32), i32>,
+        timestamp: i64,
+        out: &mut BTreeMap<(String, i32), Result<i64, LeaderlessOr>>,
+    ) -> KafkaResult<Vec<(String, i32)>> {
+        let mut by_leader: BTreeMap<i32, BTreeMap<String, Vec<i32>>> = BTreeMap::new();
+        let mut retry = Vec::new();
+        for ((t, p), leader) in parts {
+            if *leader < 0 {
+                out.insert((t.clone(), *p), Err(LeaderlessOr::NoLeader));
+                retry.push((t.clone(), *p));
+                continue;
+            }
+            by_leader
+                .entry(*leader)
+                .or_default()
+                .entry(t.clone())
+                .or_default()
+                .push(*p);
+        }
+        for (leader, topics) in by_leader {
+            let resp = match self
+                .list_offsets_at_leader(leader, &topics, timestamp)
+                .await
+            {
+                Ok(resp) => resp,
+                Err(e) if transient(&e) => {
+                    self.note(format!("ListOffsets at broker {leader}: {e}; retrying"));
+                    self.forget(leader);
+                    for (t, ps) in topics {
+                        for p in ps {
+                            out.insert((t.clone(), p), Err(LeaderlessOr::Unreachable));
+                            retry.push((t.clone(), p));
+                        }
+                    }
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
+            for t in resp.topics {
+                for p in t.partitions {
+                    let key = (t.name.to_string(), p.partition_index);
+                    let r = match p.error_code {
+                        0 => Ok(p.offset),
+                        code => {
+                            if retriable_partition_code(code) {
+                                retry.push(key.clone());
+                            }
+                            Err(LeaderlessOr::Code(model::ErrorCode::from_code(code)))
+                        }
+                    };
+                    out.insert(key, r);
+                }
+            }
+        }
+        Ok(retry)
+    }
+
+    async fn list_offsets_at_leader(
+        &mut self,
+        leader: i32,
+        topics: &BTreeMap<String, Vec<i32>>,
+        timestamp: i64,
+    ) -> KafkaResult<ListOffsetsResponse> {
+        let req = ListOffsetsRequest::default()
+            .with_replica_id(BrokerId(-1))
+            .with_isolation_level(0)
+            .with_timeout_ms(self.remaining().as_millis().min(i32::MAX as u128) as i32)
+            .with_topics(
+                topics
+                    .iter()
+                    .map(|(t, ps)| {
+                        ListOffsetsTopic::default()
+                            .with_name(TopicName(StrBytes::from_string(t.clone())))
+                            .with_partitions(
+                                ps.iter()
+                                    .map(|p| {
+                                        ListOffsetsPartition::default()
+                                            .with_partition_index(*p)
+                                            .with_current_leader_epoch(-1)
+                                            .with_timestamp(timestamp)
+                                    })
+                                    .collect(),
+                            )
+                    })
+                    .collect(),
+            );
+        let conn = self.conn(leader).await?;
+        let (_, resp): (i16, ListOffsetsResponse) =
+            conn.negotiated(ApiKey::ListOffsets, 1, &req).await?;
+        Ok(resp)
+    }
+
+    /// The log end offsets (the next offset to be written) of every partition of `topics`, as
+    /// the partition leaders answer now; topics that do not exist are left out, and partitions
+    /// without a leader or with an error are named in the warnings.
+    pub async fn log_end_offsets(
+        &mut self,
+        topics: &BTreeSet<String>,
+    ) -> KafkaResult<(BTreeMap<(String, i32), i64>, Vec<String>)> {
+        let leaders = self.leaders(topics).await?;
+        let parts: BTreeMap<(String, i32), i32> = leaders
+            .into_iter()
+            .flat_map(|(t, ps)| ps.into_iter().map(move |(p, l)| ((t.clone(), p), l)))
+            .collect();
+        let mut warnings = Vec::new();
+        let ends = self.offsets_at(&parts, -1, &mut warnings).await?;
+        Ok((ends, warnings))
+    }
+}
+
+/// OffsetFetch (admin-style, all topics) of one group: its committed offsets, or the group's
+/// error (a coordinator code makes [`Cluster::at_coordinator`] find the coordinator again).
+struct FetchCommitted(String);
+
+impl Op for FetchCommitted {
+    type Out = CommittedOffsets;
+    async fn at(&self, cluster: &mut Cluster, node: i32) -> KafkaResult<CommittedOffsets> {
+        let group = &self.0;
+        let conn = cluster.conn(node).await?;
+        let req = OffsetFetchRequest::default()
+            .with_groups(vec![OffsetFetchRequestGroup::default()
+                .with_group_id(GroupId(StrBytes::from_string(group.to_string())))
+                .with_member_id(None)
+                .with_member_epoch(-1)
+                .with_topics(None)])
+            .with_require_stable(false);
+        let (_, resp): (i16, OffsetFetchResponse) =
+            conn.negotiated(ApiKey::OffsetFetch, 8, &req).await?;
+        let mut out = BTreeMap::new();
+        for g in resp.groups {
+            if g.error_code != 0 {
+                return Err(KafkaError::broker(
+                    g.error_code,
+                    None,
+                    format!("committed offsets of `{group}`"),
+                ));
+            }
+            for t in g.topics {
+                for p in t.partitions {
+                    if p.error_code == 0 && p.committed_offset >= 0 {
+                        out.insert(
+                            (t.name.to_string(), p.partition_index),
+                            (p.committed_offset, p.committed_leader_epoch),
+                        );
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+}
