@@ -1,11 +1,118 @@
-//! The streams group coordinator, carried locally: a pure library (no I/O, time passed in) that
-//! does what a broker's group coordinator does for streams groups, as KIP-1071 specifies.
+//! The streams group coordinator of each Apache Kafka release (KIP-1071), as a pure library:
+//! no I/O, no clock, no threads. Time is passed in with every call. A [`Coordinator`] answers
+//! StreamsGroupHeartbeat requests the way the group coordinator of a broker of the chosen
+//! release answers them (4.1.2, 4.2.2, 4.3.1, 4.3.2, 4.4.0, or the KIP text itself), keeps its
+//! groups and fires their timers when asked. The tool uses it to simulate groups, to dry-run
+//! topology changes and to replay a group's history; a lock-step oracle runs it side by side
+//! with Apache's own `GroupMetadataManager` (docs/dev/coordinator.md).
 //!
-//! - `validate`: request checks; `topology_epoch`: the KIP's topology epoch rules (and the
-//!   shipped broker's);
-//! - `group`: one group's state machine, epochs, heartbeat and leave handling, timers;
-//! - `reconcile` + `ownership`: moving a member to its target without two owners of a task;
-//! - `target` + `assignor`: the target assignment (sticky assignor, warm-up hook).
+//! Requests, responses, topologies, task sets and described groups are plain data from
+//! `streams-group-model` (`model::` in this workspace).
+//!
+//! # Where to start
+//!
+//! - [`Coordinator`] (this file): many groups and their configs;
+//!   [`Coordinator::heartbeat`] handles one request, [`Coordinator::expire`] fires due timers.
+//! - [`group`]: one group, [`StreamsGroup`]: its state, epochs and members, read through
+//!   accessors ([`StreamsGroup::target`], [`StreamsGroup::members`],
+//!   [`StreamsGroup::describe`]); the jobs that change it live in `group/` (heartbeat, leave,
+//!   target, timers, restore, describe).
+//! - [`profile`]: what each release does differently ([`profile::Profile`] on
+//!   [`KafkaVersion`]).
+//! - [`validate`]: request checks; [`topology_epoch`]: the KIP's topology epoch rules and the
+//!   shipped brokers'.
+//! - [`reconcile`] + [`ownership`]: moving a member to its target without two owners of a
+//!   task.
+//! - [`target`] + [`assignor`]: the target assignment (Apache's sticky assignor of each
+//!   release, this project's balanced-sticky one, a warm-up hook); [`refined_cache`]: 4.4's
+//!   cache of refined assignments.
+//! - [`topics`]: a topology configured against the cluster's topics (internal topics to
+//!   create, repartition and changelog partition counts, copartitioning).
+//! - [`java`]: the iteration orders of Java's `HashMap`, `PriorityQueue` and identity hashes,
+//!   which decide Apache's ties; [`member_order`]: the order Apache walks a group's members.
+//! - [`config`] and [`broker_settings`]: group configs and the broker's bounds;
+//!   [`endpoints`]: the interactive-query map; [`member`]: a member as the group keeps it.
+//!
+//! # Example: two members of a small topology
+//!
+//! ```
+//! use std::collections::BTreeMap;
+//!
+//! use model::{
+//!     HeartbeatRequest, KafkaVersion, StatusCode, Subtopology, TaskSet, TopicInfo, Topology,
+//! };
+//! use streams_group_coordinator as coordinator;
+//! use coordinator::{Coordinator, GroupConfig, RequestContext};
+//!
+//! // One subtopology: it reads `orders` and keeps a store whose changelog is an internal topic.
+//! let topology = Topology {
+//!     epoch: 0,
+//!     subtopologies: vec![Subtopology {
+//!         id: "0".into(),
+//!         source_topics: vec!["orders".into()],
+//!         state_changelog_topics: vec![TopicInfo::named("app-counts-changelog")],
+//!         ..Subtopology::default()
+//!     }],
+//! };
+//! // The cluster's topics and their partition counts.
+//! let mut metadata = BTreeMap::from([("orders".to_string(), 4)]);
+//!
+//! // Kafka 4.4.0's coordinator with the broker defaults (3 s initial rebalance delay).
+//! let mut coordinator = Coordinator::for_version(KafkaVersion::V4_4, GroupConfig::default());
+//! let at = |now_ms| RequestContext { now_ms, ..RequestContext::default() };
+//! // A heartbeat: epoch 0 joins with the topology; later ones send the member's epoch and the
+//! // tasks it owns.
+//! let heartbeat = |member: &str, epoch: i32, owned: TaskSet| HeartbeatRequest {
+//!     group_id: "app".into(),
+//!     member_id: member.into(),
+//!     member_epoch: epoch,
+//!     rebalance_timeout_ms: if epoch == 0 { 300_000 } else { -1 },
+//!     topology: (epoch == 0).then(|| topology.clone()),
+//!     process_id: Some(format!("process-{member}")),
+//!     active_tasks: Some(owned),
+//!     standby_tasks: Some(TaskSet::new()),
+//!     warmup_tasks: Some(TaskSet::new()),
+//!     ..HeartbeatRequest::default()
+//! };
+//!
+//! // t = 0: `a` joins and creates the group. The changelog topic does not exist: the group is
+//! // not ready, and the coordinator asks for the topic (a broker creates it).
+//! let out = coordinator.heartbeat(&heartbeat("a", 0, TaskSet::new()), &at(0), &metadata);
+//! assert_eq!(out.response.error, None);
+//! assert!(out.response.has_status(StatusCode::MissingInternalTopics));
+//! assert_eq!(out.topics_to_create[0].name, "app-counts-changelog");
+//! for topic in &out.topics_to_create {
+//!     metadata.insert(topic.name.clone(), topic.partitions);
+//! }
+//! let epoch_a = out.response.member_epoch;
+//!
+//! // t = 100 ms: `b` joins. The topology is ready now, but the initial rebalance delay holds
+//! // the first assignment back.
+//! let out = coordinator.heartbeat(&heartbeat("b", 0, TaskSet::new()), &at(100), &metadata);
+//! assert!(out.response.has_status(StatusCode::AssignmentDelayed));
+//! let epoch_b = out.response.member_epoch;
+//!
+//! // t = 3 s: the delay is over. `expire` fires the timer, which computes the target
+//! // assignment: the four tasks of subtopology 0 shared between the two members.
+//! assert_eq!(coordinator.next_deadline(), Some(3_000));
+//! coordinator.expire(3_000);
+//! let target = coordinator.group("app").unwrap().target().clone();
+//! assert_eq!((target["a"].active.len(), target["b"].active.len()), (2, 2));
+//!
+//! // Each member's next heartbeat brings it to its target: it gets its tasks and the new
+//! // member epoch.
+//! for (member, epoch) in [("a", epoch_a), ("b", epoch_b)] {
+//!     let request = heartbeat(member, epoch, TaskSet::new());
+//!     let out = coordinator.heartbeat(&request, &at(3_000), &metadata);
+//!     let tasks = out.response.active_tasks.unwrap();
+//!     assert_eq!(tasks, target[member].active);
+//!     let group = coordinator.group("app").unwrap();
+//!     assert_eq!(out.response.member_epoch, group.target_assignment_epoch());
+//! }
+//! let group = coordinator.group("app").unwrap();
+//! assert_eq!(group.members()["a"].assigned.active.len(), 2);
+//! assert_eq!(group.state().name(), "Stable");
+//! ```
 
 pub mod assignor;
 pub mod broker_settings;

@@ -3,7 +3,7 @@
 //! sorts before any other character. UUIDs and hex ids (Kafka Streams' process ids) are random
 //! digits and letters, not numbers: they compare as plain text (`27782641-…` before
 //! `78d594b7-…`), after every other id. Presentation only: the coordinator keeps Apache's own
-//! orders (`crate::java`), which its lock-step oracle checks.
+//! orders (`coordinator::java`), which its lock-step oracle checks.
 
 use std::cmp::Ordering;
 

@@ -6,10 +6,10 @@ use crate::topics::Configuration;
 use model::heartbeat::{Status, STATIC_LEAVE_EPOCH};
 use model::{Assignment, ErrorCode, HeartbeatRequest, StatusCode, TaskRole, Topology};
 
-use super::super::member::Member;
-use super::super::profile::TopologyRules;
-use super::super::topology_epoch::{broker_verdict, kip_verdict, BrokerVerdict, TopologyVerdict};
 use super::{reject, server_error, Rejection, StreamsGroup};
+use crate::member::Member;
+use crate::profile::TopologyRules;
+use crate::topology_epoch::{broker_verdict, kip_verdict, BrokerVerdict, TopologyVerdict};
 use model::KafkaVersion;
 
 impl StreamsGroup {

@@ -8,17 +8,18 @@ use crate::topics::{self, Configuration, TopicMetadata};
 use model::heartbeat::{Endpoint, EndpointPartitions, Status};
 use model::{Assignment, ErrorCode, HeartbeatRequest, HeartbeatResponse, StatusCode, Topology};
 
-use super::super::assignor::TaskAssignor;
-use super::super::endpoints;
-use super::super::member::{Member, MemberState};
-use super::super::reconcile::{reconcile, RoleChanges};
-use super::super::refined_cache::RefinedCache;
-use super::super::target::{TargetAssignment, WarmupRefiner};
 use super::checks::owned_tasks;
+use super::metadata::RefreshDeadline;
 use super::{
-    clamp_i32, error_response, reject, server_error, HeartbeatOutcome, RefreshDeadline, Rejection,
-    RequestContext, StreamsGroup,
+    clamp_i32, error_response, reject, server_error, HeartbeatOutcome, Rejection, RequestContext,
+    StreamsGroup,
 };
+use crate::assignor::TaskAssignor;
+use crate::endpoints;
+use crate::member::{Member, MemberState};
+use crate::reconcile::{reconcile, RoleChanges};
+use crate::refined_cache::RefinedCache;
+use crate::target::{TargetAssignment, WarmupRefiner};
 use model::KafkaVersion;
 
 /// What a heartbeat that passed every check changes, before anything is written.

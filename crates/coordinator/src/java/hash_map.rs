@@ -11,7 +11,7 @@
 //! A bin that grows to 8 nodes (`TREEIFY_THRESHOLD`) in a table of at least 64 bins
 //! (`MIN_TREEIFY_CAPACITY`) becomes a red-black tree of `TreeNode`s; a smaller table is resized
 //! instead. Tree bins iterate along their `next` links too, but inserts link a node right after
-//! its tree parent and every rebalance moves the tree's root to the front, see [`tree`].
+//! its tree parent and every rebalance moves the tree's root to the front, see `tree`.
 //! This emulation keeps those trees, so the order is exact in that case as well. A tree orders
 //! its nodes by hash, then by `compareTo`; keys that are not `Comparable` (or compare equal) go
 //! by `tieBreakOrder`, their identity hash codes, which [`JavaHashMap::put_with_tie_break`]
