@@ -258,10 +258,10 @@ fn recompute(
         .iter()
         .map(|(id, m)| {
             let mut member = Member::new(id);
-            member.instance_id = m.instance_id.clone();
-            member.rack_id = m.rack_id.clone();
-            member.process_id = m.process_id.clone();
-            member.client_tags = m.client_tags.clone();
+            member.identity.instance_id = m.instance_id.clone();
+            member.identity.rack_id = m.rack_id.clone();
+            member.identity.process_id = m.process_id.clone();
+            member.identity.client_tags = m.client_tags.clone();
             member.topology_epoch = m.topology_epoch;
             // Records 22 come after the target: these are the tasks owned before it.
             if let Some(c) = after.current.get(id) {

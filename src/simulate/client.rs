@@ -5,13 +5,10 @@
 //! while to release revoked tasks (and reports them as owned until then), rejoins when fenced,
 //! goes silent when it crashes, and dies on the errors the real client treats as fatal.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use model::heartbeat::{
-    Endpoint, HeartbeatRequest, HeartbeatResponse, LEAVE_EPOCH, STATIC_LEAVE_EPOCH,
-};
-use model::{Assignment, ErrorCode, TaskRole, Topology};
+use model::heartbeat::{HeartbeatRequest, HeartbeatResponse, LEAVE_EPOCH, STATIC_LEAVE_EPOCH};
+use model::{Assignment, ErrorCode, MemberIdentity, TaskRole, Topology};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Liveness {
@@ -50,21 +47,15 @@ fn is_retriable(e: ErrorCode) -> bool {
 #[derive(Clone, Debug)]
 pub struct Client {
     pub member_id: String,
-    pub process_id: String,
+    /// Who the client is, as its heartbeats declare it: process, `client.id` and host (a member
+    /// restored from a snapshot keeps its own, so that its next heartbeat is not a metadata
+    /// change), instance id, rack and client tags (`client.tag.*`, used by rack-aware standby
+    /// placement), the interactive-query endpoint (`application.server`, sent when joining).
+    pub identity: MemberIdentity,
     /// What the scenario and the samples call the member and its process: the ids of a member
     /// that was known before the run, placeholders (`p4-t1`, `p4`) for one that joined in it.
     pub label: String,
     pub process_label: String,
-    /// `client.id` and host, as the coordinator records them: a member restored from a
-    /// snapshot keeps its own, so that its next heartbeat is not a metadata change.
-    pub client_id: String,
-    pub client_host: String,
-    pub instance_id: Option<String>,
-    pub rack_id: Option<String>,
-    /// Client tags (`client.tag.*`), used by rack-aware standby placement.
-    pub client_tags: BTreeMap<String, String>,
-    /// The interactive-query endpoint (`application.server`), sent when joining.
-    pub user_endpoint: Option<Endpoint>,
     /// The endpoint information epoch of the last response (Kafka Streams starts at -1, so
     /// its first heartbeat gets the endpoint map).
     pub endpoint_information_epoch: i32,
@@ -93,13 +84,12 @@ impl Client {
             label: member_id.clone(),
             process_label: process_id.clone(),
             member_id,
-            client_id: format!("{process_id}-client"),
-            client_host: "/127.0.0.1".into(),
-            process_id,
-            instance_id: None,
-            rack_id: None,
-            client_tags: BTreeMap::new(),
-            user_endpoint: None,
+            identity: MemberIdentity {
+                client_id: format!("{process_id}-client"),
+                client_host: "/127.0.0.1".into(),
+                process_id,
+                ..MemberIdentity::default()
+            },
             endpoint_information_epoch: -1,
             topology,
             liveness: Liveness::Running,
@@ -127,8 +117,8 @@ impl Client {
             group_id: group_id.to_string(),
             member_id: self.member_id.clone(),
             member_epoch: self.epoch,
-            instance_id: self.instance_id.clone(),
-            rack_id: self.rack_id.clone(),
+            instance_id: self.identity.instance_id.clone(),
+            rack_id: self.identity.rack_id.clone(),
             rebalance_timeout_ms: if joining {
                 self.rebalance_timeout_ms
             } else {
@@ -138,10 +128,11 @@ impl Client {
             active_tasks: Some(owned.active),
             standby_tasks: Some(owned.standby),
             warmup_tasks: Some(owned.warmup),
-            process_id: Some(self.process_id.clone()),
-            client_tags: (!self.client_tags.is_empty()).then(|| self.client_tags.clone()),
+            process_id: Some(self.identity.process_id.clone()),
+            client_tags: (!self.identity.client_tags.is_empty())
+                .then(|| self.identity.client_tags.clone()),
             user_endpoint: if joining {
-                self.user_endpoint.clone()
+                self.identity.user_endpoint.clone()
             } else {
                 None
             },
@@ -154,12 +145,12 @@ impl Client {
         HeartbeatRequest {
             group_id: group_id.to_string(),
             member_id: self.member_id.clone(),
-            member_epoch: if self.instance_id.is_some() {
+            member_epoch: if self.identity.instance_id.is_some() {
                 STATIC_LEAVE_EPOCH
             } else {
                 LEAVE_EPOCH
             },
-            instance_id: self.instance_id.clone(),
+            instance_id: self.identity.instance_id.clone(),
             rebalance_timeout_ms: -1,
             ..HeartbeatRequest::default()
         }

@@ -143,7 +143,7 @@ impl<'a> Engine<'a> {
         c.process_label = names.process_label;
         if self.cfg.run.static_members {
             // The instance id is the user's choice, the same in every sample.
-            c.instance_id = Some(
+            c.identity.instance_id = Some(
                 names
                     .label
                     .split("-r")
@@ -154,8 +154,8 @@ impl<'a> Engine<'a> {
         }
         c.heartbeat_interval_ms = self.cfg.group.heartbeat_interval_ms;
         if self.cfg.run.endpoints {
-            c.user_endpoint = Some(Endpoint {
-                host: c.process_id.clone(),
+            c.identity.user_endpoint = Some(Endpoint {
+                host: c.identity.process_id.clone(),
                 port: SIMULATED_ENDPOINT_PORT,
             });
         }
@@ -163,8 +163,8 @@ impl<'a> Engine<'a> {
             // Processes are numbered p1, p2, ...: neighbours land on different racks.
             let n: u32 = c.process_label.trim_start_matches('p').parse().unwrap_or(1);
             let rack = format!("r{}", (n.saturating_sub(1)) % self.cfg.run.racks + 1);
-            c.rack_id = Some(rack.clone());
-            c.client_tags.insert("rack".into(), rack);
+            c.identity.rack_id = Some(rack.clone());
+            c.identity.client_tags.insert("rack".into(), rack);
         }
         let idx = self.clients.len();
         self.clients.push(c);
@@ -206,8 +206,8 @@ impl<'a> Engine<'a> {
     fn send(&mut self, idx: usize, req: HeartbeatRequest) -> HeartbeatResponse {
         let ctx = RequestContext {
             now_ms: self.now,
-            client_id: self.clients[idx].client_id.clone(),
-            client_host: self.clients[idx].client_host.clone(),
+            client_id: self.clients[idx].identity.client_id.clone(),
+            client_host: self.clients[idx].identity.client_host.clone(),
         };
         let out = self.coordinator.heartbeat(&req, &ctx, &self.metadata);
         // The broker creates the internal topics the coordinator asks for.
@@ -311,8 +311,13 @@ impl<'a> Engine<'a> {
         } else {
             Assignment::default()
         };
-        self.invariants
-            .update(&c.member_id, &c.process_id, before, &after, self.now);
+        self.invariants.update(
+            &c.member_id,
+            &c.identity.process_id,
+            before,
+            &after,
+            self.now,
+        );
     }
 
     fn release(&mut self, idx: usize) {
@@ -487,7 +492,7 @@ impl<'a> Engine<'a> {
             self.joiners += 1;
             let names = Names {
                 member_id: self.ids.member(&label),
-                process_id: self.clients[i].process_id.clone(),
+                process_id: self.clients[i].identity.process_id.clone(),
                 label,
                 process_label: self.clients[i].process_label.clone(),
             };
@@ -662,14 +667,9 @@ impl<'a> Engine<'a> {
             let c = &mut self.clients[idx];
             c.epoch = m.member_epoch;
             c.assignment = m.assignment.clone();
-            c.instance_id = m.instance_id.clone();
-            c.client_id = m.client_id.clone();
-            c.client_host = m.client_host.clone();
-            c.rack_id = m.rack_id.clone();
-            c.client_tags = m.client_tags.clone();
-            c.user_endpoint = m.user_endpoint.clone();
+            c.identity = m.identity();
             let owned = c.owned();
-            let (member, process) = (c.member_id.clone(), c.process_id.clone());
+            let (member, process) = (c.member_id.clone(), c.identity.process_id.clone());
             self.invariants
                 .update(&member, &process, &Assignment::default(), &owned, 0);
         }

@@ -1246,13 +1246,29 @@ fn compare_member(
     let ot = our_target.cloned().unwrap_or_default();
     c.same_assignment("member.target", &am.target, &ot);
     // The member record's metadata.
-    c.same("member.process_id", &am.process_id, &om.process_id);
-    c.same("member.instance_id", &am.instance_id, &om.instance_id);
-    c.same("member.rack_id", &am.rack_id, &om.rack_id);
-    c.same("member.client_id", &am.client_id, &om.client_id);
-    c.same("member.client_host", &am.client_host, &om.client_host);
-    c.same("member.client_tags", &am.client_tags, &om.client_tags);
-    c.same("member.user_endpoint", &am.user_endpoint, &om.user_endpoint);
+    c.same("member.process_id", &am.process_id, &om.identity.process_id);
+    c.same(
+        "member.instance_id",
+        &am.instance_id,
+        &om.identity.instance_id,
+    );
+    c.same("member.rack_id", &am.rack_id, &om.identity.rack_id);
+    c.same("member.client_id", &am.client_id, &om.identity.client_id);
+    c.same(
+        "member.client_host",
+        &am.client_host,
+        &om.identity.client_host,
+    );
+    c.same(
+        "member.client_tags",
+        &am.client_tags,
+        &om.identity.client_tags,
+    );
+    c.same(
+        "member.user_endpoint",
+        &am.user_endpoint,
+        &om.identity.user_endpoint,
+    );
     c.same_number(
         "member.rebalance_timeout_ms",
         i64::from(am.rebalance_timeout_ms),

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use model::heartbeat::Endpoint;
+use model::MemberIdentity;
 use model::{Assignment, TaskId};
 
 /// Where a member is in its reconciliation towards the target assignment.
@@ -22,13 +22,8 @@ pub enum MemberState {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Member {
     pub member_id: String,
-    pub instance_id: Option<String>,
-    pub rack_id: Option<String>,
-    pub client_id: String,
-    pub client_host: String,
-    pub process_id: String,
-    pub user_endpoint: Option<Endpoint>,
-    pub client_tags: BTreeMap<String, String>,
+    /// Who it is (instance, rack, client, process, endpoint, tags), as its heartbeats declared.
+    pub identity: MemberIdentity,
     /// The epoch of the topology this member runs.
     pub topology_epoch: i32,
     pub rebalance_timeout_ms: i32,
@@ -55,13 +50,7 @@ impl Member {
     pub fn new(member_id: &str) -> Member {
         Member {
             member_id: member_id.to_string(),
-            instance_id: None,
-            rack_id: None,
-            client_id: String::new(),
-            client_host: String::new(),
-            process_id: String::new(),
-            user_endpoint: None,
-            client_tags: BTreeMap::new(),
+            identity: MemberIdentity::default(),
             topology_epoch: 0,
             rebalance_timeout_ms: -1,
             member_epoch: 0,
@@ -85,15 +74,9 @@ impl Member {
     /// assignment (Apache compares the whole record).
     pub fn metadata(&self) -> MemberMetadata<'_> {
         MemberMetadata {
-            instance_id: self.instance_id.as_deref(),
-            rack_id: self.rack_id.as_deref(),
+            identity: &self.identity,
             rebalance_timeout_ms: self.rebalance_timeout_ms,
             topology_epoch: self.topology_epoch,
-            client_id: &self.client_id,
-            client_host: &self.client_host,
-            process_id: &self.process_id,
-            client_tags: &self.client_tags,
-            user_endpoint: self.user_endpoint.as_ref(),
         }
     }
 
@@ -102,9 +85,9 @@ impl Member {
     pub fn epoch_relevant_metadata(&self) -> (i32, Option<&str>, &BTreeMap<String, String>, &str) {
         (
             self.topology_epoch,
-            self.rack_id.as_deref(),
-            &self.client_tags,
-            &self.process_id,
+            self.identity.rack_id.as_deref(),
+            &self.identity.client_tags,
+            &self.identity.process_id,
         )
     }
 }
@@ -112,13 +95,7 @@ impl Member {
 /// A member record's metadata, compared to decide whether the group epoch goes up.
 #[derive(Debug, PartialEq, Eq)]
 pub struct MemberMetadata<'a> {
-    pub instance_id: Option<&'a str>,
-    pub rack_id: Option<&'a str>,
+    pub identity: &'a MemberIdentity,
     pub rebalance_timeout_ms: i32,
     pub topology_epoch: i32,
-    pub client_id: &'a str,
-    pub client_host: &'a str,
-    pub process_id: &'a str,
-    pub client_tags: &'a BTreeMap<String, String>,
-    pub user_endpoint: Option<&'a Endpoint>,
 }

@@ -106,7 +106,7 @@ fn next_revoke_first(
     ownership: &Ownership,
 ) -> Reconciled {
     let step = Step::towards(member, target, |role, s, p| {
-        ownership.is_unreleased_by_process(role, s, p, &member.process_id)
+        ownership.is_unreleased_by_process(role, s, p, &member.identity.process_id)
     });
     let revocations_pending = !step.revoke.is_empty() && still_owned(&step.revoke, owned);
     step.finish(member, epoch_if_revoking, target_epoch, revocations_pending)
@@ -250,7 +250,7 @@ fn next_in_place(
     // Copies this member is assigned in another role are not "held elsewhere", except that a
     // warm-up never joins an active copy (see `is_unreleased`).
     let mut step = Step::towards(member, target, |role, s, p| {
-        ownership.is_unreleased(role, s, p, current, &member.process_id)
+        ownership.is_unreleased(role, s, p, current, &member.identity.process_id)
     });
     let promoted = step.change_roles_in_place(current, target);
     let revocations_pending = !step.revoke.is_empty() && still_owned(&step.revoke, owned);
@@ -273,7 +273,7 @@ mod tests {
 
     fn member(id: &str, process: &str, epoch: i32, active: &[(&str, i32)]) -> Member {
         let mut m = Member::new(id);
-        m.process_id = process.into();
+        m.identity.process_id = process.into();
         m.member_epoch = epoch;
         m.assigned.active = set(active);
         m
@@ -282,8 +282,8 @@ mod tests {
     fn ownership_of(members: &[&Member]) -> Ownership {
         let mut o = Ownership::default();
         for m in members {
-            o.add(&m.member_id, &m.process_id, &m.assigned);
-            o.add(&m.member_id, &m.process_id, &m.pending_revocation);
+            o.add(&m.member_id, &m.identity.process_id, &m.assigned);
+            o.add(&m.member_id, &m.identity.process_id, &m.pending_revocation);
         }
         o
     }

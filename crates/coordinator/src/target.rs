@@ -70,10 +70,10 @@ pub fn group_spec(inputs: &TargetInputs<'_>, configuration: &Configuration) -> G
             .filter_map(|id| inputs.members.get(*id))
             .map(|m| MemberSpec {
                 member_id: m.member_id.clone(),
-                process_id: m.process_id.clone(),
-                instance_id: m.instance_id.clone(),
-                rack_id: m.rack_id.clone(),
-                client_tags: m.client_tags.clone(),
+                process_id: m.identity.process_id.clone(),
+                instance_id: m.identity.instance_id.clone(),
+                rack_id: m.identity.rack_id.clone(),
+                client_tags: m.identity.client_tags.clone(),
                 current: if current {
                     m.assigned.clone()
                 } else {

@@ -13,6 +13,7 @@ use super::KafkaVersion;
 
 use super::assignment::Assignment;
 use super::heartbeat::{Endpoint, TopicPartitions};
+use super::member::MemberIdentity;
 use super::task::TaskId;
 use super::topology::Subtopology;
 
@@ -144,6 +145,57 @@ pub struct ServedPartitions {
 }
 
 impl MemberDescription {
+    /// A member as described, with nothing assigned yet.
+    pub fn new(
+        member_id: &str,
+        member_epoch: i32,
+        identity: MemberIdentity,
+        topology_epoch: i32,
+    ) -> MemberDescription {
+        let MemberIdentity {
+            instance_id,
+            rack_id,
+            client_id,
+            client_host,
+            process_id,
+            user_endpoint,
+            client_tags,
+        } = identity;
+        MemberDescription {
+            member_id: member_id.to_string(),
+            member_epoch,
+            instance_id,
+            rack_id,
+            client_id,
+            client_host,
+            topology_epoch,
+            process_id,
+            user_endpoint,
+            client_tags,
+            task_offsets: BTreeMap::new(),
+            task_end_offsets: BTreeMap::new(),
+            assignment: Assignment::default(),
+            target_assignment: Assignment::default(),
+            is_classic: false,
+            endpoint_partitions: None,
+        }
+    }
+
+    /// Who the member is. The description keeps these fields flat, in StreamsGroupDescribe's
+    /// order (the topology epoch stands between the client host and the process id), because
+    /// its JSON is the snapshot contract.
+    pub fn identity(&self) -> MemberIdentity {
+        MemberIdentity {
+            instance_id: self.instance_id.clone(),
+            rack_id: self.rack_id.clone(),
+            client_id: self.client_id.clone(),
+            client_host: self.client_host.clone(),
+            process_id: self.process_id.clone(),
+            user_endpoint: self.user_endpoint.clone(),
+            client_tags: self.client_tags.clone(),
+        }
+    }
+
     /// Reconciled: its current assignment equals its target.
     pub fn is_reconciled(&self) -> bool {
         self.assignment == self.target_assignment

@@ -35,23 +35,22 @@ pub struct Outcome {
 impl Engine<'_> {
     /// The run as samples compare it: by label.
     pub(super) fn outcome(&self, report: &SimulationReport) -> Outcome {
-        let after = self
-            .coordinator
-            .group(&self.cfg.group_id)
-            .map(|g| {
-                g.members()
-                    .iter()
-                    .map(|(id, m)| {
-                        let process = self
-                            .by_id
-                            .get(id)
-                            .map_or(&m.process_id, |&i| &self.clients[i].process_label);
-                        let label = self.label_of(id).to_string();
-                        (label, (process.clone(), m.assigned.clone()))
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
+        let after =
+            self.coordinator
+                .group(&self.cfg.group_id)
+                .map(|g| {
+                    g.members()
+                        .iter()
+                        .map(|(id, m)| {
+                            let process = self.by_id.get(id).map_or(&m.identity.process_id, |&i| {
+                                &self.clients[i].process_label
+                            });
+                            let label = self.label_of(id).to_string();
+                            (label, (process.clone(), m.assigned.clone()))
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
         Outcome {
             joiners: self.joiners,
             before: self.before_first_step.clone(),
@@ -95,7 +94,7 @@ pub(super) fn build_report(
                 .values()
                 .map(|m| MemberReport {
                     member_id: m.member_id.clone(),
-                    process_id: m.process_id.clone(),
+                    process_id: m.identity.process_id.clone(),
                     member_epoch: m.member_epoch,
                     topology_epoch: m.topology_epoch,
                     assignment: m.assigned.clone(),

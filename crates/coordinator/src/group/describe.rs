@@ -35,22 +35,16 @@ impl StreamsGroup {
                 .members
                 .values()
                 .map(|m| MemberDescription {
-                    member_id: m.member_id.clone(),
-                    member_epoch: m.member_epoch,
-                    instance_id: m.instance_id.clone(),
-                    rack_id: m.rack_id.clone(),
-                    client_id: m.client_id.clone(),
-                    client_host: m.client_host.clone(),
-                    topology_epoch: m.topology_epoch,
-                    process_id: m.process_id.clone(),
-                    user_endpoint: m.user_endpoint.clone(),
-                    client_tags: m.client_tags.clone(),
                     task_offsets: m.task_offsets.clone(),
                     task_end_offsets: m.task_end_offsets.clone(),
                     assignment: m.assigned.clone(),
                     target_assignment: self.target.get(&m.member_id).cloned().unwrap_or_default(),
-                    is_classic: false,
-                    endpoint_partitions: None,
+                    ..MemberDescription::new(
+                        &m.member_id,
+                        m.member_epoch,
+                        m.identity.clone(),
+                        m.topology_epoch,
+                    )
                 })
                 .collect(),
             offsets: Vec::new(),
@@ -72,7 +66,7 @@ impl StreamsGroup {
             .iter()
             .filter_map(|id| self.members.get(id))
             .filter_map(|m| {
-                let e = m.user_endpoint.as_ref()?;
+                let e = m.identity.user_endpoint.as_ref()?;
                 endpoints::member_partitions(
                     self.version,
                     e,

@@ -166,11 +166,11 @@ impl StreamsGroup {
         let mut updated = member.clone();
         if self.version.supports_static_members() {
             if let Some(iid) = &req.instance_id {
-                updated.instance_id = Some(iid.clone());
+                updated.identity.instance_id = Some(iid.clone());
             }
         }
         if let Some(r) = &req.rack_id {
-            updated.rack_id = Some(r.clone());
+            updated.identity.rack_id = Some(r.clone());
         }
         if req.rebalance_timeout_ms != -1 {
             updated.rebalance_timeout_ms = req.rebalance_timeout_ms;
@@ -178,18 +178,18 @@ impl StreamsGroup {
         if let Some(t) = &req.topology {
             updated.topology_epoch = t.epoch;
         }
-        updated.client_id = ctx.client_id.clone();
-        updated.client_host = ctx.client_host.clone();
+        updated.identity.client_id = ctx.client_id.clone();
+        updated.identity.client_host = ctx.client_host.clone();
         if let Some(p) = &req.process_id {
-            updated.process_id = p.clone();
+            updated.identity.process_id = p.clone();
         }
         if let Some(tags) = &req.client_tags {
-            updated.client_tags = tags.clone();
+            updated.identity.client_tags = tags.clone();
         }
         // 4.4 clears the endpoint of a joining member that sends none; 4.2 and 4.3 keep it.
         let joining = req.member_epoch == 0;
         if req.user_endpoint.is_some() || (joining && self.version >= KafkaVersion::V4_4) {
-            updated.user_endpoint = req.user_endpoint.clone();
+            updated.identity.user_endpoint = req.user_endpoint.clone();
         }
         updated
     }
@@ -317,19 +317,18 @@ impl StreamsGroup {
     ) -> bool {
         if self.version.endpoint_map_of_stored_members() {
             let stored = self.members.contains_key(&before.member_id);
-            return (stored && before.user_endpoint.is_some())
+            return (stored && before.identity.user_endpoint.is_some())
                 || (self.persisted
-                    && self
-                        .members
-                        .iter()
-                        .any(|(id, m)| *id != updated.member_id && m.user_endpoint.is_some()));
+                    && self.members.iter().any(|(id, m)| {
+                        *id != updated.member_id && m.identity.user_endpoint.is_some()
+                    }));
         }
-        updated.user_endpoint.is_some()
+        updated.identity.user_endpoint.is_some()
             || (self.persisted
                 && self.members.iter().any(|(id, m)| {
                     *id != updated.member_id
                         && replaces_static != Some(id.as_str())
-                        && m.user_endpoint.is_some()
+                        && m.identity.user_endpoint.is_some()
                 }))
     }
 
@@ -357,15 +356,17 @@ impl StreamsGroup {
         };
         let mut map = Vec::new();
         // No endpoint anywhere (the requester's stored one included): the map is empty.
-        if !self.any_endpoint() && before.user_endpoint.is_none() {
+        if !self.any_endpoint() && before.identity.user_endpoint.is_none() {
             return Ok((!version.endpoint_map_of_stored_members()).then_some(map));
         }
         if version.endpoint_map_of_stored_members() {
             for id in self.member_order.iter() {
                 let stored = if id == requester {
-                    before.user_endpoint.as_ref()
+                    before.identity.user_endpoint.as_ref()
                 } else {
-                    self.members.get(id).and_then(|m| m.user_endpoint.as_ref())
+                    self.members
+                        .get(id)
+                        .and_then(|m| m.identity.user_endpoint.as_ref())
                 };
                 if let (Some(endpoint), Some(m)) = (stored, self.members.get(id)) {
                     map.push(entry(endpoint, m)?);
@@ -384,7 +385,7 @@ impl StreamsGroup {
             let Some(m) = self.members.get(&id) else {
                 continue;
             };
-            let Some(endpoint) = &m.user_endpoint else {
+            let Some(endpoint) = &m.identity.user_endpoint else {
                 continue;
             };
             if let Some(cached) = self.endpoint_cache.get(&id) {
@@ -459,10 +460,10 @@ impl StreamsGroup {
         }
         // As `StreamsGroup.updateStaticMember`: the member's old instance id is forgotten, even
         // when the member now names another one.
-        if let Some(old) = &before.instance_id {
+        if let Some(old) = &before.identity.instance_id {
             self.static_members.remove(old);
         }
-        if let Some(iid) = &updated.instance_id {
+        if let Some(iid) = &updated.identity.instance_id {
             self.static_members
                 .insert(iid.clone(), updated.member_id.clone());
         }
@@ -642,14 +643,14 @@ impl StreamsGroup {
         let member = &self.members[&req.member_id];
         let tasks_changed = before.assigned != member.assigned;
         let send_tasks = req.member_epoch == 0 || tasks_changed;
-        let endpoint_changed = before.user_endpoint != member.user_endpoint;
+        let endpoint_changed = before.identity.user_endpoint != member.identity.user_endpoint;
         let v44 = self.version >= KafkaVersion::V4_4;
         let bump = if v44 {
-            endpoint_changed || (tasks_changed && member.user_endpoint.is_some())
+            endpoint_changed || (tasks_changed && member.identity.user_endpoint.is_some())
         } else if self.version.endpoint_map_of_stored_members() {
             send_tasks && (req.member_epoch != 0 || !member.assigned.is_empty())
         } else {
-            send_tasks && member.user_endpoint.is_some()
+            send_tasks && member.identity.user_endpoint.is_some()
         };
         if send_tasks || (v44 && (endpoint_changed || replaces_static.is_some())) {
             self.endpoint_cache.remove(&req.member_id);
@@ -695,7 +696,7 @@ impl StreamsGroup {
             self.unreconciled = self.unreconciled.saturating_sub(1);
         }
         self.members.remove(old_id);
-        self.endpoint_members -= usize::from(m.user_endpoint.is_some());
+        self.endpoint_members -= usize::from(m.identity.user_endpoint.is_some());
         self.member_order.remove(old_id);
         if let Some(t) = self.target.remove(old_id) {
             self.target.insert(new_id.to_string(), t);
@@ -735,7 +736,7 @@ impl StreamsGroup {
                 .rack_aware_assignment_tags
                 .iter()
                 .map(String::as_str)
-                .filter(|t| !member.client_tags.contains_key(*t))
+                .filter(|t| !member.identity.client_tags.contains_key(*t))
                 .collect();
             if !missing.is_empty() {
                 status.push(Status {

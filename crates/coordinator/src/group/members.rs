@@ -20,7 +20,7 @@ impl StreamsGroup {
         let reindex = old.as_ref().is_none_or(|old| {
             old.assigned != member.assigned
                 || old.pending_revocation != member.pending_revocation
-                || old.process_id != member.process_id
+                || old.identity.process_id != member.identity.process_id
         });
         if let Some(old) = &old {
             if !old.is_reconciled(epoch) {
@@ -33,12 +33,15 @@ impl StreamsGroup {
             }
         }
         if reindex {
-            let (id, process) = (&member.member_id, &member.process_id);
+            let (id, process) = (&member.member_id, &member.identity.process_id);
             self.ownership.add(id, process, &member.assigned);
             self.ownership.add(id, process, &member.pending_revocation);
         }
-        let had_endpoint = old.as_ref().is_some_and(|o| o.user_endpoint.is_some());
-        self.endpoint_members = self.endpoint_members + usize::from(member.user_endpoint.is_some())
+        let had_endpoint = old
+            .as_ref()
+            .is_some_and(|o| o.identity.user_endpoint.is_some());
+        self.endpoint_members = self.endpoint_members
+            + usize::from(member.identity.user_endpoint.is_some())
             - usize::from(had_endpoint);
         match old {
             Some(old) => *old = member,
@@ -63,9 +66,10 @@ impl StreamsGroup {
         // Copies of the task sets are reference counts.
         let (assigned, pending) = (m.assigned.clone(), m.pending_revocation.clone());
         let was_reconciled = m.is_reconciled(epoch);
-        let had_endpoint = m.user_endpoint.is_some();
+        let had_endpoint = m.identity.user_endpoint.is_some();
         change(m);
-        self.endpoint_members = self.endpoint_members + usize::from(m.user_endpoint.is_some())
+        self.endpoint_members = self.endpoint_members
+            + usize::from(m.identity.user_endpoint.is_some())
             - usize::from(had_endpoint);
         let rebalance = m.rebalance_deadline.map_or(i64::MAX, |(d, _)| d);
         self.member_deadlines_from = self
@@ -75,9 +79,10 @@ impl StreamsGroup {
         if assigned != m.assigned || pending != m.pending_revocation {
             self.ownership.remove(member_id, &assigned);
             self.ownership.remove(member_id, &pending);
-            self.ownership.add(member_id, &m.process_id, &m.assigned);
             self.ownership
-                .add(member_id, &m.process_id, &m.pending_revocation);
+                .add(member_id, &m.identity.process_id, &m.assigned);
+            self.ownership
+                .add(member_id, &m.identity.process_id, &m.pending_revocation);
         }
         match (was_reconciled, m.is_reconciled(epoch)) {
             (true, false) => self.unreconciled += 1,
@@ -100,11 +105,11 @@ impl StreamsGroup {
         let Some(m) = self.members.remove(member_id) else {
             return;
         };
-        self.endpoint_members -= usize::from(m.user_endpoint.is_some());
+        self.endpoint_members -= usize::from(m.identity.user_endpoint.is_some());
         self.member_order.remove(member_id);
         self.ownership.remove(member_id, &m.assigned);
         self.ownership.remove(member_id, &m.pending_revocation);
-        if let Some(iid) = &m.instance_id {
+        if let Some(iid) = &m.identity.instance_id {
             if self.static_members.get(iid).map(String::as_str) == Some(member_id) {
                 self.static_members.remove(iid);
             }

@@ -53,13 +53,7 @@ impl StreamsGroup {
         g.topology = Some(topology);
         for d in &desc.members {
             let mut m = Member::new(&d.member_id);
-            m.instance_id = d.instance_id.clone();
-            m.rack_id = d.rack_id.clone();
-            m.client_id = d.client_id.clone();
-            m.client_host = d.client_host.clone();
-            m.process_id = d.process_id.clone();
-            m.user_endpoint = d.user_endpoint.clone();
-            m.client_tags = d.client_tags.clone();
+            m.identity = d.identity();
             m.topology_epoch = d.topology_epoch;
             m.rebalance_timeout_ms = 300_000;
             m.member_epoch = d.member_epoch;
@@ -68,7 +62,7 @@ impl StreamsGroup {
             m.task_offsets = d.task_offsets.clone();
             m.task_end_offsets = d.task_end_offsets.clone();
             m.session_deadline_ms = now_ms.saturating_add(g.config.session_timeout_ms);
-            if let Some(iid) = &m.instance_id {
+            if let Some(iid) = &m.identity.instance_id {
                 g.static_members.insert(iid.clone(), m.member_id.clone());
             }
             g.target
