@@ -94,22 +94,12 @@ pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
             "--kafka-version only says whose coordinator --verify runs: add --verify",
         ));
     }
-    let bar = progress_bar();
-    let mut progress = |at: i64, end: i64| {
-        if let Some(b) = &bar {
-            b.set_length(end.max(1) as u64);
-            b.set_position(at.max(0) as u64);
-        }
-    };
     let window = Window {
         since_ms: args.since,
         until_ms: args.until.or(args.at),
     };
-    let result = read_history(&client, &args.group, window, &mut progress);
-    if let Some(b) = bar {
-        b.finish_and_clear();
-    }
-    let (report, group) = result?;
+    let (report, group) =
+        with_progress(|progress| read_history(&client, &args.group, window, progress))?;
     for n in &report.notes {
         out::note(&format!("note: {n}"));
     }
@@ -138,23 +128,8 @@ fn no_records(report: &streams_group::history::report::HistoryReport) -> Result<
 
 /// `--verify`: the verification, and exit 1 naming the first difference the records prove.
 fn verify(global: &GlobalArgs, args: &Args, client: &kafka::config::ClientConfig) -> Outcome {
-    let bar = progress_bar();
-    let mut progress = |at: i64, end: i64| {
-        if let Some(b) = &bar {
-            b.set_length(end.max(1) as u64);
-            b.set_position(at.max(0) as u64);
-        }
-    };
-    let result = verify_history(
-        client,
-        &args.group,
-        args.kafka_version.kafka_version,
-        &mut progress,
-    );
-    if let Some(b) = bar {
-        b.finish_and_clear();
-    }
-    let report = result?;
+    let version = args.kafka_version.kafka_version;
+    let report = with_progress(|progress| verify_history(client, &args.group, version, progress))?;
     for n in &report.notes {
         out::note(&format!("note: {n}"));
     }
@@ -201,6 +176,23 @@ fn snapshot_at(
     };
     out::report(out::Format::Json, &snapshot, |_| String::new())?;
     Ok(Code::Success)
+}
+
+/// `read`, told its progress (offset reached, high watermark), with a bar over the partition's
+/// offsets on a terminal, cleared when it returns.
+fn with_progress<T>(read: impl FnOnce(&mut dyn FnMut(i64, i64)) -> T) -> T {
+    let bar = progress_bar();
+    let mut progress = |at: i64, end: i64| {
+        if let Some(b) = &bar {
+            b.set_length(end.max(1) as u64);
+            b.set_position(at.max(0) as u64);
+        }
+    };
+    let result = read(&mut progress);
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    result
 }
 
 /// A bar over the partition's offsets, on a terminal.

@@ -18,8 +18,8 @@ use model::task_set::TaskSet;
 use model::topology::{Subtopology, TopicInfo, Topology};
 
 use super::records::{
-    CoordinatorRecord, CurrentMemberAssignment, GroupMetadata, MemberMetadata, OffsetCommit,
-    TargetAssignmentMetadata,
+    CoordinatorRecord, CurrentMemberAssignmentValue, MemberMetadataValue, OffsetCommitValue,
+    StreamsGroupMetadataValue, TargetAssignmentMetadataValue,
 };
 
 /// The key and value bytes of `record` (the value `None` for a tombstone); `None` for an
@@ -106,7 +106,7 @@ fn key_values(w: &mut Writer, kvs: &BTreeMap<String, String>) {
     });
 }
 
-fn offset_commit(v: &OffsetCommit) -> Vec<u8> {
+fn offset_commit(v: &OffsetCommitValue) -> Vec<u8> {
     let mut w = Writer::new();
     w.i16(v.version);
     w.i64(v.offset);
@@ -129,7 +129,7 @@ fn offset_commit(v: &OffsetCommit) -> Vec<u8> {
     w.into_bytes()
 }
 
-fn group_metadata(w: &mut Writer, v: &GroupMetadata) {
+fn group_metadata(w: &mut Writer, v: &StreamsGroupMetadataValue) {
     w.i32(v.epoch);
     w.i64(v.metadata_hash);
     let mut tags = Vec::new();
@@ -157,7 +157,7 @@ fn group_metadata(w: &mut Writer, v: &GroupMetadata) {
     tagged(w, tags);
 }
 
-fn member_metadata(w: &mut Writer, v: &MemberMetadata) {
+fn member_metadata(w: &mut Writer, v: &MemberMetadataValue) {
     w.compact_nullable_string(v.instance_id.as_deref());
     w.compact_nullable_string(v.rack_id.as_deref());
     w.compact_string(&v.client_id);
@@ -178,7 +178,7 @@ fn member_metadata(w: &mut Writer, v: &MemberMetadata) {
     w.empty_tagged_fields();
 }
 
-fn target_metadata(w: &mut Writer, v: &TargetAssignmentMetadata) {
+fn target_metadata(w: &mut Writer, v: &TargetAssignmentMetadataValue) {
     w.i32(v.assignment_epoch);
     let ts = (v.assignment_timestamp_ms != 0)
         .then(|| (0, v.assignment_timestamp_ms.to_be_bytes().to_vec()));
@@ -215,7 +215,7 @@ fn target_member(w: &mut Writer, v: &Assignment) {
     w.empty_tagged_fields();
 }
 
-fn current_assignment(w: &mut Writer, v: &CurrentMemberAssignment) {
+fn current_assignment(w: &mut Writer, v: &CurrentMemberAssignmentValue) {
     w.i32(v.member_epoch);
     w.i32(v.previous_member_epoch);
     w.i8(v.state);

@@ -14,10 +14,11 @@ use coordinator::config::GroupConfig;
 use model::group::ClusterSettings;
 use model::KafkaVersion;
 
+use super::pass::Listener;
 use super::records::group_of;
 use super::replay::ReplayedGroup;
 use super::report::{HistoryReport, Window};
-use super::verify::{detect, verify, Context, Verification};
+use super::verify::Verifier;
 use super::{consumer_offsets_partition, Write};
 
 pub const OFFSETS_TOPIC: &str = "__consumer_offsets";
@@ -203,23 +204,25 @@ fn fetch_error(code: i16, log: &GroupLog, offset: i64) -> KafkaError {
     }
 }
 
-/// What one connection read: the group's log, its story, the group at the window's end and the
-/// partition counts of the topics its topology names.
+/// What one connection read: the group's story, the group at the window's end and the partition
+/// counts of the topics its topology names.
 struct Read {
-    log: GroupLog,
     report: HistoryReport,
     replayed: ReplayedGroup,
     counts: BTreeMap<String, i32>,
 }
 
+/// Read the group's log and replay it once: the story, and `verifier` when given.
 async fn read(
     cluster: &mut Cluster,
     group: &str,
     window: Window,
+    verifier: Option<&mut Verifier>,
     progress: &mut dyn FnMut(i64, i64),
 ) -> KafkaResult<Read> {
     let log = read_group_log(cluster, group, progress).await?;
-    let (mut report, mut replayed) = super::report::build(group, &log.writes(), window);
+    let verifier = verifier.map(|v| v as &mut dyn Listener);
+    let (mut report, mut replayed) = super::report::build(group, &log.writes(), window, verifier);
     // The topology record leaves internal topics unsized: the cluster's counts now stand in.
     let topics = replayed.topics();
     let counts: BTreeMap<String, i32> = match topics.is_empty() {
@@ -236,7 +239,7 @@ async fn read(
     report.coordinator = log.leader;
     report.log_start_offset = log.log_start_offset;
     report.high_watermark = log.high_watermark;
-    report.notes = log.notes.clone();
+    report.notes = log.notes;
     report.compacted_through = log.compacted_through;
     report.batches_by_codec = log
         .codecs
@@ -244,7 +247,6 @@ async fn read(
         .map(|(c, n)| (c.to_string(), *n))
         .collect();
     Ok(Read {
-        log,
         report,
         replayed,
         counts,
@@ -263,14 +265,15 @@ pub fn read_history(
     kafka::limits::check_group_ids(&[group])?;
     let r = block_on(async {
         let mut cluster = Cluster::connect(client.clone()).await?;
-        read(&mut cluster, group, window, progress).await
+        read(&mut cluster, group, window, None, progress).await
     })
     .map_err(|e| KafkaError::Runtime(format!("cannot start the runtime: {e}")))??;
     Ok((r.report, r.replayed))
 }
 
 /// Read the group's whole history and recompute every target assignment in it with the local
-/// coordinator of `version` (default: the release the broker and the records show).
+/// coordinator of `version` (default: the release the broker and the records show). The
+/// writes are replayed once, for the story and the verifier together.
 pub fn verify_history(
     client: &ClientConfig,
     group: &str,
@@ -278,63 +281,22 @@ pub fn verify_history(
     progress: &mut dyn FnMut(i64, i64),
 ) -> Result<HistoryReport, KafkaError> {
     kafka::limits::check_group_ids(&[group])?;
+    let mut verifier = Verifier::default();
     let (r, wire, configs) = block_on(async {
         let mut cluster = Cluster::connect(client.clone()).await?;
-        let r = read(&mut cluster, group, Window::default(), progress).await?;
+        let window = Window::default();
+        let r = read(&mut cluster, group, window, Some(&mut verifier), progress).await?;
         let wire = cluster.describe_groups(&[group.to_string()]).await?.version;
-        let configs = settings(&mut cluster, r.log.leader, group).await?;
+        let configs = settings(&mut cluster, r.report.coordinator, group).await?;
         Ok::<_, KafkaError>((r, wire, configs))
     })
     .map_err(|e| KafkaError::Runtime(format!("cannot start the runtime: {e}")))??;
-    let writes = r.log.writes();
     let fallback = group_config_now(&configs)?;
-    let run = |version| {
-        let cx = Context {
-            version,
-            partitions: &r.counts,
-            fallback: &fallback,
-        };
-        verify(&writes, &cx)
-    };
+    let (verification, notes) = verifier.verify_release(version, wire, &r.counts, &fallback);
     let mut report = r.report;
-    let verification = match version {
-        Some(v) => run(v),
-        None => {
-            let (detected, note) = detect(wire, &writes);
-            report.notes.extend(note);
-            let first = run(detected);
-            match differing_patch(detected, &first, &run) {
-                Some((earlier, v)) => {
-                    report.notes.push(format!(
-                        "Kafka {} gives {} difference(s) and {} none: this broker runs {}",
-                        detected.release(),
-                        first.faults().count(),
-                        earlier.release(),
-                        earlier.release()
-                    ));
-                    v
-                }
-                None => first,
-            }
-        }
-    };
+    report.notes.extend(notes);
     report.verification = Some(verification);
     Ok(report)
-}
-
-/// A release the wire cannot tell apart from `detected` whose coordinator computes every target
-/// as the broker did, when `detected`'s does not.
-fn differing_patch(
-    detected: KafkaVersion,
-    first: &Verification,
-    run: &dyn Fn(KafkaVersion) -> Verification,
-) -> Option<(KafkaVersion, Verification)> {
-    first.faults().next()?;
-    detected
-        .differing_earlier_patches()
-        .iter()
-        .map(|v| (*v, run(*v)))
-        .find(|(_, v)| v.verified > 0 && v.faults().next().is_none())
 }
 
 /// The group's configs now, over the coordinator's defaults, as DescribeConfigs read them.

@@ -8,8 +8,9 @@
 //! removes what its key names. Read back in order, they are the group's history.
 //!
 //! `records` turns one record's key and value bytes into typed values (and `encode` turns them
-//! back, for tests and fixtures), `replay` builds the group from them write by write, `report`
-//! tells what each write changed, `verify` recomputes each target the broker wrote; all pure.
+//! back, for tests and fixtures), `replay` builds the group from them write by write, `pass`
+//! replays the writes once and tells each step to its listeners: `report` (the story: what each
+//! write changed) and `verify` (each target the broker wrote, kept to be recomputed); all pure.
 //! `live` reads the group's partition over the wire.
 //! [`consumer_offsets_partition`] says which partition holds a group's records.
 
@@ -17,6 +18,7 @@
 #[cfg(any(test, feature = "testing"))]
 pub mod encode;
 pub mod live;
+pub mod pass;
 pub mod records;
 pub mod replay;
 pub mod report;

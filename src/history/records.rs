@@ -56,24 +56,24 @@ pub enum CoordinatorRecord {
         group_id: String,
         topic: String,
         partition: i32,
-        value: Option<OffsetCommit>,
+        value: Option<OffsetCommitValue>,
     },
     /// Type 17: the group epoch. Tombstone: the group was deleted.
     StreamsGroupMetadata {
         group_id: String,
-        value: Option<GroupMetadata>,
+        value: Option<StreamsGroupMetadataValue>,
     },
     /// Type 19: a member's metadata. Tombstone: the member left or was fenced.
     MemberMetadata {
         group_id: String,
         member_id: String,
-        value: Option<MemberMetadata>,
+        value: Option<MemberMetadataValue>,
     },
     /// Type 20: the epoch (and, from 4.3, the time) of the target assignment. Tombstone: only
     /// when the group is deleted.
     TargetAssignmentMetadata {
         group_id: String,
-        value: Option<TargetAssignmentMetadata>,
+        value: Option<TargetAssignmentMetadataValue>,
     },
     /// Type 21: one member's target tasks (written only for members whose target changed).
     /// Tombstone: the member's target is removed.
@@ -87,7 +87,7 @@ pub enum CoordinatorRecord {
     CurrentMemberAssignment {
         group_id: String,
         member_id: String,
-        value: Option<CurrentMemberAssignment>,
+        value: Option<CurrentMemberAssignmentValue>,
     },
     /// Type 23: the group's topology (one per group lifetime). Tombstone: the topology is dropped,
     /// the last record of a group deletion.
@@ -102,7 +102,7 @@ pub enum CoordinatorRecord {
 /// The value of a StreamsGroupMetadata record (type 17). The tagged fields a release lacks
 /// read as their defaults.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GroupMetadata {
+pub struct StreamsGroupMetadataValue {
     /// The group epoch.
     pub epoch: i32,
     /// Hash of the metadata of every topic the group uses.
@@ -120,10 +120,10 @@ pub struct GroupMetadata {
     pub failed_description_topology_epoch: i32,
 }
 
-impl GroupMetadata {
+impl StreamsGroupMetadataValue {
     /// A value with `epoch` and `metadata_hash` and every tagged field at its default.
     pub fn new(epoch: i32, metadata_hash: i64) -> Self {
-        GroupMetadata {
+        StreamsGroupMetadataValue {
             epoch,
             metadata_hash,
             validated_topology_epoch: -1,
@@ -136,7 +136,7 @@ impl GroupMetadata {
 
 /// The value of a StreamsGroupMemberMetadata record (type 19); unchanged since 4.1.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MemberMetadata {
+pub struct MemberMetadataValue {
     pub instance_id: Option<String>,
     pub rack_id: Option<String>,
     pub client_id: String,
@@ -150,7 +150,7 @@ pub struct MemberMetadata {
 
 /// The value of a StreamsGroupTargetAssignmentMetadata record (type 20).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TargetAssignmentMetadata {
+pub struct TargetAssignmentMetadataValue {
     pub assignment_epoch: i32,
     /// When the assignment computation finished (tag 0, 4.3+; 0 when not written).
     pub assignment_timestamp_ms: i64,
@@ -158,7 +158,7 @@ pub struct TargetAssignmentMetadata {
 
 /// The value of a StreamsGroupCurrentMemberAssignment record (type 22).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CurrentMemberAssignment {
+pub struct CurrentMemberAssignmentValue {
     /// -2: a static member that left temporarily.
     pub member_epoch: i32,
     pub previous_member_epoch: i32,
@@ -175,7 +175,7 @@ pub struct CurrentMemberAssignment {
     pub pending_revocation: Assignment,
 }
 
-impl CurrentMemberAssignment {
+impl CurrentMemberAssignmentValue {
     /// The state as the local coordinator names it; `None` for UNKNOWN (127) or another code.
     pub fn member_state(&self) -> Option<MemberState> {
         match self.state {
@@ -189,7 +189,7 @@ impl CurrentMemberAssignment {
 
 /// The value of an OffsetCommit record (type 1), at any version 0-4.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OffsetCommit {
+pub struct OffsetCommitValue {
     /// The value's version: 4 (flexible) as brokers write it, 1 when an expiry time is set.
     pub version: i16,
     pub offset: i64,
@@ -554,7 +554,11 @@ fn offset_commit(
 
 /// `OffsetCommitValue`: v0 offset, metadata, commit time; v1 adds the expiry time; v2 drops it;
 /// v3 adds the leader epoch; v4 is flexible with the topic id in tag 0.
-fn offset_commit_value(r: &mut Reader, version: i16, u: &mut usize) -> DecodeResult<OffsetCommit> {
+fn offset_commit_value(
+    r: &mut Reader,
+    version: i16,
+    u: &mut usize,
+) -> DecodeResult<OffsetCommitValue> {
     let offset = r.i64()?;
     let leader_epoch = if version >= 3 { r.i32()? } else { -1 };
     let metadata = if version >= 4 {
@@ -579,7 +583,7 @@ fn offset_commit_value(r: &mut Reader, version: i16, u: &mut usize) -> DecodeRes
             Ok(true)
         })?;
     }
-    Ok(OffsetCommit {
+    Ok(OffsetCommitValue {
         version,
         offset,
         leader_epoch,
@@ -590,8 +594,8 @@ fn offset_commit_value(r: &mut Reader, version: i16, u: &mut usize) -> DecodeRes
     })
 }
 
-fn group_metadata(r: &mut Reader, u: &mut usize) -> DecodeResult<GroupMetadata> {
-    let mut m = GroupMetadata::new(r.i32()?, r.i64()?);
+fn group_metadata(r: &mut Reader, u: &mut usize) -> DecodeResult<StreamsGroupMetadataValue> {
+    let mut m = StreamsGroupMetadataValue::new(r.i32()?, r.i64()?);
     tagged_fields(r, u, |tag, r, u| {
         match tag {
             0 => m.validated_topology_epoch = r.i32()?,
@@ -609,7 +613,7 @@ fn group_metadata(r: &mut Reader, u: &mut usize) -> DecodeResult<GroupMetadata> 
     Ok(m)
 }
 
-fn member_metadata(r: &mut Reader, u: &mut usize) -> DecodeResult<MemberMetadata> {
+fn member_metadata(r: &mut Reader, u: &mut usize) -> DecodeResult<MemberMetadataValue> {
     let instance_id = r.compact_nullable_string()?;
     let rack_id = r.compact_nullable_string()?;
     let client_id = r.compact_string()?;
@@ -627,7 +631,7 @@ fn member_metadata(r: &mut Reader, u: &mut usize) -> DecodeResult<MemberMetadata
     };
     let client_tags = r.compact_array(|r| key_value(r, u))?.into_iter().collect();
     no_known_tags(r, u)?;
-    Ok(MemberMetadata {
+    Ok(MemberMetadataValue {
         instance_id,
         rack_id,
         client_id,
@@ -640,8 +644,8 @@ fn member_metadata(r: &mut Reader, u: &mut usize) -> DecodeResult<MemberMetadata
     })
 }
 
-fn target_metadata(r: &mut Reader, u: &mut usize) -> DecodeResult<TargetAssignmentMetadata> {
-    let mut m = TargetAssignmentMetadata {
+fn target_metadata(r: &mut Reader, u: &mut usize) -> DecodeResult<TargetAssignmentMetadataValue> {
+    let mut m = TargetAssignmentMetadataValue {
         assignment_epoch: r.i32()?,
         assignment_timestamp_ms: 0,
     };
@@ -711,7 +715,7 @@ fn task_set_with_epochs(
     Ok(TaskSet::from_task_ids(&ids))
 }
 
-fn current_assignment(r: &mut Reader, u: &mut usize) -> DecodeResult<CurrentMemberAssignment> {
+fn current_assignment(r: &mut Reader, u: &mut usize) -> DecodeResult<CurrentMemberAssignmentValue> {
     let member_epoch = r.i32()?;
     let previous_member_epoch = r.i32()?;
     let state = r.i8()?;
@@ -728,7 +732,7 @@ fn current_assignment(r: &mut Reader, u: &mut usize) -> DecodeResult<CurrentMemb
         warmup: task_set_with_epochs(r, u, &mut ignored)?,
     };
     no_known_tags(r, u)?;
-    Ok(CurrentMemberAssignment {
+    Ok(CurrentMemberAssignmentValue {
         member_epoch,
         previous_member_epoch,
         state,

@@ -17,7 +17,13 @@ use model::group::{DescribedTopology, GroupDescription, MemberDescription, Parti
 use model::movement::{diff_owners, TaskMove};
 use model::{Assignment, Topology};
 
-use super::records::{CoordinatorRecord, CurrentMemberAssignment, MemberMetadata};
+use super::records::{CoordinatorRecord, CurrentMemberAssignmentValue, MemberMetadataValue};
+
+#[cfg(test)]
+thread_local! {
+    /// Records applied on this thread: the tests count replays with it.
+    pub static APPLIED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
 
 /// `MemberState.STABLE`'s code in record 22.
 const STABLE: i8 = 1;
@@ -35,9 +41,9 @@ pub struct ReplayedGroup {
     /// When the coordinator finished computing the target (4.3+; 0 before).
     pub assignment_timestamp_ms: i64,
     pub topology: Option<Topology>,
-    pub members: BTreeMap<String, MemberMetadata>,
+    pub members: BTreeMap<String, MemberMetadataValue>,
     pub targets: BTreeMap<String, Assignment>,
-    pub current: BTreeMap<String, CurrentMemberAssignment>,
+    pub current: BTreeMap<String, CurrentMemberAssignmentValue>,
     /// Offsets committed, by topic and partition: (offset, commit time).
     pub offsets: BTreeMap<(String, i32), (i64, i64)>,
     /// The targets as the last target assignment (record 20) left them: the next one is
@@ -333,10 +339,13 @@ impl ReplayedGroup {
     }
 
     /// Apply one coordinator write (a batch's records of this group) and say what changed.
-    pub fn apply_write(
+    /// `each` is shown every record with the group just before it is applied (`false`) and just
+    /// after (`true`).
+    pub fn apply_write<'r>(
         &mut self,
-        records: &[CoordinatorRecord],
+        records: impl IntoIterator<Item = &'r CoordinatorRecord>,
         anomalies: &mut Vec<String>,
+        mut each: impl FnMut(&ReplayedGroup, &CoordinatorRecord, bool),
     ) -> Vec<Change> {
         let before = self.clone();
         let mut target_written = false;
@@ -345,9 +354,13 @@ impl ReplayedGroup {
                 r,
                 CoordinatorRecord::TargetAssignmentMetadata { value: Some(_), .. }
             );
+            each(self, r, false);
+            #[cfg(test)]
+            APPLIED.with(|c| c.set(c.get() + 1));
             if let Some(a) = self.apply(r) {
                 anomalies.push(a);
             }
+            each(self, r, true);
         }
         self.joined_epoch
             .retain(|id, _| self.members.contains_key(id));
@@ -443,13 +456,13 @@ impl ReplayedGroup {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::history::records::{GroupMetadata, TargetAssignmentMetadata};
+    use crate::history::records::{StreamsGroupMetadataValue, TargetAssignmentMetadataValue};
     use model::Subtopology;
 
     const G: &str = "app";
 
     fn epoch(e: i32) -> CoordinatorRecord {
-        let mut v = GroupMetadata::new(e, 7);
+        let mut v = StreamsGroupMetadataValue::new(e, 7);
         v.validated_topology_epoch = 0;
         CoordinatorRecord::StreamsGroupMetadata {
             group_id: G.into(),
@@ -461,7 +474,7 @@ mod tests {
         CoordinatorRecord::MemberMetadata {
             group_id: G.into(),
             member_id: id.into(),
-            value: joined.then(|| MemberMetadata {
+            value: joined.then(|| MemberMetadataValue {
                 instance_id: None,
                 rack_id: None,
                 client_id: format!("{id}-client"),
@@ -493,7 +506,7 @@ mod tests {
             .collect();
         out.push(CoordinatorRecord::TargetAssignmentMetadata {
             group_id: G.into(),
-            value: Some(TargetAssignmentMetadata {
+            value: Some(TargetAssignmentMetadataValue {
                 assignment_epoch: e,
                 assignment_timestamp_ms: 0,
             }),
@@ -505,7 +518,7 @@ mod tests {
         CoordinatorRecord::CurrentMemberAssignment {
             group_id: G.into(),
             member_id: id.into(),
-            value: Some(CurrentMemberAssignment {
+            value: Some(CurrentMemberAssignmentValue {
                 member_epoch: e,
                 previous_member_epoch: e - 1,
                 state: STABLE,
@@ -539,7 +552,7 @@ mod tests {
         let mut g = ReplayedGroup::default();
         let mut problems = Vec::new();
         let first = first_member();
-        let changes = g.apply_write(&first, &mut problems);
+        let changes = g.apply_write(&first, &mut problems, |_, _, _| {});
         assert!(changes.contains(&Change::GroupCreated));
         assert!(changes.contains(&Change::MemberReachedTarget {
             member_id: "a".into(),
@@ -548,7 +561,7 @@ mod tests {
         assert_eq!(g.state(), "Stable");
         let mut second = vec![member("b", "p2", true), epoch(2)];
         second.extend(target(2, &[("a", &[0]), ("b", &[1])]));
-        let changes = g.apply_write(&second, &mut problems);
+        let changes = g.apply_write(&second, &mut problems, |_, _, _| {});
         let moved = changes.iter().find_map(|c| match c {
             Change::TargetAssignment { moves, .. } => Some(moves.clone()),
             _ => None,
@@ -574,7 +587,7 @@ mod tests {
             member("b", "p2", false),
             epoch(3),
         ];
-        let changes = g.apply_write(&leave, &mut problems);
+        let changes = g.apply_write(&leave, &mut problems, |_, _, _| {});
         assert!(changes.contains(&Change::MemberLeft {
             member_id: "b".into(),
             process_id: "p2".into()
@@ -582,7 +595,7 @@ mod tests {
         assert_eq!(g.state(), "Assigning");
         let mut back = target(3, &[("a", &[0, 1])]);
         back.push(current("a", 3, &[0, 1]));
-        let changes = g.apply_write(&back, &mut problems);
+        let changes = g.apply_write(&back, &mut problems, |_, _, _| {});
         assert!(changes.contains(&Change::State {
             from: "Assigning".into(),
             to: "Stable".into()
@@ -593,7 +606,7 @@ mod tests {
             group_id: G.into(),
             value: None,
         };
-        let changes = g.apply_write(&[gone], &mut problems);
+        let changes = g.apply_write(&[gone], &mut problems, |_, _, _| {});
         assert_eq!(
             changes,
             [
@@ -612,11 +625,11 @@ mod tests {
         let mut g = ReplayedGroup::default();
         let mut problems = Vec::new();
         let first = first_member();
-        g.apply_write(&first, &mut problems);
+        g.apply_write(&first, &mut problems, |_, _, _| {});
         // b joins inside the assignment interval: epoch 2, no target computed with it; the
         // coordinator puts it STABLE at the old target's epoch, owning nothing.
         let join = vec![member("b", "p2", true), epoch(2), current("b", 1, &[])];
-        let changes = g.apply_write(&join, &mut problems);
+        let changes = g.apply_write(&join, &mut problems, |_, _, _| {});
         assert!(changes.contains(&Change::MemberWaitingForFirstTarget {
             member_id: "b".into(),
             group_epoch: 2,
@@ -632,7 +645,7 @@ mod tests {
         // The next target includes b; once it owns it, it has reached it.
         let mut next = target(2, &[("a", &[0]), ("b", &[1])]);
         next.extend([current("a", 2, &[0]), current("b", 2, &[1])]);
-        let changes = g.apply_write(&next, &mut problems);
+        let changes = g.apply_write(&next, &mut problems, |_, _, _| {});
         assert!(changes.contains(&Change::MemberReachedTarget {
             member_id: "b".into(),
             epoch: 2
@@ -691,7 +704,7 @@ mod tests {
                     write.extend(target(e, &of));
                 }
                 let mut told = Vec::new();
-                for c in g.apply_write(&write, &mut problems) {
+                for c in g.apply_write(&write, &mut problems, |_, _, _| {}) {
                     if let Change::TargetAssignment { moves, .. } = c {
                         told.extend(moves);
                     }

@@ -4,7 +4,8 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::records::decode;
+use super::pass::{replay, Listener, WriteStep};
+use super::records::CoordinatorRecord;
 use super::replay::{Change, ReplayedGroup};
 use super::Write;
 use crate::time::rfc3339;
@@ -81,55 +82,71 @@ impl Window {
     }
 }
 
-/// Replay `writes` (the group's, in offset order) and tell what each changed inside `window`.
-/// Also returns the group as it was after the last write at or before the window's end.
-pub fn build(group_id: &str, writes: &[Write], window: Window) -> (HistoryReport, ReplayedGroup) {
-    let mut report = HistoryReport {
-        group_id: group_id.to_string(),
-        history_from: writes.first().map(|w| rfc3339(w.timestamp_ms)),
-        writes: writes.len(),
-        ..HistoryReport::default()
+/// Replay `writes` (the group's, in offset order) once and tell what each changed inside
+/// `window`; `verifier`, when given, listens to the same replay. Also returns the group as it was
+/// after the last write at or before the window's end.
+pub fn build(
+    group_id: &str,
+    writes: &[Write],
+    window: Window,
+    verifier: Option<&mut dyn Listener>,
+) -> (HistoryReport, ReplayedGroup) {
+    let mut story = Story {
+        report: HistoryReport {
+            group_id: group_id.to_string(),
+            history_from: writes.first().map(|w| rfc3339(w.timestamp_ms)),
+            writes: writes.len(),
+            ..HistoryReport::default()
+        },
+        window,
     };
-    let mut group = ReplayedGroup::default();
-    for w in writes {
-        if window.until_ms.is_some_and(|u| w.timestamp_ms > u) {
-            break;
-        }
-        let mut decoded = Vec::new();
-        for (key, value) in &w.records {
-            report.records += 1;
-            match decode(key, value.as_deref()) {
-                Ok(d) => {
-                    report.unknown_tagged_fields += d.unknown_tagged_fields;
-                    if matches!(d.record, super::CoordinatorRecord::Unknown { .. }) {
-                        report.unknown_records += 1;
-                    }
-                    decoded.push(d.record);
-                }
-                Err(e) => report.problems.push(format!("offset {}: {e}", w.offset)),
-            }
-        }
-        let commits = decoded
-            .iter()
-            .filter(|r| matches!(r, super::CoordinatorRecord::OffsetCommit { .. }))
-            .count() as u64;
-        if commits > 0 && window.contains(w.timestamp_ms) {
-            report.offset_commits += commits;
-            report.last_offset_commit = Some(rfc3339(w.timestamp_ms));
-        }
-        let changes = group.apply_write(&decoded, &mut report.problems);
-        if !changes.is_empty() && window.contains(w.timestamp_ms) {
-            report.events.push(Event {
-                at: rfc3339(w.timestamp_ms),
-                at_ms: w.timestamp_ms,
-                offset: w.offset,
-                changes,
-            });
-        }
-    }
+    let group = match verifier {
+        Some(v) => replay(writes, window.until_ms, &mut [&mut story, v]),
+        None => replay(writes, window.until_ms, &mut [&mut story]),
+    };
+    let mut report = story.report;
     report.state = group.state().to_string();
     report.group_epoch = group.group_epoch;
     report.assignment_epoch = group.assignment_epoch;
     report.members = group.members.len();
     (report, group)
+}
+
+/// The story, told as the replay goes: what was read, and one event per write inside the
+/// window that changed something.
+struct Story {
+    report: HistoryReport,
+    window: Window,
+}
+
+impl Listener for Story {
+    fn write(&mut self, step: &WriteStep<'_>) {
+        let (report, w) = (&mut self.report, step.write);
+        report.records += w.records.len();
+        for d in step.decoded {
+            report.unknown_tagged_fields += d.unknown_tagged_fields;
+            if matches!(d.record, CoordinatorRecord::Unknown { .. }) {
+                report.unknown_records += 1;
+            }
+        }
+        report.problems.extend_from_slice(step.problems);
+        let inside = self.window.contains(w.timestamp_ms);
+        let commits = step
+            .decoded
+            .iter()
+            .filter(|d| matches!(d.record, CoordinatorRecord::OffsetCommit { .. }))
+            .count() as u64;
+        if commits > 0 && inside {
+            report.offset_commits += commits;
+            report.last_offset_commit = Some(rfc3339(w.timestamp_ms));
+        }
+        if !step.changes.is_empty() && inside {
+            report.events.push(Event {
+                at: rfc3339(w.timestamp_ms),
+                at_ms: w.timestamp_ms,
+                offset: w.offset,
+                changes: step.changes.to_vec(),
+            });
+        }
+    }
 }

@@ -2,7 +2,7 @@
 
 use crate::history::replay::Change;
 use crate::history::report::HistoryReport;
-use crate::history::verify::{Verdict, Verification};
+use crate::history::verify::{TargetVerdict, Verification};
 use crate::time::time_of_day;
 use model::Assignment;
 
@@ -165,8 +165,8 @@ fn verification(v: &Verification) -> String {
     }
     for d in &v.differences {
         let why = match d.verdict {
-            Verdict::Differs => "differs",
-            Verdict::MayDependOnTaskOffsets => {
+            TargetVerdict::Differs => "differs",
+            TargetVerdict::MayDependOnTaskOffsets => {
                 "differs, maybe by the task offsets members reported (not in the records)"
             }
         };

@@ -654,7 +654,7 @@ pub(crate) fn coordinator_record_seeds() -> Vec<Vec<u8>> {
         warmup: TaskSet::new(),
     };
     let kv = BTreeMap::from([("k".to_string(), "v".to_string())]);
-    let mut metadata = GroupMetadata::new(3, 77);
+    let mut metadata = StreamsGroupMetadataValue::new(3, 77);
     metadata.validated_topology_epoch = 1;
     metadata.last_assignment_configs = Some(kv.clone());
     let topology = Topology {
@@ -679,7 +679,7 @@ pub(crate) fn coordinator_record_seeds() -> Vec<Vec<u8>> {
         CoordinatorRecord::MemberMetadata {
             group_id: g(),
             member_id: m(),
-            value: Some(MemberMetadata {
+            value: Some(MemberMetadataValue {
                 instance_id: Some("i".into()),
                 rack_id: None,
                 client_id: "c".into(),
@@ -696,7 +696,7 @@ pub(crate) fn coordinator_record_seeds() -> Vec<Vec<u8>> {
         },
         CoordinatorRecord::TargetAssignmentMetadata {
             group_id: g(),
-            value: Some(TargetAssignmentMetadata {
+            value: Some(TargetAssignmentMetadataValue {
                 assignment_epoch: 3,
                 assignment_timestamp_ms: 5,
             }),
@@ -709,7 +709,7 @@ pub(crate) fn coordinator_record_seeds() -> Vec<Vec<u8>> {
         CoordinatorRecord::CurrentMemberAssignment {
             group_id: g(),
             member_id: m(),
-            value: Some(CurrentMemberAssignment {
+            value: Some(CurrentMemberAssignmentValue {
                 member_epoch: 3,
                 previous_member_epoch: 2,
                 state: 2,
@@ -729,7 +729,7 @@ pub(crate) fn coordinator_record_seeds() -> Vec<Vec<u8>> {
             group_id: g(),
             topic: "a".into(),
             partition: 1,
-            value: Some(OffsetCommit {
+            value: Some(OffsetCommitValue {
                 version: 4,
                 offset: 10,
                 leader_epoch: 1,

@@ -26,8 +26,8 @@ use model::heartbeat::Endpoint;
 use model::{Assignment, Subtopology, TaskSet, TopicInfo, Topology};
 use streams_group::history::encode::encode;
 use streams_group::history::records::{
-    CoordinatorRecord, CurrentMemberAssignment, GroupMetadata, MemberMetadata, OffsetCommit,
-    TargetAssignmentMetadata,
+    CoordinatorRecord, CurrentMemberAssignmentValue, MemberMetadataValue, OffsetCommitValue,
+    StreamsGroupMetadataValue, TargetAssignmentMetadataValue,
 };
 use streams_group::history::{consumer_offsets_partition, decode, group_of};
 
@@ -120,8 +120,12 @@ fn assignment(rng: &mut ChaCha8Rng, size: (usize, i32)) -> Assignment {
     }
 }
 
-fn group_metadata(rng: &mut ChaCha8Rng, release: Release, defaults: bool) -> GroupMetadata {
-    let mut m = GroupMetadata::new(rng.gen_range(0..1000), rng.gen());
+fn group_metadata(
+    rng: &mut ChaCha8Rng,
+    release: Release,
+    defaults: bool,
+) -> StreamsGroupMetadataValue {
+    let mut m = StreamsGroupMetadataValue::new(rng.gen_range(0..1000), rng.gen());
     if release.validated_epoch && !defaults {
         m.validated_topology_epoch = rng.gen_range(0..10);
         // Null is written; an empty list is the default, not written.
@@ -138,8 +142,8 @@ fn group_metadata(rng: &mut ChaCha8Rng, release: Release, defaults: bool) -> Gro
     m
 }
 
-fn member_metadata(rng: &mut ChaCha8Rng) -> MemberMetadata {
-    MemberMetadata {
+fn member_metadata(rng: &mut ChaCha8Rng) -> MemberMetadataValue {
+    MemberMetadataValue {
         instance_id: maybe_text(rng, 10),
         rack_id: maybe_text(rng, 5),
         client_id: text(rng, 20),
@@ -159,7 +163,7 @@ fn current_assignment(
     rng: &mut ChaCha8Rng,
     release: Release,
     size: (usize, i32),
-) -> CurrentMemberAssignment {
+) -> CurrentMemberAssignmentValue {
     let assigned = assignment(rng, size);
     let mut active_task_epochs = BTreeMap::new();
     if release.assignment_epochs {
@@ -174,7 +178,7 @@ fn current_assignment(
             }
         }
     }
-    CurrentMemberAssignment {
+    CurrentMemberAssignmentValue {
         member_epoch: [-2, 0, 5, 1000][rng.gen_range(0..4)],
         previous_member_epoch: rng.gen_range(-1..100),
         state: [1, 2, 3, 127][rng.gen_range(0..4)],
@@ -234,8 +238,8 @@ fn subtopology(rng: &mut ChaCha8Rng, id: usize) -> Subtopology {
     }
 }
 
-fn offset_commit(rng: &mut ChaCha8Rng, version: i16) -> OffsetCommit {
-    OffsetCommit {
+fn offset_commit(rng: &mut ChaCha8Rng, version: i16) -> OffsetCommitValue {
+    OffsetCommitValue {
         version,
         offset: [0, 42, i64::MAX][rng.gen_range(0..3)],
         leader_epoch: if version >= 3 {
@@ -281,7 +285,7 @@ fn cases(release: Release, rng: &mut ChaCha8Rng) -> Vec<Case> {
             },
             CoordinatorRecord::TargetAssignmentMetadata {
                 group_id: group_id.clone(),
-                value: Some(TargetAssignmentMetadata {
+                value: Some(TargetAssignmentMetadataValue {
                     assignment_epoch: rng.gen_range(0..100),
                     assignment_timestamp_ms: if release.assignment_timestamp && i != 2 {
                         1_700_000_000_000 + rng.gen_range(0..1000)
@@ -407,7 +411,7 @@ fn subtopology_json(s: &Subtopology) -> Value {
     })
 }
 
-fn metadata_json(m: &GroupMetadata) -> Value {
+fn metadata_json(m: &StreamsGroupMetadataValue) -> Value {
     let mut v = json!({"epoch": m.epoch, "metadataHash": m.metadata_hash});
     if m.validated_topology_epoch != -1 {
         v["validatedTopologyEpoch"] = json!(m.validated_topology_epoch);
@@ -426,7 +430,7 @@ fn metadata_json(m: &GroupMetadata) -> Value {
     v
 }
 
-fn member_json(m: &MemberMetadata) -> Value {
+fn member_json(m: &MemberMetadataValue) -> Value {
     json!({
         "instanceId": m.instance_id, "rackId": m.rack_id, "clientId": m.client_id,
         "clientHost": m.client_host, "rebalanceTimeoutMs": m.rebalance_timeout_ms,
@@ -436,7 +440,7 @@ fn member_json(m: &MemberMetadata) -> Value {
     })
 }
 
-fn current_json(c: &CurrentMemberAssignment) -> Value {
+fn current_json(c: &CurrentMemberAssignmentValue) -> Value {
     json!({
         "memberEpoch": c.member_epoch, "previousMemberEpoch": c.previous_member_epoch, "state": c.state,
         "activeTasks": tasks_json(&c.assigned.active, Some(&c.active_task_epochs)),
@@ -448,7 +452,7 @@ fn current_json(c: &CurrentMemberAssignment) -> Value {
     })
 }
 
-fn offset_json(o: &OffsetCommit) -> Value {
+fn offset_json(o: &OffsetCommitValue) -> Value {
     let mut v = json!({"offset": o.offset, "metadata": o.metadata, "commitTimestamp": o.commit_timestamp_ms});
     if o.version >= 3 {
         v["leaderEpoch"] = json!(o.leader_epoch);

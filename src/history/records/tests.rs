@@ -55,8 +55,8 @@ fn sample_topology() -> Topology {
 }
 
 /// A member's metadata with every field set.
-fn sample_member() -> MemberMetadata {
-    MemberMetadata {
+fn sample_member() -> MemberMetadataValue {
+    MemberMetadataValue {
         instance_id: Some("i-1".into()),
         rack_id: None,
         client_id: "app-client".into(),
@@ -73,8 +73,8 @@ fn sample_member() -> MemberMetadata {
 }
 
 /// An offset commit at version 4, with a topic id.
-fn sample_offset() -> OffsetCommit {
-    OffsetCommit {
+fn sample_offset() -> OffsetCommitValue {
+    OffsetCommitValue {
         version: 4,
         offset: 1234,
         leader_epoch: 2,
@@ -89,7 +89,7 @@ fn sample_offset() -> OffsetCommit {
 fn samples() -> Vec<CoordinatorRecord> {
     let g = || "app-ü".to_string();
     let m = || "member-1".to_string();
-    let mut metadata = GroupMetadata::new(7, -42);
+    let mut metadata = StreamsGroupMetadataValue::new(7, -42);
     metadata.validated_topology_epoch = 3;
     metadata.last_assignment_configs = Some(kv(&[("num.standby.replicas", "1")]));
     metadata.stored_description_topology_epoch = -2;
@@ -99,7 +99,7 @@ fn samples() -> Vec<CoordinatorRecord> {
         standby: tasks(&[("0", 1)]),
         warmup: TaskSet::new(),
     };
-    let current = CurrentMemberAssignment {
+    let current = CurrentMemberAssignmentValue {
         member_epoch: 7,
         previous_member_epoch: 6,
         state: 2,
@@ -124,7 +124,7 @@ fn samples() -> Vec<CoordinatorRecord> {
         },
         CoordinatorRecord::TargetAssignmentMetadata {
             group_id: g(),
-            value: Some(TargetAssignmentMetadata {
+            value: Some(TargetAssignmentMetadataValue {
                 assignment_epoch: 7,
                 assignment_timestamp_ms: 1_700_000_000_123,
             }),
@@ -182,7 +182,7 @@ fn bytes_written_by_hand_decode() {
         d.record,
         CoordinatorRecord::TargetAssignmentMetadata {
             group_id: "g".into(),
-            value: Some(TargetAssignmentMetadata {
+            value: Some(TargetAssignmentMetadataValue {
                 assignment_epoch: 5,
                 assignment_timestamp_ms: 0x0102,
             }),
