@@ -158,14 +158,15 @@ fn group_metadata(w: &mut Writer, v: &StreamsGroupMetadataValue) {
 }
 
 fn member_metadata(w: &mut Writer, v: &MemberMetadataValue) {
-    w.compact_nullable_string(v.instance_id.as_deref());
-    w.compact_nullable_string(v.rack_id.as_deref());
-    w.compact_string(&v.client_id);
-    w.compact_string(&v.client_host);
+    let who = &v.identity;
+    w.compact_nullable_string(who.instance_id.as_deref());
+    w.compact_nullable_string(who.rack_id.as_deref());
+    w.compact_string(&who.client_id);
+    w.compact_string(&who.client_host);
     w.i32(v.rebalance_timeout_ms);
     w.i32(v.topology_epoch);
-    w.compact_string(&v.process_id);
-    match &v.user_endpoint {
+    w.compact_string(&who.process_id);
+    match &who.user_endpoint {
         None => w.i8(-1),
         Some(e) => {
             w.i8(1);
@@ -174,7 +175,7 @@ fn member_metadata(w: &mut Writer, v: &MemberMetadataValue) {
             w.empty_tagged_fields();
         }
     }
-    key_values(w, &v.client_tags);
+    key_values(w, &who.client_tags);
     w.empty_tagged_fields();
 }
 

@@ -28,6 +28,7 @@ use model::assignment::Assignment;
 use model::heartbeat::Endpoint;
 use model::task_set::{TaskIds, TaskSet};
 use model::topology::{Subtopology, TopicInfo, Topology};
+use model::MemberIdentity;
 
 /// Record type ids (the key's first int16; Apache's generated `CoordinatorRecordType`).
 pub mod record_type {
@@ -137,15 +138,10 @@ impl StreamsGroupMetadataValue {
 /// The value of a StreamsGroupMemberMetadata record (type 19); unchanged since 4.1.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MemberMetadataValue {
-    pub instance_id: Option<String>,
-    pub rack_id: Option<String>,
-    pub client_id: String,
-    pub client_host: String,
+    /// Who the member is (instance, rack, client id and host, process, endpoint, tags).
+    pub identity: MemberIdentity,
     pub rebalance_timeout_ms: i32,
     pub topology_epoch: i32,
-    pub process_id: String,
-    pub user_endpoint: Option<Endpoint>,
-    pub client_tags: BTreeMap<String, String>,
 }
 
 /// The value of a StreamsGroupTargetAssignmentMetadata record (type 20).
@@ -632,15 +628,17 @@ fn member_metadata(r: &mut Reader, u: &mut usize) -> DecodeResult<MemberMetadata
     let client_tags = r.compact_array(|r| key_value(r, u))?.into_iter().collect();
     no_known_tags(r, u)?;
     Ok(MemberMetadataValue {
-        instance_id,
-        rack_id,
-        client_id,
-        client_host,
+        identity: MemberIdentity {
+            instance_id,
+            rack_id,
+            client_id,
+            client_host,
+            process_id,
+            user_endpoint,
+            client_tags,
+        },
         rebalance_timeout_ms,
         topology_epoch,
-        process_id,
-        user_endpoint,
-        client_tags,
     })
 }
 

@@ -224,22 +224,14 @@ impl ReplayedGroup {
             .map(|(id, m)| {
                 let current = self.current.get(id);
                 MemberDescription {
-                    member_id: id.clone(),
-                    member_epoch: current.map_or(0, |c| c.member_epoch),
-                    instance_id: m.instance_id.clone(),
-                    rack_id: m.rack_id.clone(),
-                    client_id: m.client_id.clone(),
-                    client_host: m.client_host.clone(),
-                    topology_epoch: m.topology_epoch,
-                    process_id: m.process_id.clone(),
-                    user_endpoint: m.user_endpoint.clone(),
-                    client_tags: m.client_tags.clone(),
-                    task_offsets: BTreeMap::new(),
-                    task_end_offsets: BTreeMap::new(),
                     assignment: current.map(|c| c.assigned.clone()).unwrap_or_default(),
                     target_assignment: self.targets.get(id).cloned().unwrap_or_default(),
-                    is_classic: false,
-                    endpoint_partitions: None,
+                    ..MemberDescription::new(
+                        id,
+                        current.map_or(0, |c| c.member_epoch),
+                        m.identity.clone(),
+                        m.topology_epoch,
+                    )
                 }
             })
             .collect();
@@ -426,10 +418,10 @@ impl ReplayedGroup {
             if !before.members.contains_key(id) {
                 out.push(Change::MemberJoined {
                     member_id: id.clone(),
-                    process_id: m.process_id.clone(),
-                    client_id: m.client_id.clone(),
-                    client_host: m.client_host.clone(),
-                    instance_id: m.instance_id.clone(),
+                    process_id: m.identity.process_id.clone(),
+                    client_id: m.identity.client_id.clone(),
+                    client_host: m.identity.client_host.clone(),
+                    instance_id: m.identity.instance_id.clone(),
                 });
             }
         }
@@ -437,7 +429,7 @@ impl ReplayedGroup {
             if !self.members.contains_key(id) {
                 out.push(Change::MemberLeft {
                     member_id: id.clone(),
-                    process_id: m.process_id.clone(),
+                    process_id: m.identity.process_id.clone(),
                 });
             }
         }
@@ -457,7 +449,7 @@ impl ReplayedGroup {
 mod tests {
     use super::*;
     use crate::history::records::{StreamsGroupMetadataValue, TargetAssignmentMetadataValue};
-    use model::Subtopology;
+    use model::{MemberIdentity, Subtopology};
 
     const G: &str = "app";
 
@@ -475,15 +467,17 @@ mod tests {
             group_id: G.into(),
             member_id: id.into(),
             value: joined.then(|| MemberMetadataValue {
-                instance_id: None,
-                rack_id: None,
-                client_id: format!("{id}-client"),
-                client_host: "/10.0.0.1".into(),
+                identity: MemberIdentity {
+                    instance_id: None,
+                    rack_id: None,
+                    client_id: format!("{id}-client"),
+                    client_host: "/10.0.0.1".into(),
+                    process_id: process.into(),
+                    user_endpoint: None,
+                    client_tags: BTreeMap::new(),
+                },
                 rebalance_timeout_ms: 300_000,
                 topology_epoch: 0,
-                process_id: process.into(),
-                user_endpoint: None,
-                client_tags: BTreeMap::new(),
             }),
         }
     }

@@ -308,10 +308,7 @@ impl WrittenTarget {
             .iter()
             .map(|(id, m)| {
                 let mut member = Member::new(id);
-                member.identity.instance_id = m.instance_id.clone();
-                member.identity.rack_id = m.rack_id.clone();
-                member.identity.process_id = m.process_id.clone();
-                member.identity.client_tags = m.client_tags.clone();
+                member.identity = m.identity.clone();
                 member.topology_epoch = m.topology_epoch;
                 if let Some(c) = after.current.get(id) {
                     member.assigned = c.assigned.clone();
@@ -524,7 +521,7 @@ mod tests {
     use crate::history::records::{
         MemberMetadataValue, StreamsGroupMetadataValue, TargetAssignmentMetadataValue,
     };
-    use model::{Subtopology, TopicInfo, Topology};
+    use model::{MemberIdentity, Subtopology, TopicInfo, Topology};
 
     const G: &str = "app";
 
@@ -563,15 +560,17 @@ mod tests {
             group_id: G.into(),
             member_id: id.into(),
             value: Some(MemberMetadataValue {
-                instance_id: None,
-                rack_id: None,
-                client_id: format!("{id}-client"),
-                client_host: "/127.0.0.1".into(),
+                identity: MemberIdentity {
+                    instance_id: None,
+                    rack_id: None,
+                    client_id: format!("{id}-client"),
+                    client_host: "/127.0.0.1".into(),
+                    process_id: format!("{id}-process"),
+                    user_endpoint: None,
+                    client_tags: BTreeMap::new(),
+                },
                 rebalance_timeout_ms: 300_000,
                 topology_epoch: 0,
-                process_id: format!("{id}-process"),
-                user_endpoint: None,
-                client_tags: BTreeMap::new(),
             }),
         }
     }

@@ -640,6 +640,7 @@ fn record_input(key: &[u8], value: Option<&[u8]>) -> Vec<u8> {
 /// unknown type.
 pub(crate) fn coordinator_record_seeds() -> Vec<Vec<u8>> {
     use model::heartbeat::Endpoint;
+    use model::MemberIdentity;
     use model::{Assignment, Subtopology, TaskSet, TopicInfo, Topology};
     use std::collections::BTreeMap;
     use streams_group::history::encode::encode;
@@ -680,18 +681,20 @@ pub(crate) fn coordinator_record_seeds() -> Vec<Vec<u8>> {
             group_id: g(),
             member_id: m(),
             value: Some(MemberMetadataValue {
-                instance_id: Some("i".into()),
-                rack_id: None,
-                client_id: "c".into(),
-                client_host: "/h".into(),
+                identity: MemberIdentity {
+                    instance_id: Some("i".into()),
+                    rack_id: None,
+                    client_id: "c".into(),
+                    client_host: "/h".into(),
+                    process_id: "p".into(),
+                    user_endpoint: Some(Endpoint {
+                        host: "h".into(),
+                        port: 9,
+                    }),
+                    client_tags: kv,
+                },
                 rebalance_timeout_ms: 1000,
                 topology_epoch: 1,
-                process_id: "p".into(),
-                user_endpoint: Some(Endpoint {
-                    host: "h".into(),
-                    port: 9,
-                }),
-                client_tags: kv,
             }),
         },
         CoordinatorRecord::TargetAssignmentMetadata {

@@ -23,7 +23,7 @@ use serde_json::{json, Value};
 use coordinator::java::java_string_hash;
 use kafka::wire::{from_hex, to_hex};
 use model::heartbeat::Endpoint;
-use model::{Assignment, Subtopology, TaskSet, TopicInfo, Topology};
+use model::{Assignment, MemberIdentity, Subtopology, TaskSet, TopicInfo, Topology};
 use streams_group::history::encode::encode;
 use streams_group::history::records::{
     CoordinatorRecord, CurrentMemberAssignmentValue, MemberMetadataValue, OffsetCommitValue,
@@ -144,18 +144,20 @@ fn group_metadata(
 
 fn member_metadata(rng: &mut ChaCha8Rng) -> MemberMetadataValue {
     MemberMetadataValue {
-        instance_id: maybe_text(rng, 10),
-        rack_id: maybe_text(rng, 5),
-        client_id: text(rng, 20),
-        client_host: format!("/10.0.0.{}", rng.gen_range(0..255)),
+        identity: MemberIdentity {
+            instance_id: maybe_text(rng, 10),
+            rack_id: maybe_text(rng, 5),
+            client_id: text(rng, 20),
+            client_host: format!("/10.0.0.{}", rng.gen_range(0..255)),
+            process_id: text(rng, 36),
+            user_endpoint: rng.gen_bool(0.6).then(|| Endpoint {
+                host: text(rng, 12),
+                port: [0, 8080, 65535][rng.gen_range(0..3)],
+            }),
+            client_tags: kvs(rng, 3),
+        },
         rebalance_timeout_ms: [-1, 0, 300_000, i32::MAX][rng.gen_range(0..4)],
         topology_epoch: rng.gen_range(0..5),
-        process_id: text(rng, 36),
-        user_endpoint: rng.gen_bool(0.6).then(|| Endpoint {
-            host: text(rng, 12),
-            port: [0, 8080, 65535][rng.gen_range(0..3)],
-        }),
-        client_tags: kvs(rng, 3),
     }
 }
 
@@ -432,11 +434,11 @@ fn metadata_json(m: &StreamsGroupMetadataValue) -> Value {
 
 fn member_json(m: &MemberMetadataValue) -> Value {
     json!({
-        "instanceId": m.instance_id, "rackId": m.rack_id, "clientId": m.client_id,
-        "clientHost": m.client_host, "rebalanceTimeoutMs": m.rebalance_timeout_ms,
-        "topologyEpoch": m.topology_epoch, "processId": m.process_id,
-        "userEndpoint": m.user_endpoint.as_ref().map(|e| json!({"host": e.host, "port": e.port})),
-        "clientTags": kv_json(&m.client_tags),
+        "instanceId": m.identity.instance_id, "rackId": m.identity.rack_id, "clientId": m.identity.client_id,
+        "clientHost": m.identity.client_host, "rebalanceTimeoutMs": m.rebalance_timeout_ms,
+        "topologyEpoch": m.topology_epoch, "processId": m.identity.process_id,
+        "userEndpoint": m.identity.user_endpoint.as_ref().map(|e| json!({"host": e.host, "port": e.port})),
+        "clientTags": kv_json(&m.identity.client_tags),
     })
 }
 

@@ -57,18 +57,20 @@ fn sample_topology() -> Topology {
 /// A member's metadata with every field set.
 fn sample_member() -> MemberMetadataValue {
     MemberMetadataValue {
-        instance_id: Some("i-1".into()),
-        rack_id: None,
-        client_id: "app-client".into(),
-        client_host: "/10.0.0.1".into(),
+        identity: MemberIdentity {
+            instance_id: Some("i-1".into()),
+            rack_id: None,
+            client_id: "app-client".into(),
+            client_host: "/10.0.0.1".into(),
+            process_id: "5c9e3f4e-0000-4000-8000-000000000001".into(),
+            user_endpoint: Some(Endpoint {
+                host: "h".into(),
+                port: 65535,
+            }),
+            client_tags: kv(&[("az", "a"), ("rack", "r1")]),
+        },
         rebalance_timeout_ms: 300_000,
         topology_epoch: 3,
-        process_id: "5c9e3f4e-0000-4000-8000-000000000001".into(),
-        user_endpoint: Some(Endpoint {
-            host: "h".into(),
-            port: 65535,
-        }),
-        client_tags: kv(&[("az", "a"), ("rack", "r1")]),
     }
 }
 
@@ -244,15 +246,18 @@ fn unknown_tags_are_skipped_and_counted_at_every_level() {
         panic!("{d:?}")
     };
     assert_eq!(
-        v.user_endpoint,
+        v.identity.user_endpoint,
         Some(Endpoint {
             host: "H".into(),
             port: 8080
         })
     );
-    assert_eq!(v.client_tags, kv(&[("k", "v")]));
+    assert_eq!(v.identity.client_tags, kv(&[("k", "v")]));
     assert_eq!(
-        (v.instance_id.as_deref(), v.client_id.as_str()),
+        (
+            v.identity.instance_id.as_deref(),
+            v.identity.client_id.as_str()
+        ),
         (None, "c")
     );
 }
