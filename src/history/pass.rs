@@ -8,7 +8,7 @@
 //! it), then the whole write with what it changed (the story tells one event per batch).
 
 use super::records::{decode, CoordinatorRecord, Decoded};
-use super::replay::{Change, ReplayedGroup};
+use super::replay::{Decision, ReplayedGroup};
 use super::Write;
 
 /// One record of a write, and the group just before or just after it is applied.
@@ -28,7 +28,7 @@ pub struct WriteStep<'a> {
     /// Its records that did not decode, then what the coordinator's rules would have refused.
     pub problems: &'a [String],
     /// What it changed (empty: nothing).
-    pub changes: &'a [Change],
+    pub changes: &'a [Decision],
     pub group: &'a ReplayedGroup,
 }
 

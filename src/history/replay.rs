@@ -60,7 +60,8 @@ pub struct ReplayedGroup {
 /// One thing a coordinator write did.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Change {
+#[schemars(rename = "Change")]
+pub enum Decision {
     GroupCreated,
     GroupEpoch {
         from: i32,
@@ -338,7 +339,7 @@ impl ReplayedGroup {
         records: impl IntoIterator<Item = &'r CoordinatorRecord>,
         anomalies: &mut Vec<String>,
         mut each: impl FnMut(&ReplayedGroup, &CoordinatorRecord, bool),
-    ) -> Vec<Change> {
+    ) -> Vec<Decision> {
         let before = self.clone();
         let mut target_written = false;
         for r in records {
@@ -363,7 +364,7 @@ impl ReplayedGroup {
             }
             self.joined_epoch.insert(id.clone(), self.group_epoch);
             if self.waits_for_first_target(id) {
-                out.push(Change::MemberWaitingForFirstTarget {
+                out.push(Decision::MemberWaitingForFirstTarget {
                     member_id: id.clone(),
                     group_epoch: self.group_epoch,
                     target_epoch: self.assignment_epoch,
@@ -372,7 +373,7 @@ impl ReplayedGroup {
         }
         if target_written && self.assignment_epoch != before.assignment_epoch {
             let d = diff_owners(&self.last_targets, &self.targets);
-            out.push(Change::TargetAssignment {
+            out.push(Decision::TargetAssignment {
                 epoch: self.assignment_epoch,
                 moved_active: d.moved_active,
                 moved_standby: d.moved_standby,
@@ -382,7 +383,7 @@ impl ReplayedGroup {
         }
         for id in self.members.keys() {
             if self.reached_target(id) && !before.reached_target(id) {
-                out.push(Change::MemberReachedTarget {
+                out.push(Decision::MemberReachedTarget {
                     member_id: id.clone(),
                     epoch: self.assignment_epoch,
                 });
@@ -390,7 +391,7 @@ impl ReplayedGroup {
         }
         let (from, to) = (before.state(), self.state());
         if from != to {
-            out.push(Change::State {
+            out.push(Decision::State {
                 from: from.into(),
                 to: to.into(),
             });
@@ -399,24 +400,24 @@ impl ReplayedGroup {
     }
 
     /// Creation, deletion, epochs, members and topology: what changed since `before`.
-    fn membership_changes(&self, before: &ReplayedGroup) -> Vec<Change> {
+    fn membership_changes(&self, before: &ReplayedGroup) -> Vec<Decision> {
         let mut out = Vec::new();
         if self.exists && !before.exists {
-            out.push(Change::GroupCreated);
+            out.push(Decision::GroupCreated);
         }
         if before.exists && !self.exists {
-            out.push(Change::GroupDeleted);
+            out.push(Decision::GroupDeleted);
             return out;
         }
         if self.group_epoch != before.group_epoch {
-            out.push(Change::GroupEpoch {
+            out.push(Decision::GroupEpoch {
                 from: before.group_epoch,
                 to: self.group_epoch,
             });
         }
         for (id, m) in &self.members {
             if !before.members.contains_key(id) {
-                out.push(Change::MemberJoined {
+                out.push(Decision::MemberJoined {
                     member_id: id.clone(),
                     process_id: m.identity.process_id.clone(),
                     client_id: m.identity.client_id.clone(),
@@ -427,18 +428,18 @@ impl ReplayedGroup {
         }
         for (id, m) in &before.members {
             if !self.members.contains_key(id) {
-                out.push(Change::MemberLeft {
+                out.push(Decision::MemberLeft {
                     member_id: id.clone(),
                     process_id: m.identity.process_id.clone(),
                 });
             }
         }
         match (&before.topology, &self.topology) {
-            (None, Some(t)) => out.push(Change::TopologySet {
+            (None, Some(t)) => out.push(Decision::TopologySet {
                 epoch: t.epoch,
                 subtopologies: t.subtopologies.len(),
             }),
-            (Some(_), None) => out.push(Change::TopologyCleared),
+            (Some(_), None) => out.push(Decision::TopologyCleared),
             _ => {}
         }
         out
@@ -547,8 +548,8 @@ mod tests {
         let mut problems = Vec::new();
         let first = first_member();
         let changes = g.apply_write(&first, &mut problems, |_, _, _| {});
-        assert!(changes.contains(&Change::GroupCreated));
-        assert!(changes.contains(&Change::MemberReachedTarget {
+        assert!(changes.contains(&Decision::GroupCreated));
+        assert!(changes.contains(&Decision::MemberReachedTarget {
             member_id: "a".into(),
             epoch: 1
         }));
@@ -557,7 +558,7 @@ mod tests {
         second.extend(target(2, &[("a", &[0]), ("b", &[1])]));
         let changes = g.apply_write(&second, &mut problems, |_, _, _| {});
         let moved = changes.iter().find_map(|c| match c {
-            Change::TargetAssignment { moves, .. } => Some(moves.clone()),
+            Decision::TargetAssignment { moves, .. } => Some(moves.clone()),
             _ => None,
         });
         let moved = moved.expect("a target");
@@ -582,7 +583,7 @@ mod tests {
             epoch(3),
         ];
         let changes = g.apply_write(&leave, &mut problems, |_, _, _| {});
-        assert!(changes.contains(&Change::MemberLeft {
+        assert!(changes.contains(&Decision::MemberLeft {
             member_id: "b".into(),
             process_id: "p2".into()
         }));
@@ -590,7 +591,7 @@ mod tests {
         let mut back = target(3, &[("a", &[0, 1])]);
         back.push(current("a", 3, &[0, 1]));
         let changes = g.apply_write(&back, &mut problems, |_, _, _| {});
-        assert!(changes.contains(&Change::State {
+        assert!(changes.contains(&Decision::State {
             from: "Assigning".into(),
             to: "Stable".into()
         }));
@@ -604,8 +605,8 @@ mod tests {
         assert_eq!(
             changes,
             [
-                Change::GroupDeleted,
-                Change::State {
+                Decision::GroupDeleted,
+                Decision::State {
                     from: "Stable".into(),
                     to: "Dead".into()
                 }
@@ -624,7 +625,7 @@ mod tests {
         // coordinator puts it STABLE at the old target's epoch, owning nothing.
         let join = vec![member("b", "p2", true), epoch(2), current("b", 1, &[])];
         let changes = g.apply_write(&join, &mut problems, |_, _, _| {});
-        assert!(changes.contains(&Change::MemberWaitingForFirstTarget {
+        assert!(changes.contains(&Decision::MemberWaitingForFirstTarget {
             member_id: "b".into(),
             group_epoch: 2,
             target_epoch: 1
@@ -632,7 +633,7 @@ mod tests {
         assert!(
             !changes
                 .iter()
-                .any(|c| matches!(c, Change::MemberReachedTarget { .. })),
+                .any(|c| matches!(c, Decision::MemberReachedTarget { .. })),
             "{changes:?}"
         );
         assert_eq!(g.state(), "Assigning");
@@ -640,7 +641,7 @@ mod tests {
         let mut next = target(2, &[("a", &[0]), ("b", &[1])]);
         next.extend([current("a", 2, &[0]), current("b", 2, &[1])]);
         let changes = g.apply_write(&next, &mut problems, |_, _, _| {});
-        assert!(changes.contains(&Change::MemberReachedTarget {
+        assert!(changes.contains(&Decision::MemberReachedTarget {
             member_id: "b".into(),
             epoch: 2
         }));
@@ -699,7 +700,7 @@ mod tests {
                 }
                 let mut told = Vec::new();
                 for c in g.apply_write(&write, &mut problems, |_, _, _| {}) {
-                    if let Change::TargetAssignment { moves, .. } = c {
+                    if let Decision::TargetAssignment { moves, .. } = c {
                         told.extend(moves);
                     }
                 }

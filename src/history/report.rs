@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::pass::{replay, Listener, WriteStep};
 use super::records::CoordinatorRecord;
-use super::replay::{Change, ReplayedGroup};
+use super::replay::{Decision, ReplayedGroup};
 use super::Write;
 use crate::time::rfc3339;
 
@@ -52,7 +52,7 @@ pub struct HistoryReport {
     pub offset_commits: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub last_offset_commit: Option<String>,
-    pub events: Vec<Event>,
+    pub events: Vec<HistoryEntry>,
     /// `--verify`: every target assignment recomputed by the local coordinator.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub verification: Option<super::verify::Verification>,
@@ -60,12 +60,13 @@ pub struct HistoryReport {
 
 /// One coordinator write and what it changed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
-pub struct Event {
+#[schemars(rename = "Event")]
+pub struct HistoryEntry {
     pub at: String,
     pub at_ms: i64,
     /// The offset of the write's first record in the partition.
     pub offset: i64,
-    pub changes: Vec<Change>,
+    pub changes: Vec<Decision>,
 }
 
 /// Which writes the report tells (all are replayed: the state at the window's start needs the
@@ -141,7 +142,7 @@ impl Listener for Story {
             report.last_offset_commit = Some(rfc3339(w.timestamp_ms));
         }
         if !step.changes.is_empty() && inside {
-            report.events.push(Event {
+            report.events.push(HistoryEntry {
                 at: rfc3339(w.timestamp_ms),
                 at_ms: w.timestamp_ms,
                 offset: w.offset,

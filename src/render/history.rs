@@ -1,6 +1,6 @@
 //! `history` output: the group's story as a table (JSON is the report itself).
 
-use crate::history::replay::Change;
+use crate::history::replay::Decision;
 use crate::history::report::HistoryReport;
 use crate::history::verify::{TargetVerdict, Verification};
 use crate::time::time_of_day;
@@ -79,11 +79,11 @@ pub fn table(r: &HistoryReport) -> String {
 }
 
 /// One change in words.
-fn what(c: &Change) -> String {
+fn what(c: &Decision) -> String {
     match c {
-        Change::GroupCreated => "group created".into(),
-        Change::GroupEpoch { from, to } => format!("group epoch {from} -> {to}"),
-        Change::MemberJoined {
+        Decision::GroupCreated => "group created".into(),
+        Decision::GroupEpoch { from, to } => format!("group epoch {from} -> {to}"),
+        Decision::MemberJoined {
             member_id,
             process_id,
             client_id,
@@ -95,11 +95,11 @@ fn what(c: &Change) -> String {
                 .map_or(String::new(), |i| format!(", instance {i}"));
             format!("+ {member_id} joined (process {process_id}, client {client_id} at {client_host}{static_id})")
         }
-        Change::MemberLeft {
+        Decision::MemberLeft {
             member_id,
             process_id,
         } => format!("- {member_id} left (process {process_id})"),
-        Change::TargetAssignment {
+        Decision::TargetAssignment {
             epoch,
             moved_active,
             moved_standby,
@@ -130,7 +130,7 @@ fn what(c: &Change) -> String {
             };
             format!("target assignment epoch {epoch}: {moved_active} active, {moved_standby} standby moved{tail}")
         }
-        Change::MemberWaitingForFirstTarget {
+        Decision::MemberWaitingForFirstTarget {
             member_id,
             group_epoch,
             target_epoch,
@@ -138,16 +138,16 @@ fn what(c: &Change) -> String {
             "{member_id} waits for its first target (joined at group epoch {group_epoch}, \
              the target is of epoch {target_epoch})"
         ),
-        Change::MemberReachedTarget { member_id, epoch } => {
+        Decision::MemberReachedTarget { member_id, epoch } => {
             format!("{member_id} reached its target (epoch {epoch})")
         }
-        Change::State { from, to } => format!("state {from} -> {to}"),
-        Change::TopologySet {
+        Decision::State { from, to } => format!("state {from} -> {to}"),
+        Decision::TopologySet {
             epoch,
             subtopologies,
         } => format!("topology set: epoch {epoch}, {subtopologies} subtopologies"),
-        Change::TopologyCleared => "topology cleared".into(),
-        Change::GroupDeleted => "group deleted".into(),
+        Decision::TopologyCleared => "topology cleared".into(),
+        Decision::GroupDeleted => "group deleted".into(),
     }
 }
 
