@@ -35,15 +35,7 @@ fn lag(broker: &Broker) -> (i32, Value) {
         "--output",
         "json",
     ]);
-    let code = out.status.code().unwrap_or(-1);
-    let v: Value = serde_json::from_str(&support::stdout_of(&out)).unwrap_or_else(|e| {
-        panic!(
-            "lag printed no JSON ({e}), exit {code}:\n{}{}",
-            support::stdout_of(&out),
-            support::stderr_of(&out)
-        )
-    });
-    (code, v)
+    (out.code(), out.json())
 }
 
 /// A standby row: (partition, member id, offset, end offset, lag, changelog end offset).
@@ -273,12 +265,7 @@ fn described(broker: &Broker, group: &str) -> Served {
         "--output",
         "json",
     ]);
-    let v: Value = serde_json::from_str(&support::stdout_of(&out)).unwrap_or_else(|e| {
-        panic!(
-            "describe printed no JSON ({e}): {}",
-            support::stderr_of(&out)
-        )
-    });
+    let v = out.json();
     let mut served = Served::new();
     for m in v["groups"][0]["members"].as_array().unwrap() {
         let e = &m["user_endpoint"];

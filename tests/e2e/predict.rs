@@ -14,7 +14,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Stdio;
 use std::time::Duration;
 
 use serde_json::Value;
@@ -25,7 +25,7 @@ use model::movement::diff_owners;
 use model::Assignment;
 
 use crate::support;
-use crate::support::{AppOptions, Broker};
+use crate::support::{AppOptions, Broker, Running, StreamsGroup};
 
 const GROUP: &str = "predict";
 
@@ -58,16 +58,12 @@ fn process_of_instance(g: &GroupDescription, k: u32) -> String {
 }
 
 /// A watch off a terminal, recording to `file` every 100 ms.
-fn spawn_watch(broker: &Broker, file: &Path) -> Child {
-    Command::new(support::streams_group_bin())
-        .args(["describe", "--bootstrap-server", &broker.bootstrap])
+fn spawn_watch(broker: &Broker, file: &Path) -> Running {
+    StreamsGroup::new(["describe", "--bootstrap-server", &broker.bootstrap])
         .args(["--group", GROUP, "--watch", "100ms", "--for", "120s"])
         .args(["--record", file.to_str().unwrap()])
-        .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(Stdio::piped())
         .spawn()
-        .expect("the binary runs")
 }
 
 /// The first time `timeline` shows the group Stable again at an epoch above `epoch`: how long
@@ -158,11 +154,7 @@ fn exact_scale_in(
         "the group settles with 4 members"
     );
     std::thread::sleep(Duration::from_millis(500));
-    let _ = Command::new("kill")
-        .args(["-INT", &watch.id().to_string()])
-        .status();
-    let out = watch.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", support::stderr_of(&out));
+    watch.interrupt().success();
 
     let after = described(broker);
     keep("scale-in", before, &after, &predicted, &recording);
@@ -374,7 +366,7 @@ fn columns_match_apaches_tool(broker: &Broker) {
         };
         let mut all = vec!["--bootstrap-server", broker.bootstrap.as_str()];
         all.extend(["describe", "--group", GROUP, view, "--verbose"]);
-        let ours = support::stdout_of(&support::streams_group(&all));
+        let ours = support::streams_group(&all).stdout;
         let (java, ours) = (header(&java), header(&ours));
         // Apache calls the lag OFFSET-LAG; ours is LAG.
         let ours: Vec<String> = ours

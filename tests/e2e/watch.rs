@@ -7,7 +7,7 @@
 //! Never skips: without Java 17+ and Maven the harness fails loudly, and so does a missing tmux.
 
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -16,7 +16,7 @@ use serde_json::Value;
 
 use crate::support;
 use crate::support::json_schema::{problems, schema};
-use crate::support::Broker;
+use crate::support::{Broker, Running, StreamsGroup};
 
 const GROUP: &str = "watch-e2e";
 
@@ -31,7 +31,7 @@ fn members(bootstrap: &str) -> Vec<String> {
         "--output",
         "json",
     ]);
-    let v: Value = serde_json::from_slice(&out.stdout).expect("describe prints JSON");
+    let v = out.json();
     v["groups"][0]["members"]
         .as_array()
         .unwrap()
@@ -51,40 +51,27 @@ fn group_epoch(bootstrap: &str) -> i64 {
         "-o",
         "json",
     ]);
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = out.json();
     v["groups"][0]["group_epoch"].as_i64().unwrap()
 }
 
 /// A watch off a terminal (stdout a pipe), bounded by `--samples`.
-fn spawn_watch(bootstrap: &str, extra: &[&str]) -> Child {
-    Command::new(support::streams_group_bin())
-        .args([
-            "describe",
-            "--bootstrap-server",
-            bootstrap,
-            "--group",
-            GROUP,
-        ])
-        .args(["--members", "--watch", "1", "--samples", "60"])
-        .args(extra)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs")
+fn spawn_watch(bootstrap: &str, extra: &[&str]) -> Running {
+    StreamsGroup::new([
+        "describe",
+        "--bootstrap-server",
+        bootstrap,
+        "--group",
+        GROUP,
+    ])
+    .args(["--members", "--watch", "1", "--samples", "60"])
+    .args(extra)
+    .spawn()
 }
 
 /// Ctrl-C as a terminal sends it, then the output; the watch must end with exit 0.
-fn interrupt(child: Child) -> String {
-    let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let out = child.wait_with_output().unwrap();
-    let (stdout, stderr) = (support::stdout_of(&out), support::stderr_of(&out));
-    assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
-    stdout
+fn interrupt(watch: Running) -> String {
+    watch.interrupt().success().stdout
 }
 
 /// One broker for both watches (it and the app JVMs are most of the time): an instance joins
@@ -168,9 +155,9 @@ fn check_json_lines(stream: &str, joined: &str) {
 fn check_timeline(rec: &Path, joined: &str) {
     let recorded = std::fs::read_to_string(rec).unwrap();
     assert!(recorded.lines().count() >= 3, "{recorded}");
-    let out = support::streams_group(&["timeline", rec.to_str().unwrap()]);
-    let table = support::stdout_of(&out);
-    assert_eq!(out.status.code(), Some(0), "{}", support::stderr_of(&out));
+    let table = support::streams_group(&["timeline", rec.to_str().unwrap()])
+        .success()
+        .stdout;
     assert!(
         table.contains(&format!("member joined: {joined}")),
         "{table}"
@@ -180,7 +167,7 @@ fn check_timeline(rec: &Path, joined: &str) {
         "{table}"
     );
     let out = support::streams_group(&["timeline", rec.to_str().unwrap(), "-o", "json"]);
-    support::json_schema::assert_valid("timeline", &support::stdout_of(&out));
+    support::json_schema::assert_valid("timeline", &out.stdout);
 }
 
 /// tmux on a socket of this test's own, so that no other tmux session is touched.
@@ -340,13 +327,7 @@ fn a_broker_that_is_not_there_is_retried_and_recorded() {
         "--record",
         rec.to_str().unwrap(),
     ]);
-    let text = support::stdout_of(&out);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{text}{}",
-        support::stderr_of(&out)
-    );
+    let text = out.success().stdout;
     assert_eq!(text.lines().count(), 1, "one line for the outage: {text}");
     assert!(
         text.contains("broker unreachable, retrying: cannot connect to 127.0.0.1"),
@@ -359,5 +340,5 @@ fn a_broker_that_is_not_there_is_retried_and_recorded() {
         .all(|l| l.contains("\"error\":\"cannot connect")));
     assert!(started.elapsed() < Duration::from_secs(10));
     let out = support::streams_group(&["timeline", rec.to_str().unwrap()]);
-    assert!(support::stdout_of(&out).contains("broker unreachable, retrying"));
+    assert!(out.stdout.contains("broker unreachable, retrying"), "{out}");
 }
