@@ -17,11 +17,15 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
+
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::support::{streams_group_guarded, Broker, CommandOutput, Running, StreamsGroup};
+use crate::support::recording::recorded_samples;
+use crate::support::{
+    streams_group_guarded, wait_for, Broker, CommandOutput, Running, StreamsGroup,
+};
 
 const VERSION: &str = "4.4.0";
 const MOVING: &str = "moving";
@@ -141,7 +145,7 @@ fn every_command_through_a_rolling_restart_and_a_crash() {
 /// `parked`: one instance that consumes its input and commits, then stops (group Empty).
 fn park_an_app(cluster: &Broker) {
     let mut parked = cluster.app_with(PARKED, 1, 1, 4, 200);
-    crate::support::wait_for("parked's commits", Duration::from_secs(60), || {
+    wait_for("parked's commits", Duration::from_secs(60), || {
         let c = committed(&cluster.bootstrap, PARKED);
         (c.len() == 4 && c.values().all(|o| o.is_some_and(|o| o > 0))).then_some(())
     });
@@ -383,7 +387,9 @@ fn coordinator_killed(cluster: &Broker) {
     // coordinator (until the controller fences it), and it says so on stderr, going on.
     let rec = cluster.dir.join("killed.jsonl");
     let watch = start_watch(cluster, &rec, "2000");
-    std::thread::sleep(Duration::from_secs(2));
+    wait_for("the watch's first sample", GUARD, || {
+        (!recorded_samples(&rec).is_empty()).then_some(())
+    });
     cluster.kill_node(dead);
     let t = Instant::now();
     let boot = first(cluster, dead);
@@ -419,7 +425,13 @@ fn coordinator_killed(cluster: &Broker) {
         }
     }
     assert!(!members_after.is_empty(), "{after}");
-    std::thread::sleep(Duration::from_secs(3));
+    // The watch goes on through failed samples and finds the new coordinator too: wait until a
+    // sample failed and the last one describes the group again (both are checked below).
+    let failed = |s: &Value| !(s["error"].is_null() && s["group_errors"].is_null());
+    wait_for("the watch's samples to fail, then recover", GUARD, || {
+        let all = recorded_samples(&rec);
+        (all.iter().any(failed) && all.last().is_some_and(|s| !failed(s))).then_some(())
+    });
     let (samples, failed) = stop_watch(watch, &rec);
     let err = std::fs::read_to_string(rec.with_extension("err")).unwrap();
     assert!(

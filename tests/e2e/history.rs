@@ -10,6 +10,7 @@ use std::process::Stdio;
 use serde_json::Value;
 
 use crate::support;
+use crate::support::recording::{recorded_samples, settled};
 use crate::support::{Broker, StreamsGroup};
 
 const GROUP: &str = "history-live";
@@ -244,13 +245,24 @@ fn verify_on(version: &str, codec: (&str, &str)) {
         .args(["--record", rec.to_str().unwrap()])
         .stdout(Stdio::null())
         .spawn();
-    std::thread::sleep(std::time::Duration::from_millis(1500));
+    // The recording starts with the group as it was (Stable) ...
+    let guard = std::time::Duration::from_secs(120);
+    support::wait_for("the first sample", guard, || {
+        (!recorded_samples(&rec).is_empty()).then_some(())
+    });
     app.absorb(broker.app(&group, 1, 2));
     app.stop_instance(0);
     assert!(broker.wait_stable(&group, 4), "4 members after a stop");
     app.kill_instance(1);
     assert!(broker.wait_stable(&group, 2), "2 members after a kill");
-    std::thread::sleep(std::time::Duration::from_millis(2500));
+    // ... and ends with two samples of the group settled with its last 2 members, the same.
+    support::wait_for("two samples of the settled group", guard, || {
+        let all = recorded_samples(&rec);
+        let [.., a, b] = &all[..] else { return None };
+        let (g, next) = (&a["groups"][0], &b["groups"][0]);
+        let same = g["group_epoch"] == next["group_epoch"] && g["members"] == next["members"];
+        (settled(a, 2) && settled(b, 2) && same).then_some(())
+    });
     watch.interrupt().success();
     same_story_as_the_recording(&broker, &group, &rec);
     verified(&broker, &group, version, codec.1);

@@ -25,6 +25,7 @@ use model::movement::diff_owners;
 use model::Assignment;
 
 use crate::support;
+use crate::support::recording::{recorded_samples, settled};
 use crate::support::{AppOptions, Broker, Running, StreamsGroup};
 
 const GROUP: &str = "predict";
@@ -57,10 +58,10 @@ fn process_of_instance(g: &GroupDescription, k: u32) -> String {
     p[0].to_string()
 }
 
-/// A watch off a terminal, recording to `file` every 100 ms.
+/// A watch off a terminal, recording to `file` every 100 ms (for at most 10 minutes).
 fn spawn_watch(broker: &Broker, file: &Path) -> Running {
     StreamsGroup::new(["describe", "--bootstrap-server", &broker.bootstrap])
-        .args(["--group", GROUP, "--watch", "100ms", "--for", "120s"])
+        .args(["--group", GROUP, "--watch", "100ms", "--for", "600s"])
         .args(["--record", file.to_str().unwrap()])
         .stdout(Stdio::null())
         .spawn()
@@ -147,13 +148,23 @@ fn exact_scale_in(
 
     let recording = dir.join("scale-in.jsonl");
     let watch = spawn_watch(broker, &recording);
-    std::thread::sleep(Duration::from_millis(1500));
+    // The recording has the group Stable before the instance leaves, and again after.
+    let guard = Duration::from_secs(120);
+    support::wait_for("the first sample", guard, || {
+        (!recorded_samples(&recording).is_empty()).then_some(())
+    });
     app.stop_instance(k);
     assert!(
         broker.wait_stable(GROUP, 4),
         "the group settles with 4 members"
     );
-    std::thread::sleep(Duration::from_millis(500));
+    let epoch = i64::from(before.group_epoch);
+    support::wait_for("a sample of the group settled again", guard, || {
+        recorded_samples(&recording)
+            .last()
+            .is_some_and(|s| settled(s, 4) && s["groups"][0]["group_epoch"].as_i64() > Some(epoch))
+            .then_some(())
+    });
     watch.interrupt().success();
 
     let after = described(broker);

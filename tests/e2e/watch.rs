@@ -9,16 +9,20 @@
 use std::path::Path;
 use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use serde_json::Value;
 
 use crate::support;
 use crate::support::json_schema::{problems, schema};
-use crate::support::{Broker, Running, StreamsGroup};
+use crate::support::recording::{recorded_samples, sample, settled};
+use crate::support::{wait_for, Broker, Running, StreamsGroup};
 
 const GROUP: &str = "watch-e2e";
+
+/// How long to wait for what the watches must see: a hang guard, not a speed check.
+const GUARD: Duration = Duration::from_secs(120);
 
 /// The member ids of the group now.
 fn members(bootstrap: &str) -> Vec<String> {
@@ -55,7 +59,8 @@ fn group_epoch(bootstrap: &str) -> i64 {
     v["groups"][0]["group_epoch"].as_i64().unwrap()
 }
 
-/// A watch off a terminal (stdout a pipe), bounded by `--samples`.
+/// A watch off a terminal (stdout a pipe), bounded by `--samples` (10 minutes: far more than an
+/// instance takes to join, on the slowest machine).
 fn spawn_watch(bootstrap: &str, extra: &[&str]) -> Running {
     StreamsGroup::new([
         "describe",
@@ -64,7 +69,7 @@ fn spawn_watch(bootstrap: &str, extra: &[&str]) -> Running {
         "--group",
         GROUP,
     ])
-    .args(["--members", "--watch", "1", "--samples", "60"])
+    .args(["--members", "--watch", "1", "--samples", "600"])
     .args(extra)
     .spawn()
 }
@@ -94,7 +99,10 @@ fn off_a_terminal(broker: &Broker) -> support::App {
     let rec = dir.path().join("rec.jsonl");
     let lines = spawn_watch(b, &["--record", rec.to_str().unwrap()]);
     let json = spawn_watch(b, &["--output", "json"]);
-    std::thread::sleep(Duration::from_secs(2));
+    // Both watches have sampled the group as it was before the instance starts.
+    wait_for("the watches' first samples", GUARD, || {
+        (!recorded_samples(&rec).is_empty() && !json.stdout_lines().is_empty()).then_some(())
+    });
     let second = broker.app(GROUP, 1, 1);
     let joined: Vec<String> = members(b)
         .into_iter()
@@ -103,8 +111,17 @@ fn off_a_terminal(broker: &Broker) -> support::App {
     assert_eq!(joined.len(), 1, "one member joined: {joined:?}");
     let joined = &joined[0];
     let epoch_after = group_epoch(b);
-    // One more sample after Stable, so the watch has seen it.
-    std::thread::sleep(Duration::from_millis(1500));
+    // Both watches have sampled the group settled at its new epoch (the joiner at its target),
+    // whenever their samples fall.
+    let seen_settled = |s: &Value| settled(s, 2) && s["groups"][0]["group_epoch"] == epoch_after;
+    wait_for("both watches to see the group settled", GUARD, || {
+        let recorded = recorded_samples(&rec).last().is_some_and(seen_settled);
+        let printed = json
+            .stdout_lines()
+            .last()
+            .is_some_and(|l| seen_settled(&sample(l)));
+        (recorded && printed).then_some(())
+    });
     let text = interrupt(lines);
     let stream = interrupt(json);
 
@@ -208,18 +225,22 @@ impl Drop for Tmux {
 }
 
 /// Every distinct screen seen until `stop`, polled every 100 ms (a frame stays up for one
-/// sample interval).
-fn record_screens(tmux: Arc<Tmux>, stop: Arc<AtomicBool>) -> std::thread::JoinHandle<Vec<String>> {
+/// sample interval), into `seen`.
+fn record_screens(
+    tmux: Arc<Tmux>,
+    stop: Arc<AtomicBool>,
+    seen: Arc<Mutex<Vec<String>>>,
+) -> std::thread::JoinHandle<()> {
     std::thread::spawn(move || {
-        let mut seen: Vec<String> = Vec::new();
         while !stop.load(Ordering::Relaxed) {
             let s = tmux.screen();
+            let mut seen = seen.lock().unwrap();
             if seen.last() != Some(&s) {
                 seen.push(s);
             }
+            drop(seen);
             std::thread::sleep(Duration::from_millis(100));
         }
-        seen
     })
 }
 
@@ -246,31 +267,38 @@ fn in_a_terminal(broker: &Broker, tmux: Arc<Tmux>) -> support::App {
         "50",
         &cmd,
     ]);
-    support::wait_for("the first frame", Duration::from_secs(20), || {
+    wait_for("the first frame", GUARD, || {
         tmux.screen().contains("Ctrl-C stops").then_some(())
     });
-    let stop = Arc::new(AtomicBool::new(false));
-    let screens = record_screens(tmux.clone(), stop.clone());
+    let (stop, seen) = (Arc::new(AtomicBool::new(false)), Arc::default());
+    let recorder = record_screens(tmux.clone(), stop.clone(), Arc::clone(&seen));
     let third = broker.app(GROUP, 1, 1);
     let joined = members(&b)
         .into_iter()
         .find(|m| !before.contains(m))
         .unwrap();
-    let start = Instant::now();
-    std::thread::sleep(Duration::from_secs(1));
-    stop.store(true, Ordering::Relaxed);
-    let screens = screens.join().unwrap();
-    tmux.run(&["send-keys", "-t", "watch", "C-c"]);
-    let code = support::wait_for("the watch to end", Duration::from_secs(10), || {
-        std::fs::read_to_string(&exit_file).ok()
-    });
-    assert_eq!(code.trim(), "0", "Ctrl-C ends the watch with exit 0");
-    assert!(start.elapsed() < Duration::from_secs(30));
-
-    let marked = screens.iter().find(|s| {
+    let marks_join = |s: &String| {
         s.lines()
             .any(|l| l.starts_with("+ ") && l.contains(&joined))
+    };
+    // The frame that marks the join may still be coming (the app returns once the group is
+    // Stable, the frame follows the next sample): wait for it, not for a fixed time.
+    wait_for("a screen that marks the join", GUARD, || {
+        seen.lock().unwrap().iter().any(marks_join).then_some(())
     });
+    stop.store(true, Ordering::Relaxed);
+    recorder.join().unwrap();
+    let screens = std::mem::take(&mut *seen.lock().unwrap());
+    tmux.run(&["send-keys", "-t", "watch", "C-c"]);
+    // The exit status once the shell has written it whole (the file exists, empty, before).
+    let code = wait_for("the watch to end", Duration::from_secs(30), || {
+        std::fs::read_to_string(&exit_file)
+            .ok()
+            .filter(|s| s.ends_with('\n'))
+    });
+    assert_eq!(code.trim(), "0", "Ctrl-C ends the watch with exit 0");
+
+    let marked = screens.iter().find(|s| marks_join(s));
     let marked = marked.unwrap_or_else(|| {
         panic!(
             "no screen marks {joined} as new; last screen:\n{}",
@@ -313,20 +341,24 @@ fn a_broker_that_is_not_there_is_retried_and_recorded() {
         .port();
     let dir = tempfile::tempdir().unwrap();
     let rec = dir.path().join("rec.jsonl");
-    let started = Instant::now();
-    let out = support::streams_group(&[
-        "describe",
-        "--bootstrap-server",
-        &format!("127.0.0.1:{port}"),
-        "--group",
-        GROUP,
-        "--watch",
-        "200ms",
-        "--samples",
-        "3",
-        "--record",
-        rec.to_str().unwrap(),
-    ]);
+    // Under a hang guard below the 30 s a sample would cost if the outage were waited out
+    // (`--timeout`'s default) instead of recorded: only a hang, or that, trips it.
+    let out = support::streams_group_guarded(
+        &[
+            "describe",
+            "--bootstrap-server",
+            &format!("127.0.0.1:{port}"),
+            "--group",
+            GROUP,
+            "--watch",
+            "200ms",
+            "--samples",
+            "3",
+            "--record",
+            rec.to_str().unwrap(),
+        ],
+        Duration::from_secs(20),
+    );
     let text = out.success().stdout;
     assert_eq!(text.lines().count(), 1, "one line for the outage: {text}");
     assert!(
@@ -338,7 +370,6 @@ fn a_broker_that_is_not_there_is_retried_and_recorded() {
     assert!(recorded
         .lines()
         .all(|l| l.contains("\"error\":\"cannot connect")));
-    assert!(started.elapsed() < Duration::from_secs(10));
     let out = support::streams_group(&["timeline", rec.to_str().unwrap()]);
     assert!(out.stdout.contains("broker unreachable, retrying"), "{out}");
 }

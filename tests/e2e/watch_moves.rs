@@ -15,6 +15,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::support::moves::{composed, diff_moves, first_and_last, timeline_moves};
+use crate::support::recording::{recorded_samples, settled};
 use crate::support::{self, AppOptions, Broker, Running, StreamsGroup};
 
 const GROUP: &str = "watch-moves-e2e";
@@ -22,15 +23,7 @@ const GROUP: &str = "watch-moves-e2e";
 /// The group Stable with `n` members, each at the target epoch owning exactly its target.
 fn at_targets(broker: &Broker, n: usize) -> Option<()> {
     let v = broker.ours_json(&["describe", "--group", GROUP, "-o", "json"]);
-    let g = &v["groups"][0];
-    let members = g["members"].as_array()?;
-    let done = g["state"] == "Stable"
-        && members.len() == n
-        && members.iter().all(|m| {
-            m["member_epoch"] == g["target_assignment_epoch"]
-                && m["assignment"] == m["target_assignment"]
-        });
-    done.then_some(())
+    settled(&v, n).then_some(())
 }
 
 /// `describe --watch 250ms --record FILE`, its output dropped (only the recording counts).
@@ -97,7 +90,10 @@ fn watch_scale_out_with_slow_standbys_timeline_moves_equal_diff_assignment() {
     let dir = tempfile::tempdir().unwrap();
     let rec = dir.path().join("rec.jsonl");
     let watch = record(&broker.bootstrap, rec.to_str().unwrap());
-    std::thread::sleep(Duration::from_secs(2));
+    // The recording starts before the newcomers: its first sample has the two at their targets.
+    support::wait_for("the first sample", wait, || {
+        (!recorded_samples(&rec).is_empty()).then_some(())
+    });
     let more = AppOptions {
         instances: 2,
         ..opts.clone()
@@ -106,7 +102,13 @@ fn watch_scale_out_with_slow_standbys_timeline_moves_equal_diff_assignment() {
     support::wait_for("four members at their targets", wait, || {
         at_targets(&broker, 4)
     });
-    std::thread::sleep(Duration::from_millis(1500));
+    // ... and ends once a sample has the four at their targets.
+    support::wait_for("a sample with four members at their targets", wait, || {
+        recorded_samples(&rec)
+            .last()
+            .is_some_and(|s| settled(s, 4))
+            .then_some(())
+    });
     // Ctrl-C; the watch ends with exit 0.
     watch.interrupt().success();
 
