@@ -272,9 +272,11 @@ impl Running {
     }
 
     /// Ctrl-C as a terminal sends it (SIGINT), then wait for the end (under the run's guard, or
-    /// a 60 s hang guard) and return the output.
+    /// a 60 s hang guard) and return the output. A run that already ended is only waited for.
     pub fn interrupt(mut self) -> CommandOutput {
-        super::process::signal(self.id(), "-INT");
+        if self.is_running() {
+            super::process::signal(self.id(), "-INT");
+        }
         self.guard.get_or_insert(INTERRUPT_GUARD);
         self.wait()
     }
