@@ -1,19 +1,15 @@
 //! Global behaviour of the binary: help, version, completions, usage errors, colour.
 
-use std::process::Command;
+use crate::support::StreamsGroup;
 
+/// (exit status, stdout, stderr) of `streams-group ARGS` with the variables `env` set.
 fn run(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_streams-group"));
-    c.args(args).env_remove("NO_COLOR");
+    let mut c = StreamsGroup::new(args);
     for (k, v) in env {
-        c.env(k, v);
+        c = c.env(k, v);
     }
-    let out = c.output().expect("binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let out = c.run();
+    (out.code(), out.stdout, out.stderr)
 }
 
 /// Examples are never wrapped inside a command (a long one continues with ` \\`), and the
@@ -213,54 +209,39 @@ fn connection_options_only_on_commands_that_connect() {
 #[test]
 fn closed_and_full_stdout_never_panic() {
     use std::io::Read;
-    use std::process::Stdio;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_streams-group"))
-        .args(["simulate", "--members", "2000"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let (mut reader, writer) = std::io::pipe().unwrap();
+    let running = StreamsGroup::new(["simulate", "--members", "2000"])
+        .stdout(writer)
+        .spawn();
     let mut first = [0u8; 16];
-    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
-    // stdout is dropped here: the pipe is closed while the report is still being written.
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    reader.read_exact(&mut first).unwrap();
+    // The pipe is closed here, while the report is still being written.
+    drop(reader);
+    let out = running.wait();
+    assert_eq!(out.code(), 0, "{}", out.stderr);
     // A run this big says it is alive (a line per 10 %), and nothing else.
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = &out.stderr;
     assert!(err.lines().all(|l| l.starts_with("simulating")), "{err}");
 
     if std::path::Path::new("/dev/full").exists() {
-        let full = std::fs::OpenOptions::new()
-            .write(true)
-            .open("/dev/full")
-            .unwrap();
-        let out = Command::new(env!("CARGO_BIN_EXE_streams-group"))
-            .args(["simulate", "--members", "6", "--output", "json"])
-            .stdout(full)
-            .output()
-            .unwrap();
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(5), "{err}");
+        let full = || {
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .unwrap()
+        };
+        let out = StreamsGroup::new(["simulate", "--members", "6", "--output", "json"])
+            .stdout(full())
+            .run();
+        let err = &out.stderr;
+        assert_eq!(out.code(), 5, "{err}");
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(err.contains("cannot write the output"), "{err}");
         // --help and --version are output too.
         for args in [&["--help"][..], &["--version"], &["simulate", "--help"]] {
-            let full = std::fs::OpenOptions::new()
-                .write(true)
-                .open("/dev/full")
-                .unwrap();
-            let out = Command::new(env!("CARGO_BIN_EXE_streams-group"))
-                .args(args)
-                .stdout(full)
-                .output()
-                .unwrap();
-            let err = String::from_utf8_lossy(&out.stderr);
-            assert_eq!(out.status.code(), Some(5), "{args:?}: {err}");
+            let out = StreamsGroup::new(args).stdout(full()).run();
+            let err = &out.stderr;
+            assert_eq!(out.code(), 5, "{args:?}: {err}");
             assert_eq!(err.lines().count(), 1, "{err}");
             assert!(err.starts_with("error: cannot write the output"), "{err}");
         }
@@ -270,25 +251,8 @@ fn closed_and_full_stdout_never_panic() {
 /// `-` reads standard input wherever a file is read; an endless input is refused.
 #[test]
 fn dash_reads_standard_input_and_endless_input_is_refused() {
-    use std::io::Write;
-    use std::process::Stdio;
     let text = std::fs::read_to_string("tests/data/topologies/global-store.txt").unwrap();
-    let from_stdin = |args: &[&str]| {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_streams-group"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(text.as_bytes())
-            .unwrap();
-        child.wait_with_output().unwrap()
-    };
+    let from_stdin = |args: &[&str]| StreamsGroup::new(args).stdin(text.as_bytes()).run();
     let piped = from_stdin(&["topology", "-", "--application-id", "app", "-o", "json"]);
     let (code, from_file, _) = run(
         &[
@@ -301,20 +265,15 @@ fn dash_reads_standard_input_and_endless_input_is_refused() {
         ],
         &[],
     );
-    assert_eq!((piped.status.code(), code), (Some(0), 0));
+    assert_eq!((piped.code(), code), (0, 0));
     let name = "\"tests/data/topologies/global-store.txt\"";
     assert_eq!(
-        String::from_utf8_lossy(&piped.stdout),
+        piped.stdout,
         from_file.replace(name, "\"-\""),
         "the same report, the file named -"
     );
     let out = from_stdin(&["simulate", "--topology", "-", "--application-id", "app"]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_eq!(out.code(), 0, "{}", out.stderr);
     if std::path::Path::new("/dev/zero").exists() {
         let (code, _, err) = run(&["topology", "/dev/zero"], &[]);
         assert_eq!(code, 2, "{err}");

@@ -7,7 +7,6 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use coordinator::{Coordinator, GroupConfig, RequestContext};
 use model::group::{PartitionOffsets, Snapshot, SNAPSHOT_SCHEMA_VERSION};
@@ -17,6 +16,7 @@ use streams_group::topology::load_topology_file;
 const APP: &str = "wordcount";
 
 use crate::support::golden::{bless, Golden};
+use crate::support::{CommandOutput, StreamsGroup};
 use crate::topo;
 
 fn snapshot_path() -> PathBuf {
@@ -156,13 +156,9 @@ fn snapshot_fixture_is_up_to_date() {
     assert_eq!(active, expected);
 }
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_streams-group"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .env_remove("STREAMS_GROUP_BOOTSTRAP_SERVER")
-        .output()
-        .expect("binary runs")
+/// `streams-group ARGS` with `NO_COLOR=1`.
+fn run(args: &[&str]) -> CommandOutput {
+    StreamsGroup::new(args).env("NO_COLOR", "1").run()
 }
 
 fn check(topology: &str, epoch: &str, extra: &[&str]) -> (i32, String, String) {
@@ -181,11 +177,7 @@ fn check(topology: &str, epoch: &str, extra: &[&str]) -> (i32, String, String) {
     ];
     args.extend_from_slice(extra);
     let o = run(&args);
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
+    (o.code(), o.stdout, o.stderr)
 }
 
 fn first_line(s: &str) -> &str {
@@ -335,8 +327,8 @@ fn a_snapshot_without_the_version_falls_back_to_4_4_with_a_note() {
         "--topology-epoch",
         "4",
     ]);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(1), "{err}");
+    let err = &o.stderr;
+    assert_eq!(o.code(), 1, "{err}");
     assert!(
         err.contains("does not record the broker's Kafka version"),
         "{err}"
@@ -385,7 +377,7 @@ fn the_snapshot_itself_is_a_topology_source() {
         "--topology-epoch",
         "3",
     ]);
-    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    assert_eq!(o.code(), 0, "{o}");
 }
 
 #[test]
@@ -446,9 +438,7 @@ fn human_and_json_snapshots() {
 }
 
 fn bad(args: &[&str]) -> String {
-    let o = run(args);
-    let err = String::from_utf8_lossy(&o.stderr).into_owned();
-    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    let err = run(args).assert_code(2).stderr;
     assert_eq!(err.lines().count(), 1, "one line: {err}");
     assert!(!err.contains("panicked"), "{err}");
     err
@@ -582,12 +572,8 @@ fn live_group_needs_a_reachable_bootstrap_server() {
         "--topology-epoch",
         "3",
     ]);
-    assert_eq!(
-        o.status.code(),
-        Some(2),
-        "a missing --bootstrap-server is a usage error"
-    );
-    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.code(), 2, "a missing --bootstrap-server is a usage error");
+    let err = &o.stderr;
     assert!(err.contains("--bootstrap-server"), "{err}");
     // With nothing listening, the cluster is unreachable: exit 3 within the timeout.
     let o = run(&[
@@ -605,12 +591,7 @@ fn live_group_needs_a_reachable_bootstrap_server() {
         "--timeout",
         "2000",
     ]);
-    assert_eq!(
-        o.status.code(),
-        Some(3),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert_eq!(o.code(), 3, "{}", o.stderr);
 }
 
 #[test]
@@ -638,8 +619,8 @@ fn group_without_topology() {
         "0",
     ];
     let o = run(&args);
-    let out = String::from_utf8_lossy(&o.stdout);
-    assert_eq!(o.status.code(), Some(0), "{out}");
+    let out = &o.stdout;
+    assert_eq!(o.code(), 0, "{out}");
     assert!(
         out.starts_with(
             "ACCEPTED (the group has no topology yet: initialised at topology epoch 0)"
@@ -652,8 +633,8 @@ fn group_without_topology() {
     s.groups[0].topology.epoch = 3;
     std::fs::write(&p, serde_json::to_string(&s).unwrap()).unwrap();
     let o = run(&args);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{err}");
+    let err = &o.stderr;
+    assert_eq!(o.code(), 2, "{err}");
     assert!(err.contains("shows no subtopologies"), "{err}");
 }
 
@@ -676,14 +657,8 @@ fn colour_only_when_asked() {
             color.into(),
         ]
     };
-    let o = Command::new(env!("CARGO_BIN_EXE_streams-group"))
-        .args(args("always"))
-        .output()
-        .unwrap();
-    assert!(String::from_utf8_lossy(&o.stdout).contains("\u{1b}["));
-    let o = Command::new(env!("CARGO_BIN_EXE_streams-group"))
-        .args(args("never"))
-        .output()
-        .unwrap();
-    assert!(!String::from_utf8_lossy(&o.stdout).contains("\u{1b}["));
+    let o = StreamsGroup::new(args("always")).run();
+    assert!(o.stdout.contains("\u{1b}["), "{o}");
+    let o = StreamsGroup::new(args("never")).run();
+    assert!(!o.stdout.contains("\u{1b}["), "{o}");
 }

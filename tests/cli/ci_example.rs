@@ -4,6 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::support::streams_group_bin;
+
 fn data(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data")
@@ -15,11 +17,7 @@ fn workspace(topology: &str, epoch: &str, with_snapshot: bool) -> tempfile::Temp
     let dir = tempfile::tempdir().unwrap();
     let bin = dir.path().join("bin");
     std::fs::create_dir(&bin).unwrap();
-    std::os::unix::fs::symlink(
-        env!("CARGO_BIN_EXE_streams-group"),
-        bin.join("streams-group"),
-    )
-    .unwrap();
+    std::os::unix::fs::symlink(streams_group_bin(), bin.join("streams-group")).unwrap();
     std::fs::copy(data("ci-example.sh"), dir.path().join("ci-example.sh")).unwrap();
     if with_snapshot {
         std::fs::copy(

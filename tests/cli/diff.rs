@@ -2,12 +2,12 @@
 //! on the snapshot fixture built by the coordinator (see tests/cli/check_epoch.rs).
 
 use std::path::Path;
-use std::process::{Command, Output};
 
 use model::group::Snapshot;
 use model::TaskSet;
 
 use crate::support::golden::Golden;
+use crate::support::StreamsGroup;
 use crate::topo;
 
 fn snap_path() -> String {
@@ -17,18 +17,10 @@ fn snap_path() -> String {
         .to_string()
 }
 
+/// (exit status, stdout, stderr) of `streams-group ARGS`, with `NO_COLOR=1`.
 fn run(args: &[&str]) -> (i32, String, String) {
-    let o: Output = Command::new(env!("CARGO_BIN_EXE_streams-group"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .env_remove("STREAMS_GROUP_BOOTSTRAP_SERVER")
-        .output()
-        .expect("binary runs");
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
+    let out = StreamsGroup::new(args).env("NO_COLOR", "1").run();
+    (out.code(), out.stdout, out.stderr)
 }
 
 fn diff_topology(old: &str, new: &str, app: &str, extra: &[&str]) -> (i32, String, String) {

@@ -5,30 +5,16 @@
 //! `BLESS=1 cargo test --test cli` rewrites the files from the current build (tests/support/golden.rs).
 
 use std::path::Path;
-use std::process::Command;
 
 use crate::support::cli_cases::cases;
 use crate::support::golden::{Golden, EXPECTED};
+use crate::support::{CommandOutput, StreamsGroup};
 
-/// stdout, stderr and the exit status of one run, as one text.
-fn run(args: &[String]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_streams-group"))
-        .args(args)
+/// One run from the repository's root (the cases name their files from there).
+fn run(args: &[String]) -> CommandOutput {
+    StreamsGroup::new(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env_remove("NO_COLOR")
-        .env_remove("STREAMS_GROUP_BOOTSTRAP_SERVER")
-        .output()
-        .expect("the binary runs");
-    let code = out
-        .status
-        .code()
-        .map_or("signal".to_string(), |c| c.to_string());
-    format!(
-        "$ streams-group {}\n[exit status: {code}]\n----- stdout -----\n{}----- stderr -----\n{}",
-        args.join(" "),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
+        .run()
 }
 
 /// Every case matches its golden file, and every golden file is a case's; each folder of
@@ -39,7 +25,9 @@ fn every_case_matches_its_file() {
     assert!(cases.len() > 50, "the case list is read");
     let mut golden = Golden::new("");
     for case in &cases {
-        golden.check(&case.name, &run(&case.args));
+        // stdout, stderr and the exit status as one text (`CommandOutput`'s `Display`: the
+        // command line, `[exit status: N]`, `----- stdout -----`, `----- stderr -----`).
+        golden.check(&case.name, &run(&case.args).to_string());
     }
     let sources: String =
         std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cli"))
@@ -97,9 +85,12 @@ fn documented_examples_are_real_output() {
         for (cmd, want) in examples(&text) {
             let args: Vec<String> = cmd.split_whitespace().skip(1).map(String::from).collect();
             let got = run(&args);
-            let stdout = &got[got.find("----- stdout -----\n").unwrap() + 19
-                ..got.find("----- stderr -----").unwrap()];
-            assert_eq!(stdout, want, "{}: `{cmd}` prints otherwise", file.display());
+            assert_eq!(
+                got.stdout,
+                want,
+                "{}: `{cmd}` prints otherwise",
+                file.display()
+            );
             checked += 1;
         }
     }

@@ -6,7 +6,6 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use model::group::{Snapshot, SNAPSHOT_SCHEMA_VERSION};
 use serde_json::{json, Value};
@@ -16,6 +15,7 @@ use streams_group::describe::{ListReport, ListRow};
 use crate::support::cli_cases::{cases, subcommands, Case};
 use crate::support::golden::bless;
 use crate::support::json_schema::problems;
+use crate::support::StreamsGroup;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -127,12 +127,7 @@ fn every_json_case_prints_a_document_its_schema_accepts() {
         let schema = known
             .get(kind.as_str())
             .unwrap_or_else(|| panic!("case {}: no schema for `{kind}` output", case.name));
-        let out = Command::new(env!("CARGO_BIN_EXE_streams-group"))
-            .args(&case.args)
-            .current_dir(ROOT)
-            .env_remove("STREAMS_GROUP_BOOTSTRAP_SERVER")
-            .output()
-            .expect("the binary runs");
+        let out = StreamsGroup::new(&case.args).current_dir(ROOT).run();
         // Exit 1 is a negative answer (differences, rejected, not Stable) with its report;
         // usage and input errors (2) print nothing on stdout.
         let code = out.status.code();
@@ -145,7 +140,7 @@ fn every_json_case_prints_a_document_its_schema_accepts() {
             );
             continue;
         }
-        let doc: Value = match serde_json::from_slice(&out.stdout) {
+        let doc: Value = match serde_json::from_str(&out.stdout) {
             Ok(v) => v,
             Err(e) => {
                 failed.push(format!("{}: stdout is not JSON: {e}", case.name));

@@ -1,21 +1,14 @@
 //! `lag`: per-task restoration lag from a snapshot whose members report task offsets.
 
-use std::process::Command;
-
 use model::group::Snapshot;
 use model::TaskId;
 
+use crate::support::StreamsGroup;
+
+/// (exit status, stdout, stderr) of `streams-group ARGS`, with `NO_COLOR=1`.
 fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_streams-group"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let out = StreamsGroup::new(args).env("NO_COLOR", "1").run();
+    (out.code(), out.stdout, out.stderr)
 }
 
 /// The wordcount fixture, with member 0 restoring a standby (lag 200) and warming up a task

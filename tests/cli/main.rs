@@ -21,9 +21,6 @@ mod watch;
 #[path = "../support/mod.rs"]
 mod support;
 
-#[path = "../support/moves.rs"]
-mod moves;
-
 /// The subcommands as clap lists them in `streams-group help`, so that a new command is covered
 /// by the tests that walk every command without anybody editing a list.
 pub fn subcommands() -> Vec<String> {

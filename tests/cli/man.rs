@@ -5,9 +5,9 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::Command;
 
 use crate::support::golden::bless;
+use crate::support::{streams_group, StreamsGroup};
 
 fn pages(dir: &Path) -> BTreeMap<String, String> {
     std::fs::read_dir(dir)
@@ -28,17 +28,10 @@ fn pages(dir: &Path) -> BTreeMap<String, String> {
 fn committed_manual_pages_are_up_to_date() {
     let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("man");
     let fresh = tempfile::tempdir().unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_streams-group"))
-        .args(["man", "--dir"])
-        .arg(fresh.path())
-        .output()
-        .expect("the binary runs");
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    StreamsGroup::new(["man", "--dir"])
+        .args([fresh.path()])
+        .run()
+        .success();
     let want = pages(fresh.path());
     let have = pages(&committed);
     if bless() {
@@ -71,21 +64,13 @@ fn committed_manual_pages_are_up_to_date() {
 
 #[test]
 fn one_page_prints_and_an_unknown_one_is_a_usage_error() {
-    let run = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_streams-group"))
-            .args(args)
-            .output()
-            .expect("the binary runs")
-    };
-    let o = run(&["man", "topology", "show"]);
-    assert_eq!(o.status.code(), Some(0));
-    let page = String::from_utf8_lossy(&o.stdout);
+    let o = streams_group(&["man", "topology", "show"]).success();
+    let page = &o.stdout;
     assert!(
         page.starts_with(".ie") && page.contains(".TH streams-group-topology-show 1"),
         "{page}"
     );
-    let o = run(&["man", "frobnicate"]);
-    assert_eq!(o.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&o.stderr);
+    let o = streams_group(&["man", "frobnicate"]).assert_code(2);
+    let err = &o.stderr;
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
 }

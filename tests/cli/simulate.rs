@@ -1,20 +1,12 @@
 //! `simulate` end to end through the binary: reports, JSON contract, scenarios, bad input.
 
-use std::process::Command;
-
 use crate::support::golden::Golden;
+use crate::support::StreamsGroup;
 
+/// (exit status, stdout, stderr) of `streams-group ARGS`, with `NO_COLOR=1`.
 fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_streams-group"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let out = StreamsGroup::new(args).env("NO_COLOR", "1").run();
+    (out.code(), out.stdout, out.stderr)
 }
 
 fn json(args: &[&str]) -> serde_json::Value {

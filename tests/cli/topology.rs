@@ -1,7 +1,8 @@
 //! `streams-group topology`: run the binary on the fixtures in tests/data/topologies/.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+
+use crate::support::{CommandOutput, StreamsGroup};
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -9,37 +10,24 @@ fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_streams-group"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
+/// `streams-group ARGS` with `NO_COLOR=1`.
+fn run(args: &[&str]) -> CommandOutput {
+    StreamsGroup::new(args).env("NO_COLOR", "1").run()
 }
 
 fn json(args: &[&str]) -> (i32, serde_json::Value) {
     let mut all = vec!["--output", "json"];
     all.extend_from_slice(args);
     let o = run(&all);
-    let v = serde_json::from_slice(&o.stdout)
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {}{}", stdout(&o), stderr(&o)));
-    (o.status.code().unwrap_or(-1), v)
+    (o.code(), o.json())
 }
 
 #[test]
 fn json_file_table() {
     let f = fixture("wordcount.json");
     let o = run(&["topology", f.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let out = stdout(&o);
+    assert_eq!(o.code(), 0, "{}", o.stderr);
+    let out = &o.stdout;
     let lines: Vec<&str> = out.lines().collect();
     assert!(lines[0].contains("SUBTOPOLOGY") && lines[0].contains("CHANGELOGS"));
     assert!(lines[1].trim_start().starts_with("0 "), "{out}");
@@ -100,19 +88,19 @@ fn describe_text_json_output() {
 fn describe_text_needs_application_id() {
     let f = fixture("wordcount-named-store.txt");
     let o = run(&["topology", f.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(2));
-    let err = stderr(&o);
+    assert_eq!(o.code(), 2);
+    let err = &o.stderr;
     assert!(err.contains("--application-id"), "{err}");
     assert!(err.contains("wordcount-named-store.txt"), "{err}");
-    assert!(stdout(&o).is_empty());
+    assert!(o.stdout.is_empty());
 }
 
 #[test]
 fn broken_file_reports_file_line_column() {
     let f = fixture("broken-unknown-node.txt");
     let o = run(&["topology", f.to_str().unwrap(), "--application-id", "app"]);
-    assert_eq!(o.status.code(), Some(2));
-    let err = stderr(&o);
+    assert_eq!(o.code(), 2);
+    let err = &o.stderr;
     assert!(
         err.contains("broken-unknown-node.txt:5:5: expected `Source:`, `Processor:`, `Sink:` or `Sub-topology:`"),
         "{err}"
@@ -122,8 +110,10 @@ fn broken_file_reports_file_line_column() {
 #[test]
 fn missing_file_is_a_usage_error() {
     let o = run(&["topology", "/nonexistent/topology.json"]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("/nonexistent/topology.json: cannot read the file"));
+    assert_eq!(o.code(), 2);
+    assert!(o
+        .stderr
+        .contains("/nonexistent/topology.json: cannot read the file"));
 }
 
 #[test]
@@ -158,8 +148,8 @@ fn existing_internal_topic_with_wrong_count() {
         "--topic-partitions",
         "streams-wordcount-counts-store-changelog=2",
     ]);
-    assert_eq!(o.status.code(), Some(1));
-    let out = stdout(&o);
+    assert_eq!(o.code(), 1);
+    let out = &o.stdout;
     assert!(
         out.contains(
             "Not ready: INCORRECTLY_PARTITIONED_TOPICS: Existing topic \
@@ -191,8 +181,8 @@ fn missing_source_topic() {
 fn pattern_source_is_an_invalid_topology() {
     let f = fixture("pattern-source.txt");
     let o = run(&["topology", f.to_str().unwrap(), "--application-id", "r"]);
-    assert_eq!(o.status.code(), Some(1));
-    let out = stdout(&o);
+    assert_eq!(o.code(), 1);
+    let out = &o.stdout;
     assert!(out.contains("/orders-.*/"), "{out}");
     assert!(
         out.contains("Not accepted: STREAMS_INVALID_TOPOLOGY (130)"),
@@ -205,8 +195,8 @@ fn pattern_source_is_an_invalid_topology() {
 fn global_store_note_in_table() {
     let f = fixture("global-store.txt");
     let o = run(&["topology", f.to_str().unwrap(), "--application-id", "pay"]);
-    assert_eq!(o.status.code(), Some(0));
-    let out = stdout(&o);
+    assert_eq!(o.code(), 0);
+    let out = &o.stdout;
     assert!(out.contains("Ready: 8 tasks in 1 subtopology."), "{out}");
     assert!(
         out.contains("Note: sub-topology 0 is a global store"),
@@ -224,15 +214,15 @@ fn bad_options() {
         vec!["topology", p, "--topic-partitions", "a=-2"],
     ] {
         let o = run(&args);
-        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert_eq!(o.code(), 2, "{args:?}: {}", o.stderr);
     }
 }
 
 #[test]
 fn help_has_an_example() {
     let o = run(&["topology", "--help"]);
-    assert_eq!(o.status.code(), Some(0));
-    let out = stdout(&o);
+    assert_eq!(o.code(), 0);
+    let out = &o.stdout;
     assert!(out.contains("Examples:"));
     assert!(out.contains("streams-group topology describe.txt --application-id"));
 }

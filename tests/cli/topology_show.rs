@@ -8,6 +8,7 @@ use std::process::{Command, Stdio};
 use std::io::Write;
 
 use crate::support::golden::Golden;
+use crate::support::StreamsGroup;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -46,21 +47,14 @@ fn inputs() -> Vec<(String, Vec<String>)> {
 }
 
 fn show(args: &[String], format: &str) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_streams-group"))
-        .args(["topology", "show"])
+    StreamsGroup::new(["topology", "show"])
         .args(args)
         .args(["--format", format])
         .current_dir(ROOT)
         .env("NO_COLOR", "1")
-        .output()
-        .expect("the binary runs");
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "topology show {args:?} --format {format}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("UTF-8 output")
+        .run()
+        .success()
+        .stdout
 }
 
 /// Graphviz renders every fixture's DOT without a warning. CI installs Graphviz (.ci/run); a

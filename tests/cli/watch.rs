@@ -4,17 +4,13 @@
 
 use serde_json::Value;
 
-use crate::moves::{composed, diff_moves, first_and_last, timeline_moves};
 use crate::support;
+use crate::support::moves::{composed, diff_moves, first_and_last, timeline_moves};
 
 #[test]
 fn timeline_moves_compose_to_diff_assignment_of_the_first_and_last_sample() {
     let rec = "tests/data/watch/rebalance.jsonl";
-    let json = |args: &[&str]| -> Value {
-        let out = support::streams_group(args);
-        assert_eq!(out.status.code(), Some(0), "{}", support::stderr_of(&out));
-        serde_json::from_slice(&out.stdout).unwrap()
-    };
+    let json = |args: &[&str]| -> Value { support::streams_group(args).success().json() };
     let (moves, unpaired) = timeline_moves(&json(&["timeline", rec, "-o", "json"]));
     let dir = tempfile::tempdir().unwrap();
     let (first, last) = first_and_last(rec.as_ref(), dir.path());

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use crate::support::{stderr_of, streams_group_guarded};
+use crate::support::streams_group_guarded;
 
 /// A loopback port with nothing listening (bound, read, released).
 fn closed_port() -> String {
@@ -23,7 +23,7 @@ fn every_bootstrap_broker_down_is_exit_3_naming_each() {
         all.extend(args.iter().copied());
         // Hang guard only: the command must end by itself within --timeout (plus start-up).
         let out = streams_group_guarded(&all, Duration::from_secs(60));
-        let err = stderr_of(&out);
+        let err = &out.stderr;
         assert_eq!(out.status.code(), Some(3), "{args:?}: {err}");
         for a in &addrs {
             assert!(

@@ -17,12 +17,15 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
+
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::support::{stderr_of, stdout_of, streams_group_bin, streams_group_guarded, Broker};
+use crate::support::recording::recorded_samples;
+use crate::support::{
+    streams_group_guarded, wait_for, Broker, CommandOutput, Running, StreamsGroup,
+};
 
 const VERSION: &str = "4.4.0";
 const MOVING: &str = "moving";
@@ -33,21 +36,15 @@ const TIMEOUT_MS: &str = "30000";
 const GUARD: Duration = Duration::from_secs(90);
 
 /// Our binary against `bootstrap` with `--timeout`.
-fn sg(bootstrap: &str, args: &[&str]) -> Output {
+fn sg(bootstrap: &str, args: &[&str]) -> CommandOutput {
     let mut all = vec!["--bootstrap-server", bootstrap, "--timeout", TIMEOUT_MS];
     all.extend_from_slice(args);
     streams_group_guarded(&all, GUARD)
 }
 
-fn ok(what: &str, out: &Output) -> String {
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{what}: {}\n{}",
-        stdout_of(out),
-        stderr_of(out)
-    );
-    stdout_of(out)
+fn ok(what: &str, out: &CommandOutput) -> String {
+    assert_eq!(out.code(), 0, "{what}: {out}");
+    out.stdout.clone()
 }
 
 fn json(bootstrap: &str, args: &[&str]) -> Value {
@@ -148,7 +145,7 @@ fn every_command_through_a_rolling_restart_and_a_crash() {
 /// `parked`: one instance that consumes its input and commits, then stops (group Empty).
 fn park_an_app(cluster: &Broker) {
     let mut parked = cluster.app_with(PARKED, 1, 1, 4, 200);
-    crate::support::wait_for("parked's commits", Duration::from_secs(60), || {
+    wait_for("parked's commits", Duration::from_secs(60), || {
         let c = committed(&cluster.bootstrap, PARKED);
         (c.len() == 4 && c.values().all(|o| o.is_some_and(|o| o > 0))).then_some(())
     });
@@ -170,56 +167,31 @@ fn any_node_answers_like_the_coordinator(cluster: &Broker) {
 }
 
 /// `describe --watch 1 --record REC` of `moving` with `--timeout MS`; stdout and stderr go to
-/// REC with the extensions `out` and `err`.
-/// A running `describe --watch`, killed if the test ends (or fails) before stopping it.
-struct Watch(Child);
-
-impl Drop for Watch {
-    fn drop(&mut self) {
-        if let Ok(None) = self.0.try_wait() {
-            let _ = self.0.kill();
-            let _ = self.0.wait();
-        }
-    }
-}
-
-fn start_watch(cluster: &Broker, rec: &Path, timeout_ms: &str) -> Watch {
+/// REC with the extensions `out` and `err`. Killed if the test ends (or fails) before stopping
+/// it; SIGINT waits at most [`GUARD`] for it to end.
+fn start_watch(cluster: &Broker, rec: &Path, timeout_ms: &str) -> Running {
     let out = std::fs::File::create(rec.with_extension("out")).unwrap();
     let err = std::fs::File::create(rec.with_extension("err")).unwrap();
     let rec = rec.display().to_string();
     let boot = cluster.bootstrap.as_str();
-    Command::new(streams_group_bin())
-        .args(["--bootstrap-server", boot, "--timeout", timeout_ms])
+    StreamsGroup::new(["--bootstrap-server", boot, "--timeout", timeout_ms])
         .args(["describe", "--group", MOVING, "--watch", "1"])
         .args(["--record", &rec])
-        .stdin(Stdio::null())
         .stdout(out)
         .stderr(err)
+        .guard(GUARD)
         .spawn()
-        .map(Watch)
-        .expect("the watch starts")
 }
 
 /// SIGINT (Ctrl-C) the watch: it must still be running, and exit 0. Returns the recorded
 /// samples and why each failed sample failed (its error, or a group it could not describe).
-fn stop_watch(mut watch: Watch, rec: &Path) -> (Vec<Value>, Vec<String>) {
-    let watch = &mut watch.0;
+fn stop_watch(mut watch: Running, rec: &Path) -> (Vec<Value>, Vec<String>) {
     assert!(
-        watch.try_wait().unwrap().is_none(),
+        watch.is_running(),
         "describe --watch exited while the cluster moved"
     );
-    let pid = watch.id().to_string();
-    let int = Command::new("kill").args(["-INT", &pid]).status();
-    assert!(int.unwrap().success());
-    let t = Instant::now();
-    let status = loop {
-        if let Some(s) = watch.try_wait().unwrap() {
-            break s;
-        }
-        assert!(t.elapsed() < GUARD, "the watch did not end after SIGINT");
-        std::thread::sleep(Duration::from_millis(100));
-    };
-    assert_eq!(status.code(), Some(0), "describe --watch after SIGINT");
+    let out = watch.interrupt();
+    assert_eq!(out.code(), 0, "describe --watch after SIGINT");
     let text = std::fs::read_to_string(rec).expect("the recording");
     let samples: Vec<Value> = text
         .lines()
@@ -238,7 +210,7 @@ fn stop_watch(mut watch: Watch, rec: &Path) -> (Vec<Value>, Vec<String>) {
 }
 
 /// The rolling restart's recording: sampled throughout, and `timeline` shows the rebalance.
-fn check_rolling_recording(watch: Watch, rec: &Path) {
+fn check_rolling_recording(watch: Running, rec: &Path) {
     let (samples, failed) = stop_watch(watch, rec);
     assert!(samples.len() >= 10, "{} samples", samples.len());
     assert!(failed.iter().all(|e| !e.trim().is_empty()), "{failed:?}");
@@ -355,12 +327,8 @@ const DELETE: [&str; 8] = [
 fn admin(boot: &str, args: &[&str]) -> bool {
     let out = sg(boot, args);
     let code = out.status.code();
-    assert!(
-        code == Some(0) || code == Some(4),
-        "{args:?}: {code:?} {}",
-        stderr_of(&out)
-    );
-    let doc: Value = serde_json::from_str(&stdout_of(&out)).expect("JSON report");
+    assert!(code == Some(0) || code == Some(4), "{out}");
+    let doc = out.json();
     let st = statuses(&doc);
     eprintln!("{}: {st:?} (exit {code:?})", args[0]);
     assert_eq!(st.len(), 4, "{doc}");
@@ -419,7 +387,9 @@ fn coordinator_killed(cluster: &Broker) {
     // coordinator (until the controller fences it), and it says so on stderr, going on.
     let rec = cluster.dir.join("killed.jsonl");
     let watch = start_watch(cluster, &rec, "2000");
-    std::thread::sleep(Duration::from_secs(2));
+    wait_for("the watch's first sample", GUARD, || {
+        (!recorded_samples(&rec).is_empty()).then_some(())
+    });
     cluster.kill_node(dead);
     let t = Instant::now();
     let boot = first(cluster, dead);
@@ -455,7 +425,13 @@ fn coordinator_killed(cluster: &Broker) {
         }
     }
     assert!(!members_after.is_empty(), "{after}");
-    std::thread::sleep(Duration::from_secs(3));
+    // The watch goes on through failed samples and finds the new coordinator too: wait until a
+    // sample failed and the last one describes the group again (both are checked below).
+    let failed = |s: &Value| !(s["error"].is_null() && s["group_errors"].is_null());
+    wait_for("the watch's samples to fail, then recover", GUARD, || {
+        let all = recorded_samples(&rec);
+        (all.iter().any(failed) && all.last().is_some_and(|s| !failed(s))).then_some(())
+    });
     let (samples, failed) = stop_watch(watch, &rec);
     let err = std::fs::read_to_string(rec.with_extension("err")).unwrap();
     assert!(

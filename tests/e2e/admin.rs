@@ -11,13 +11,12 @@
 //! `--reset-offsets --to-current --dry-run`, which prints them as NEW-OFFSET.
 
 use std::collections::BTreeMap;
-use std::process::Output;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde_json::Value;
 
 use crate::support;
-use crate::support::{stderr_of, stdout_of, streams_group, wait_for, Broker};
+use crate::support::{stderr_of, stdout_of, streams_group, wait_for, Broker, CommandOutput};
 
 type Offsets = BTreeMap<(String, i32), i64>;
 
@@ -26,7 +25,7 @@ const INPUT: &str = "adm-input";
 const REPARTITION: &str = "adm-counts-repartition";
 const CHANGELOG: &str = "adm-counts-changelog";
 
-fn sg(broker: &Broker, args: &[&str]) -> Output {
+fn sg(broker: &Broker, args: &[&str]) -> CommandOutput {
     let mut all = vec![
         "--bootstrap-server",
         &broker.bootstrap,
@@ -37,15 +36,9 @@ fn sg(broker: &Broker, args: &[&str]) -> Output {
     streams_group(&all)
 }
 
-fn ok(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "failed ({}):\n{}\n{}",
-        out.status,
-        stdout_of(out),
-        stderr_of(out)
-    );
-    stdout_of(out)
+fn ok(out: &CommandOutput) -> String {
+    assert!(out.status.success(), "failed: {out}");
+    out.stdout.clone()
 }
 
 /// Our plan as JSON (checked against its schema), as (topic, partition) -> new offset.
@@ -203,9 +196,9 @@ fn refused_while_running(broker: &Broker) {
     ];
     for a in actions {
         let out = sg(broker, a);
-        let err = stderr_of(&out);
+        let err = &out.stderr;
         assert_eq!(out.status.code(), Some(4), "{a:?}: {err}");
-        assert!(stdout_of(&out).is_empty(), "{a:?} printed a plan");
+        assert!(out.stdout.is_empty(), "{a:?} printed a plan");
         assert!(
             err.contains("refused, nothing was written: group `adm` is Stable")
                 && err.contains("2 live member(s)")
@@ -401,12 +394,8 @@ fn bad_input_writes_nothing(broker: &Broker) {
         let mut all = vec!["reset-offsets", "--group", GROUP, "--execute"];
         all.extend(args);
         let out = sg(broker, &all);
-        assert_eq!(out.status.code(), Some(2), "{all:?}: {}", stderr_of(&out));
-        assert!(
-            stderr_of(&out).contains(says),
-            "{all:?}: {}",
-            stderr_of(&out)
-        );
+        assert_eq!(out.status.code(), Some(2), "{all:?}: {}", out.stderr);
+        assert!(out.stderr.contains(says), "{all:?}: {}", out.stderr);
     }
     assert_eq!(our_committed(broker), before);
     // A consumer group's offsets are not a streams application's: refused, untouched (Apache's
@@ -439,12 +428,8 @@ fn bad_input_writes_nothing(broker: &Broker) {
             "--execute",
         ],
     );
-    assert_eq!(out.status.code(), Some(4), "{}", stderr_of(&out));
-    assert!(
-        stderr_of(&out).contains("not a streams group"),
-        "{}",
-        stderr_of(&out)
-    );
+    assert_eq!(out.status.code(), Some(4), "{}", out.stderr);
+    assert!(out.stderr.contains("not a streams group"), "{}", out.stderr);
 }
 
 fn delete_offsets_of_one_topic(broker: &Broker) {
@@ -539,9 +524,9 @@ fn delete_group(broker: &Broker) {
     let again = sg(broker, &["delete", "--group", GROUP, "--execute"]);
     assert_eq!(again.status.code(), Some(4));
     assert!(
-        stderr_of(&again).contains("GROUP_ID_NOT_FOUND"),
+        again.stderr.contains("GROUP_ID_NOT_FOUND"),
         "{}",
-        stderr_of(&again)
+        again.stderr
     );
 }
 

@@ -5,11 +5,13 @@
 //! Never skips: without Java 17+ and Maven the harness fails loudly.
 
 use std::collections::BTreeSet;
+use std::process::Stdio;
 
 use serde_json::Value;
 
 use crate::support;
-use crate::support::Broker;
+use crate::support::recording::{recorded_samples, settled};
+use crate::support::{Broker, StreamsGroup};
 
 const GROUP: &str = "history-live";
 
@@ -96,7 +98,7 @@ fn history_tells_what_the_coordinator_wrote() {
     // The table form tells the same story.
     let mut args = vec!["--bootstrap-server", broker.bootstrap.as_str()];
     args.extend(["history", "--group", GROUP]);
-    let table = support::stdout_of(&support::streams_group(&args));
+    let table = support::streams_group(&args).stdout;
     assert!(table.contains("left (process"), "{table}");
     // The group as it is now, rebuilt from its records: describe's members, epochs, tasks and
     // the coordinator's member order; and as it was before the leave, a snapshot that
@@ -147,8 +149,7 @@ fn history_tells_what_the_coordinator_wrote() {
             "json",
         ]);
         let _ = std::fs::remove_file(&file);
-        assert_eq!(out.status.code(), Some(0), "{}", support::stderr_of(&out));
-        serde_json::from_str(&support::stdout_of(&out)).unwrap()
+        out.success().json()
     };
     let (from_history, from_describe) =
         (simulated(&rebuilt, "history"), simulated(&now, "describe"));
@@ -166,7 +167,7 @@ fn history_tells_what_the_coordinator_wrote() {
         then.to_str().unwrap(),
         now_file.to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(0), "{}", support::stderr_of(&out));
+    out.success();
     let out = support::streams_group(&[
         "--bootstrap-server",
         &broker.bootstrap,
@@ -176,12 +177,8 @@ fn history_tells_what_the_coordinator_wrote() {
         "--at",
         "2000-01-01T00:00:00Z",
     ]);
-    assert_eq!(out.status.code(), Some(4), "{}", support::stderr_of(&out));
-    assert!(
-        support::stderr_of(&out).contains("did not exist at"),
-        "{}",
-        support::stderr_of(&out)
-    );
+    assert_eq!(out.code(), 4, "{out}");
+    assert!(out.stderr.contains("did not exist at"), "{out}");
     // A window after everything: nothing to tell, the state is still known.
     let later = broker.ours_json(&[
         "history",
@@ -235,38 +232,38 @@ fn verify_on(version: &str, codec: (&str, &str)) {
     );
     let dir = tempfile::tempdir().unwrap();
     let rec = dir.path().join("recording.jsonl");
-    let watch = std::process::Command::new(support::streams_group_bin())
+    let watch = StreamsGroup::new(["--bootstrap-server", &broker.bootstrap])
         .args([
-            "--bootstrap-server",
-            &broker.bootstrap,
             "describe",
             "--group",
             &group,
-        ])
-        .args([
             "--watch",
             "1",
             "--samples",
             "900",
-            "--record",
-            rec.to_str().unwrap(),
         ])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(1500));
+        .args(["--record", rec.to_str().unwrap()])
+        .stdout(Stdio::null())
+        .spawn();
+    // The recording starts with the group as it was (Stable) ...
+    let guard = std::time::Duration::from_secs(120);
+    support::wait_for("the first sample", guard, || {
+        (!recorded_samples(&rec).is_empty()).then_some(())
+    });
     app.absorb(broker.app(&group, 1, 2));
     app.stop_instance(0);
     assert!(broker.wait_stable(&group, 4), "4 members after a stop");
     app.kill_instance(1);
     assert!(broker.wait_stable(&group, 2), "2 members after a kill");
-    std::thread::sleep(std::time::Duration::from_millis(2500));
-    let _ = std::process::Command::new("kill")
-        .args(["-INT", &watch.id().to_string()])
-        .status();
-    let out = watch.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", support::stderr_of(&out));
+    // ... and ends with two samples of the group settled with its last 2 members, the same.
+    support::wait_for("two samples of the settled group", guard, || {
+        let all = recorded_samples(&rec);
+        let [.., a, b] = &all[..] else { return None };
+        let (g, next) = (&a["groups"][0], &b["groups"][0]);
+        let same = g["group_epoch"] == next["group_epoch"] && g["members"] == next["members"];
+        (settled(a, 2) && settled(b, 2) && same).then_some(())
+    });
+    watch.interrupt().success();
     same_story_as_the_recording(&broker, &group, &rec);
     verified(&broker, &group, version, codec.1);
 }
@@ -299,9 +296,9 @@ fn same_story_as_the_recording(broker: &Broker, group: &str, rec: &std::path::Pa
     let (first, last) = (&all[0], &all[all.len() - 1]);
     assert_eq!(first["groups"][0]["state"], "Stable", "{first}");
     assert_eq!(last["groups"][0]["state"], "Stable", "{last}");
-    let out = support::streams_group(&["timeline", rec.to_str().unwrap(), "-o", "json"]);
-    assert_eq!(out.status.code(), Some(0), "{}", support::stderr_of(&out));
-    let tl: Value = serde_json::from_str(&support::stdout_of(&out)).unwrap();
+    let tl = support::streams_group(&["timeline", rec.to_str().unwrap(), "-o", "json"])
+        .success()
+        .json();
     let told = |kind: &str, field: &str| -> BTreeSet<String> {
         tl["events"]
             .as_array()
@@ -369,12 +366,12 @@ fn same_story_as_the_recording(broker: &Broker, group: &str, rec: &std::path::Pa
         .flat_map(|e| e["changes"].as_array().unwrap())
         .filter(|c| c["kind"] == "target_assignment")
         .flat_map(|c| c["moves"].as_array().unwrap())
-        .map(crate::moves::task_move)
+        .map(crate::support::moves::task_move)
         .collect();
     let between = model::movement::diff_owners(&assignments(first), &assignments(last));
     assert_eq!(
-        crate::moves::composed(&history_moves),
-        crate::moves::composed(&between.moves),
+        crate::support::moves::composed(&history_moves),
+        crate::support::moves::composed(&between.moves),
         "history's moves vs the samples"
     );
     // `--at` a sample's time: a Stable sample whose next one is the same (no write in between).
@@ -432,21 +429,16 @@ fn verified(broker: &Broker, group: &str, version: &str, codec: &str) {
         group,
         "--verify",
     ]);
-    assert_eq!(
-        table.status.code(),
-        Some(0),
-        "{}",
-        support::stderr_of(&table)
-    );
+    let table = table.success();
     let verdict = format!(
         "verified: {} target assignments, {} differences",
         v["verified"],
         differences.len()
     );
     assert!(
-        support::stdout_of(&table).contains(&verdict),
+        table.stdout.contains(&verdict),
         "{verdict}: {}",
-        support::stdout_of(&table)
+        table.stdout
     );
 }
 
@@ -501,7 +493,7 @@ fn history_after_compaction_says_so_and_keeps_the_present() {
     );
     let mut args = vec!["--bootstrap-server", broker.bootstrap.as_str()];
     args.extend(["history", "--group", group]);
-    let table = support::stdout_of(&support::streams_group(&args));
+    let table = support::streams_group(&args).stdout;
     assert!(
         table.contains("compaction removed records up to offset"),
         "{table}"
@@ -554,38 +546,37 @@ fn history_reads_a_partition_of_a_million_other_commits_in_bounded_memory() {
     assert!(filled.status.success(), "{}", support::stderr_of(&filled));
     eprintln!("1,000,000 offset commits written in {:?}", t0.elapsed());
     let t0 = std::time::Instant::now();
-    let mut child = std::process::Command::new(support::streams_group_bin())
+    let mut history = StreamsGroup::new(["--bootstrap-server", &broker.bootstrap])
         .args([
-            "--bootstrap-server",
-            &broker.bootstrap,
             "--timeout",
             "60000",
+            "history",
+            "--group",
+            group,
+            "-o",
+            "json",
         ])
-        .args(["history", "--group", group, "-o", "json"])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let pid = child.id();
+        .spawn();
+    let pid = history.id();
     let mut peak_kib = 0;
-    let out = loop {
+    loop {
         peak_kib = peak_kib.max(support::peak_rss_kib(pid).unwrap_or(0));
-        if child.try_wait().unwrap().is_some() {
-            break child.wait_with_output().unwrap();
+        if !history.is_running() {
+            break;
         }
         assert!(
             t0.elapsed() < std::time::Duration::from_secs(300),
             "history hung"
         );
         std::thread::sleep(std::time::Duration::from_millis(10));
-    };
+    }
+    let out = history.wait();
     eprintln!(
         "history over the partition: {:?}, peak RSS {} KiB",
         t0.elapsed(),
         peak_kib
     );
-    assert_eq!(out.status.code(), Some(0), "{}", support::stderr_of(&out));
-    let h: Value = serde_json::from_str(&support::stdout_of(&out)).unwrap();
+    let h = out.success().json();
     assert!(h["high_watermark"].as_i64().unwrap() > 1_000_000, "{h}");
     assert_eq!(h["state"], "Stable", "{h}");
     assert_eq!(kinds(&h, "member_joined", "member_id").len(), 1, "{h}");

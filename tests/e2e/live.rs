@@ -12,10 +12,10 @@ use model::group::Snapshot;
 
 use crate::support;
 use crate::support::{
-    stderr_of, stdout_of, streams_group, streams_group_guarded, wait_for, Broker,
+    stderr_of, stdout_of, streams_group, streams_group_guarded, wait_for, Broker, CommandOutput,
 };
 
-fn sg(bootstrap: &str, args: &[&str]) -> Output {
+fn sg(bootstrap: &str, args: &[&str]) -> CommandOutput {
     let mut all = vec![
         "--bootstrap-server",
         bootstrap,
@@ -28,15 +28,9 @@ fn sg(bootstrap: &str, args: &[&str]) -> Output {
     streams_group(&all)
 }
 
-fn ok(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "streams-group failed ({}):\n{}\n{}",
-        out.status,
-        stdout_of(out),
-        stderr_of(out)
-    );
-    stdout_of(out)
+fn ok(out: &CommandOutput) -> String {
+    assert!(out.status.success(), "streams-group failed: {out}");
+    out.stdout.clone()
 }
 
 fn snapshot(bootstrap: &str, group: &str) -> Snapshot {
@@ -276,11 +270,12 @@ fn live_list_and_describe_agree_with_the_java_tool() {
         "{members}"
     );
     let out = sg(&b, &["lag", "--group", "e2e-app", "--exit-code"]);
-    assert_eq!(out.status.code(), Some(6), "{}", stderr_of(&out));
+    assert_eq!(out.status.code(), Some(6), "{}", out.stderr);
     assert!(
-        stderr_of(&out).contains("the group has no members (it is Empty)"),
+        out.stderr
+            .contains("the group has no members (it is Empty)"),
         "{}",
-        stderr_of(&out)
+        out.stderr
     );
     let table = ok(&sg(&b, &["describe", "--group", "e2e-app"]));
     let total: Vec<&str> = table
@@ -293,19 +288,15 @@ fn live_list_and_describe_agree_with_the_java_tool() {
 
     // unknown group → exit 4, one clear line
     let out = sg(&b, &["describe", "--group", "no-such-group"]);
-    assert_eq!(out.status.code(), Some(4), "{}", stderr_of(&out));
-    assert!(
-        stderr_of(&out).contains("GROUP_ID_NOT_FOUND"),
-        "{}",
-        stderr_of(&out)
-    );
+    assert_eq!(out.status.code(), Some(4), "{}", out.stderr);
+    assert!(out.stderr.contains("GROUP_ID_NOT_FOUND"), "{}", out.stderr);
 }
 
 /// `check-epoch --group` (each KIP row a live group can show: shipped clients send topology
 /// epoch 0, so "older" cannot happen online), `diff topology group:ID`, `diff assignment --group`
 /// and `simulate --from-group`, all against the live group.
 fn commands_against_a_live_group(b: &str, group: &str) {
-    let code = |out: &Output| out.status.code().unwrap_or(-1);
+    let code = |out: &CommandOutput| out.code();
     let live = format!("group:{group}");
     let check = |topology: &str, epoch: &str, extra: &[&str]| {
         let mut args = vec![
@@ -322,34 +313,32 @@ fn commands_against_a_live_group(b: &str, group: &str) {
     };
     // ER = EG, same topology: accepted.
     let out = check(&live, "0", &[]);
-    assert_eq!(code(&out), 0, "{}{}", stdout_of(&out), stderr_of(&out));
-    assert!(
-        stdout_of(&out).starts_with("ACCEPTED"),
-        "{}",
-        stdout_of(&out)
-    );
+    assert_eq!(code(&out), 0, "{}{}", out.stdout, out.stderr);
+    assert!(out.stdout.starts_with("ACCEPTED"), "{}", out.stdout);
     // ER = EG + 1: the broker's own coordinator refuses; the KIP would update. A v0 broker
     // (4.1-4.3 look alike on the wire) is modelled as the newest, 4.3.2, even though the
     // harness runs 4.3.1: stderr says so and how to pin the patch.
     let out = check(&live, "1", &[]);
-    assert_eq!(code(&out), 1, "{}{}", stdout_of(&out), stderr_of(&out));
+    assert_eq!(code(&out), 1, "{}{}", out.stdout, out.stderr);
     assert!(
-        stdout_of(&out).contains("Topology updates are not supported yet"),
+        out.stdout
+            .contains("Topology updates are not supported yet"),
         "{}",
-        stdout_of(&out)
+        out.stdout
     );
     assert!(
-        stdout_of(&out).contains("decided by: the Kafka 4.3.2 coordinator"),
+        out.stdout
+            .contains("decided by: the Kafka 4.3.2 coordinator"),
         "{}",
-        stdout_of(&out)
+        out.stdout
     );
     assert!(
-        stderr_of(&out).contains("--kafka-version 4.3.1"),
+        out.stderr.contains("--kafka-version 4.3.1"),
         "the detection note names the earlier patch: {}",
-        stderr_of(&out)
+        out.stderr
     );
     let out = check(&live, "1", &["--rules", "kip"]);
-    assert_eq!(code(&out), 0, "{}{}", stdout_of(&out), stderr_of(&out));
+    assert_eq!(code(&out), 0, "{}{}", out.stdout, out.stderr);
     // A group the cluster has never seen: a first deployment is accepted.
     let out = sg(
         b,
@@ -363,19 +352,20 @@ fn commands_against_a_live_group(b: &str, group: &str) {
             "0",
         ],
     );
-    assert_eq!(code(&out), 0, "{}{}", stdout_of(&out), stderr_of(&out));
+    assert_eq!(code(&out), 0, "{}{}", out.stdout, out.stderr);
     assert!(
-        stdout_of(&out).starts_with("ACCEPTED (the group has no topology yet: initialised"),
+        out.stdout
+            .starts_with("ACCEPTED (the group has no topology yet: initialised"),
         "{}",
-        stdout_of(&out)
+        out.stdout
     );
     // ER > EG + 1 under the KIP: STREAMS_INVALID_TOPOLOGY_EPOCH.
     let out = check(&live, "2", &["--kafka-version", "kip"]);
-    assert_eq!(code(&out), 1, "{}", stdout_of(&out));
+    assert_eq!(code(&out), 1, "{}", out.stdout);
     assert!(
-        stdout_of(&out).contains("STREAMS_INVALID_TOPOLOGY_EPOCH"),
+        out.stdout.contains("STREAMS_INVALID_TOPOLOGY_EPOCH"),
         "{}",
-        stdout_of(&out)
+        out.stdout
     );
     // ER = EG with another topology: STREAMS_INVALID_TOPOLOGY_EPOCH.
     let snap = snapshot(b, group);
@@ -391,19 +381,19 @@ fn commands_against_a_live_group(b: &str, group: &str) {
     std::fs::write(&other, serde_json::to_string(&topology).unwrap()).unwrap();
     let other = other.to_str().unwrap();
     let out = check(other, "0", &["--kafka-version", "kip"]);
-    assert_eq!(code(&out), 1, "{}{}", stdout_of(&out), stderr_of(&out));
+    assert_eq!(code(&out), 1, "{}{}", out.stdout, out.stderr);
     assert!(
-        stdout_of(&out).contains("STREAMS_INVALID_TOPOLOGY_EPOCH"),
+        out.stdout.contains("STREAMS_INVALID_TOPOLOGY_EPOCH"),
         "{}",
-        stdout_of(&out)
+        out.stdout
     );
     // diff topology: live group vs the same topology with a new subtopology.
     let out = sg(b, &["diff", "topology", &live, other, "--exit-code"]);
-    assert_eq!(code(&out), 1, "{}{}", stdout_of(&out), stderr_of(&out));
+    assert_eq!(code(&out), 1, "{}{}", out.stdout, out.stderr);
     // topology group:ID: every count was read from the cluster, none assumed.
     let out = sg(b, &["topology", &live]);
-    assert_eq!(code(&out), 0, "{}{}", stdout_of(&out), stderr_of(&out));
-    let text = stdout_of(&out);
+    assert_eq!(code(&out), 0, "{}{}", out.stdout, out.stderr);
+    let text = out.stdout;
     let read = text
         .lines()
         .find_map(|l| l.strip_prefix("Partitions (read from the cluster): "))
@@ -414,19 +404,19 @@ fn commands_against_a_live_group(b: &str, group: &str) {
     assert!(!text.contains("Assumed partitions"), "{text}");
     // diff assignment of a Stable group: current = target.
     let out = sg(b, &["diff", "assignment", "--group", group, "--exit-code"]);
-    assert_eq!(code(&out), 0, "{}{}", stdout_of(&out), stderr_of(&out));
+    assert_eq!(code(&out), 0, "{}{}", out.stdout, out.stderr);
     // Task lag: Kafka 4.3 brokers return no task offsets; the command says so and succeeds,
     // and as a gate it fails with its own exit status (6), naming the broker's version.
     let out = sg(b, &["lag", "--group", group]);
-    assert_eq!(code(&out), 0, "{}", stderr_of(&out));
+    assert_eq!(code(&out), 0, "{}", out.stderr);
     assert!(
-        stdout_of(&out).contains("0 caught up, 0 lagging, 0 unknown"),
+        out.stdout.contains("0 caught up, 0 lagging, 0 unknown"),
         "{}",
-        stdout_of(&out)
+        out.stdout
     );
     let out = sg(b, &["lag", "--group", group, "--exit-code"]);
-    assert_eq!(code(&out), 6, "{}{}", stdout_of(&out), stderr_of(&out));
-    let err = stderr_of(&out);
+    assert_eq!(code(&out), 6, "{}{}", out.stdout, out.stderr);
+    let err = &out.stderr;
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
         err.contains("the broker is Kafka 4.1-4.3 (StreamsGroupDescribe v0)"),
@@ -473,9 +463,9 @@ fn commands_against_a_live_group(b: &str, group: &str) {
     );
     assert!(configs.unreadable.is_empty(), "{configs:?}");
     assert!(
-        !stderr_of(&out).contains("assumed Kafka's defaults"),
+        !out.stderr.contains("assumed Kafka's defaults"),
         "{}",
-        stderr_of(&out)
+        out.stderr
     );
     // Two instances of the app's 2 threads each: 4 more members in 2 more processes.
     let before: BTreeSet<&str> = snap.groups[0]
@@ -514,7 +504,7 @@ fn live_sasl_ssl_good_and_bad_credentials() {
             Some(0),
             "{}: {}",
             file.display(),
-            stderr_of(&out)
+            out.stderr
         );
     }
     // describe over SASL_SSL reaches the broker (unknown group → exit 4, not 3)
@@ -522,7 +512,7 @@ fn live_sasl_ssl_good_and_bad_credentials() {
         &sb,
         &["describe", "--group", "nope", "--command-config", &props_s],
     );
-    assert_eq!(out.status.code(), Some(4), "{}", stderr_of(&out));
+    assert_eq!(out.status.code(), Some(4), "{}", out.stderr);
 
     // Configs: alice reads the group's and the broker's; bob may not (the harness denies him
     // DescribeConfigs), and every command still works, naming what it could not read.
@@ -575,7 +565,7 @@ fn live_sasl_ssl_good_and_bad_credentials() {
             "scale-out",
         ],
     );
-    let err = stderr_of(&out);
+    let err = &out.stderr;
     assert_eq!(out.status.code(), Some(0), "{err}");
     let assumed: Vec<&str> = err
         .lines()
@@ -591,7 +581,7 @@ fn live_sasl_ssl_good_and_bad_credentials() {
         &sb,
         &["history", "--group", "acl", "--command-config", &props_s],
     );
-    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    assert_eq!(out.status.code(), Some(0), "{}", out.stderr);
     // A group without records: exit 4, saying so.
     let out = sg(
         &sb,
@@ -603,7 +593,7 @@ fn live_sasl_ssl_good_and_bad_credentials() {
             &props_s,
         ],
     );
-    let err = stderr_of(&out);
+    let err = &out.stderr;
     assert_eq!(out.status.code(), Some(4), "{err}");
     assert!(err.contains("has no records"), "{err}");
     // (The first ACL on the topic ends `allow.everyone.if.no.acl.found` for it: last.)
@@ -627,7 +617,7 @@ fn live_sasl_ssl_good_and_bad_credentials() {
         &sb,
         &["history", "--group", "acl", "--command-config", bob_s],
     );
-    let err = stderr_of(&out);
+    let err = &out.stderr;
     assert_eq!(out.status.code(), Some(4), "{err}");
     assert!(err.contains("Topic:__consumer_offsets READ"), "{err}");
     assert_eq!(err.trim().lines().count(), 1, "{err}");
@@ -645,7 +635,7 @@ fn live_sasl_ssl_good_and_bad_credentials() {
             "--verbose",
         ],
     );
-    let err = stderr_of(&out);
+    let err = &out.stderr;
     assert_eq!(out.status.code(), Some(3), "{err}");
     assert!(err.contains("wrong username or password"), "{err}");
     assert!(!err.contains("not-the-password"), "{err}");
@@ -671,7 +661,7 @@ fn live_sasl_ssl_good_and_bad_credentials() {
         &sb,
         &["list", "--command-config", untrusted.to_str().unwrap()],
     );
-    let err = stderr_of(&out);
+    let err = &out.stderr;
     assert_eq!(out.status.code(), Some(3), "{err}");
     assert!(err.contains("ssl.truststore.location"), "{err}");
 }
@@ -697,11 +687,11 @@ fn nothing_listening_exits_3_by_itself() {
         ],
         HANG_GUARD,
     );
-    assert_eq!(out.status.code(), Some(3), "{}", stderr_of(&out));
+    assert_eq!(out.status.code(), Some(3), "{}", out.stderr);
     assert!(
-        stderr_of(&out).contains("is the broker running"),
+        out.stderr.contains("is the broker running"),
         "{}",
-        stderr_of(&out)
+        out.stderr
     );
 }
 
@@ -744,7 +734,7 @@ fn garbage_and_silent_servers_give_clean_errors() {
             &["list", "--bootstrap-server", &addr, "--timeout", "2000"],
             HANG_GUARD,
         );
-        let err = stderr_of(&out);
+        let err = &out.stderr;
         assert_eq!(out.status.code(), Some(3), "{reply:?}: {err}");
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(err.contains(says), "{err}");
@@ -772,7 +762,7 @@ fn garbage_and_silent_servers_give_clean_errors() {
             ],
             HANG_GUARD,
         );
-        let err = stderr_of(&out);
+        let err = &out.stderr;
         assert_eq!(out.status.code(), Some(3), "{reply:?}: {err}");
         assert!(!err.contains("panicked"), "{err}");
         assert!(err.starts_with("error:"), "{err}");
@@ -809,8 +799,8 @@ fn classic_group_and_disabled_streams_groups_are_named() {
         stderr_of(&reset)
     );
     let out = sg(&b, &["describe", "--group", "classic-group"]);
-    assert_eq!(out.status.code(), Some(4), "{}", stderr_of(&out));
-    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(4), "{}", out.stderr);
+    let err = &out.stderr;
     assert!(err.contains("not a streams group"), "{err}");
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     // Turn streams groups off on the broker.
@@ -836,13 +826,9 @@ fn classic_group_and_disabled_streams_groups_are_named() {
         Duration::from_secs(30),
         || {
             let out = sg(&b, &["describe", "--group", "any-app"]);
-            stderr_of(&out).contains("streams.version").then_some(out)
+            out.stderr.contains("streams.version").then_some(out)
         },
     );
-    assert_eq!(out.status.code(), Some(4), "{}", stderr_of(&out));
-    assert!(
-        stderr_of(&out).contains("kafka-features"),
-        "{}",
-        stderr_of(&out)
-    );
+    assert_eq!(out.status.code(), Some(4), "{}", out.stderr);
+    assert!(out.stderr.contains("kafka-features"), "{}", out.stderr);
 }

@@ -19,6 +19,3 @@ mod watch_moves;
 
 #[path = "../support/mod.rs"]
 mod support;
-
-#[path = "../support/moves.rs"]
-mod moves;

@@ -4,10 +4,9 @@
 
 use std::io::{ErrorKind, Read};
 use std::net::{TcpListener, TcpStream};
-use std::process::Output;
 use std::time::{Duration, Instant};
 
-use crate::support::{stderr_of, streams_group, streams_group_guarded, Broker};
+use crate::support::{streams_group, streams_group_guarded, Broker, CommandOutput};
 
 /// Far above the few seconds a silent bootstrap address may cost, and below the 30 s default
 /// `--timeout` it used to cost: only a hang, or the old behaviour, trips it.
@@ -15,7 +14,7 @@ const HANG_GUARD: Duration = Duration::from_secs(20);
 
 /// Run the binary under the hang guard ([`streams_group_guarded`]). Returns the output and the
 /// wall-clock time it took (printed, never asserted).
-fn run_guarded(args: &[&str]) -> (Output, Duration) {
+fn run_guarded(args: &[&str]) -> (CommandOutput, Duration) {
     let t0 = Instant::now();
     let out = streams_group_guarded(args, HANG_GUARD);
     (out, t0.elapsed())
@@ -75,7 +74,7 @@ fn silent_bootstrap_address_and_sasl_against_a_plaintext_listener() {
         ],
     ] {
         let (out, took) = run_guarded(&args);
-        let err = stderr_of(&out);
+        let err = &out.stderr;
         eprintln!("`{}` with a silent first address: {took:?}", args[0]);
         // list finds no groups (0); describe hears GROUP_ID_NOT_FOUND from the broker (4).
         let expected = if args[0] == "list" { 0 } else { 4 };
@@ -92,9 +91,9 @@ fn silent_bootstrap_address_and_sasl_against_a_plaintext_listener() {
             "--command-config",
             props.to_str().unwrap(),
         ]);
-        let err = stderr_of(&out);
+        let err = &out.stderr;
         assert_eq!(out.status.code(), Some(3), "{err}");
-        one_error_line(&err);
+        one_error_line(err);
         assert!(err.contains("not a SASL listener"), "{err}");
         assert!(err.contains("security.protocol"), "{err}");
         assert!(!err.contains("offers: )"), "{err}");
@@ -159,9 +158,9 @@ fn group_ids_the_protocol_cannot_carry_are_usage_errors_before_anything_is_sent(
     for mut args in cases {
         args.extend(["--bootstrap-server", &addr]);
         let (out, _) = run_guarded(&args);
-        let err = stderr_of(&out);
+        let err = &out.stderr;
         assert_eq!(out.status.code(), Some(2), "{}: {err:.300}", args[0]);
-        one_error_line(&err);
+        one_error_line(err);
         assert!(err.contains("32768 bytes"), "{err:.300}");
         assert!(err.contains("32767"), "{err:.300}");
         assert!(err.len() < 300, "the id is not echoed whole: {err:.300}");
@@ -174,9 +173,9 @@ fn a_zero_timeout_is_refused() {
     for t in ["0", "-1", "2147483648"] {
         let timeout = format!("--timeout={t}");
         let out = streams_group(&["list", "--bootstrap-server", "127.0.0.1:1", &timeout]);
-        let err = stderr_of(&out);
+        let err = &out.stderr;
         assert_eq!(out.status.code(), Some(2), "--timeout {t}: {err}");
-        one_error_line(&err);
+        one_error_line(err);
         assert!(err.contains("--timeout"), "{err}");
     }
     let out = streams_group(&[
@@ -186,11 +185,7 @@ fn a_zero_timeout_is_refused() {
         "--timeout",
         "0",
     ]);
-    assert!(
-        stderr_of(&out).contains("at least 1"),
-        "{}",
-        stderr_of(&out)
-    );
+    assert!(out.stderr.contains("at least 1"), "{}", out.stderr);
 }
 
 /// The hang guard itself: a command that would wait for a silent server far longer than the guard

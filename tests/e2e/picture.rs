@@ -24,9 +24,9 @@ fn show(broker: &Broker, group: &str, format: &str) -> (String, String) {
         &broker.bootstrap,
         "--format",
         format,
-    ]);
-    assert_eq!(out.status.code(), Some(0), "{}", support::stderr_of(&out));
-    (support::stdout_of(&out), support::stderr_of(&out))
+    ])
+    .success();
+    (out.stdout, out.stderr)
 }
 
 #[test]
@@ -102,8 +102,7 @@ fn without_the_plugin_the_picture_has_topics_and_a_note() {
         "-o",
         "json",
     ]);
-    assert_eq!(out.status.code(), Some(0), "{}", support::stderr_of(&out));
-    let snap: serde_json::Value = serde_json::from_str(&support::stdout_of(&out)).unwrap();
+    let snap = out.success().json();
     let group = snap["groups"][0]["configs"]["group"]
         .as_object()
         .expect("group configs");

@@ -14,7 +14,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Stdio;
 use std::time::Duration;
 
 use serde_json::Value;
@@ -25,7 +25,8 @@ use model::movement::diff_owners;
 use model::Assignment;
 
 use crate::support;
-use crate::support::{AppOptions, Broker};
+use crate::support::recording::{recorded_samples, settled};
+use crate::support::{AppOptions, Broker, Running, StreamsGroup};
 
 const GROUP: &str = "predict";
 
@@ -57,17 +58,13 @@ fn process_of_instance(g: &GroupDescription, k: u32) -> String {
     p[0].to_string()
 }
 
-/// A watch off a terminal, recording to `file` every 100 ms.
-fn spawn_watch(broker: &Broker, file: &Path) -> Child {
-    Command::new(support::streams_group_bin())
-        .args(["describe", "--bootstrap-server", &broker.bootstrap])
-        .args(["--group", GROUP, "--watch", "100ms", "--for", "120s"])
+/// A watch off a terminal, recording to `file` every 100 ms (for at most 10 minutes).
+fn spawn_watch(broker: &Broker, file: &Path) -> Running {
+    StreamsGroup::new(["describe", "--bootstrap-server", &broker.bootstrap])
+        .args(["--group", GROUP, "--watch", "100ms", "--for", "600s"])
         .args(["--record", file.to_str().unwrap()])
-        .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(Stdio::piped())
         .spawn()
-        .expect("the binary runs")
 }
 
 /// The first time `timeline` shows the group Stable again at an epoch above `epoch`: how long
@@ -151,18 +148,24 @@ fn exact_scale_in(
 
     let recording = dir.join("scale-in.jsonl");
     let watch = spawn_watch(broker, &recording);
-    std::thread::sleep(Duration::from_millis(1500));
+    // The recording has the group Stable before the instance leaves, and again after.
+    let guard = Duration::from_secs(120);
+    support::wait_for("the first sample", guard, || {
+        (!recorded_samples(&recording).is_empty()).then_some(())
+    });
     app.stop_instance(k);
     assert!(
         broker.wait_stable(GROUP, 4),
         "the group settles with 4 members"
     );
-    std::thread::sleep(Duration::from_millis(500));
-    let _ = Command::new("kill")
-        .args(["-INT", &watch.id().to_string()])
-        .status();
-    let out = watch.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", support::stderr_of(&out));
+    let epoch = i64::from(before.group_epoch);
+    support::wait_for("a sample of the group settled again", guard, || {
+        recorded_samples(&recording)
+            .last()
+            .is_some_and(|s| settled(s, 4) && s["groups"][0]["group_epoch"].as_i64() > Some(epoch))
+            .then_some(())
+    });
+    watch.interrupt().success();
 
     let after = described(broker);
     keep("scale-in", before, &after, &predicted, &recording);
@@ -374,7 +377,7 @@ fn columns_match_apaches_tool(broker: &Broker) {
         };
         let mut all = vec!["--bootstrap-server", broker.bootstrap.as_str()];
         all.extend(["describe", "--group", GROUP, view, "--verbose"]);
-        let ours = support::stdout_of(&support::streams_group(&all));
+        let ours = support::streams_group(&all).stdout;
         let (java, ours) = (header(&java), header(&ours));
         // Apache calls the lag OFFSET-LAG; ours is LAG.
         let ours: Vec<String> = ours

@@ -7,18 +7,22 @@
 //! Never skips: without Java 17+ and Maven the harness fails loudly, and so does a missing tmux.
 
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use serde_json::Value;
 
 use crate::support;
 use crate::support::json_schema::{problems, schema};
-use crate::support::Broker;
+use crate::support::recording::{recorded_samples, sample, settled};
+use crate::support::{wait_for, Broker, Running, StreamsGroup};
 
 const GROUP: &str = "watch-e2e";
+
+/// How long to wait for what the watches must see: a hang guard, not a speed check.
+const GUARD: Duration = Duration::from_secs(120);
 
 /// The member ids of the group now.
 fn members(bootstrap: &str) -> Vec<String> {
@@ -31,7 +35,7 @@ fn members(bootstrap: &str) -> Vec<String> {
         "--output",
         "json",
     ]);
-    let v: Value = serde_json::from_slice(&out.stdout).expect("describe prints JSON");
+    let v = out.json();
     v["groups"][0]["members"]
         .as_array()
         .unwrap()
@@ -51,40 +55,28 @@ fn group_epoch(bootstrap: &str) -> i64 {
         "-o",
         "json",
     ]);
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = out.json();
     v["groups"][0]["group_epoch"].as_i64().unwrap()
 }
 
-/// A watch off a terminal (stdout a pipe), bounded by `--samples`.
-fn spawn_watch(bootstrap: &str, extra: &[&str]) -> Child {
-    Command::new(support::streams_group_bin())
-        .args([
-            "describe",
-            "--bootstrap-server",
-            bootstrap,
-            "--group",
-            GROUP,
-        ])
-        .args(["--members", "--watch", "1", "--samples", "60"])
-        .args(extra)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs")
+/// A watch off a terminal (stdout a pipe), bounded by `--samples` (10 minutes: far more than an
+/// instance takes to join, on the slowest machine).
+fn spawn_watch(bootstrap: &str, extra: &[&str]) -> Running {
+    StreamsGroup::new([
+        "describe",
+        "--bootstrap-server",
+        bootstrap,
+        "--group",
+        GROUP,
+    ])
+    .args(["--members", "--watch", "1", "--samples", "600"])
+    .args(extra)
+    .spawn()
 }
 
 /// Ctrl-C as a terminal sends it, then the output; the watch must end with exit 0.
-fn interrupt(child: Child) -> String {
-    let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let out = child.wait_with_output().unwrap();
-    let (stdout, stderr) = (support::stdout_of(&out), support::stderr_of(&out));
-    assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
-    stdout
+fn interrupt(watch: Running) -> String {
+    watch.interrupt().success().stdout
 }
 
 /// One broker for both watches (it and the app JVMs are most of the time): an instance joins
@@ -107,7 +99,10 @@ fn off_a_terminal(broker: &Broker) -> support::App {
     let rec = dir.path().join("rec.jsonl");
     let lines = spawn_watch(b, &["--record", rec.to_str().unwrap()]);
     let json = spawn_watch(b, &["--output", "json"]);
-    std::thread::sleep(Duration::from_secs(2));
+    // Both watches have sampled the group as it was before the instance starts.
+    wait_for("the watches' first samples", GUARD, || {
+        (!recorded_samples(&rec).is_empty() && !json.stdout_lines().is_empty()).then_some(())
+    });
     let second = broker.app(GROUP, 1, 1);
     let joined: Vec<String> = members(b)
         .into_iter()
@@ -116,8 +111,17 @@ fn off_a_terminal(broker: &Broker) -> support::App {
     assert_eq!(joined.len(), 1, "one member joined: {joined:?}");
     let joined = &joined[0];
     let epoch_after = group_epoch(b);
-    // One more sample after Stable, so the watch has seen it.
-    std::thread::sleep(Duration::from_millis(1500));
+    // Both watches have sampled the group settled at its new epoch (the joiner at its target),
+    // whenever their samples fall.
+    let seen_settled = |s: &Value| settled(s, 2) && s["groups"][0]["group_epoch"] == epoch_after;
+    wait_for("both watches to see the group settled", GUARD, || {
+        let recorded = recorded_samples(&rec).last().is_some_and(seen_settled);
+        let printed = json
+            .stdout_lines()
+            .last()
+            .is_some_and(|l| seen_settled(&sample(l)));
+        (recorded && printed).then_some(())
+    });
     let text = interrupt(lines);
     let stream = interrupt(json);
 
@@ -168,9 +172,9 @@ fn check_json_lines(stream: &str, joined: &str) {
 fn check_timeline(rec: &Path, joined: &str) {
     let recorded = std::fs::read_to_string(rec).unwrap();
     assert!(recorded.lines().count() >= 3, "{recorded}");
-    let out = support::streams_group(&["timeline", rec.to_str().unwrap()]);
-    let table = support::stdout_of(&out);
-    assert_eq!(out.status.code(), Some(0), "{}", support::stderr_of(&out));
+    let table = support::streams_group(&["timeline", rec.to_str().unwrap()])
+        .success()
+        .stdout;
     assert!(
         table.contains(&format!("member joined: {joined}")),
         "{table}"
@@ -180,7 +184,7 @@ fn check_timeline(rec: &Path, joined: &str) {
         "{table}"
     );
     let out = support::streams_group(&["timeline", rec.to_str().unwrap(), "-o", "json"]);
-    support::json_schema::assert_valid("timeline", &support::stdout_of(&out));
+    support::json_schema::assert_valid("timeline", &out.stdout);
 }
 
 /// tmux on a socket of this test's own, so that no other tmux session is touched.
@@ -221,18 +225,22 @@ impl Drop for Tmux {
 }
 
 /// Every distinct screen seen until `stop`, polled every 100 ms (a frame stays up for one
-/// sample interval).
-fn record_screens(tmux: Arc<Tmux>, stop: Arc<AtomicBool>) -> std::thread::JoinHandle<Vec<String>> {
+/// sample interval), into `seen`.
+fn record_screens(
+    tmux: Arc<Tmux>,
+    stop: Arc<AtomicBool>,
+    seen: Arc<Mutex<Vec<String>>>,
+) -> std::thread::JoinHandle<()> {
     std::thread::spawn(move || {
-        let mut seen: Vec<String> = Vec::new();
         while !stop.load(Ordering::Relaxed) {
             let s = tmux.screen();
+            let mut seen = seen.lock().unwrap();
             if seen.last() != Some(&s) {
                 seen.push(s);
             }
+            drop(seen);
             std::thread::sleep(Duration::from_millis(100));
         }
-        seen
     })
 }
 
@@ -259,31 +267,38 @@ fn in_a_terminal(broker: &Broker, tmux: Arc<Tmux>) -> support::App {
         "50",
         &cmd,
     ]);
-    support::wait_for("the first frame", Duration::from_secs(20), || {
+    wait_for("the first frame", GUARD, || {
         tmux.screen().contains("Ctrl-C stops").then_some(())
     });
-    let stop = Arc::new(AtomicBool::new(false));
-    let screens = record_screens(tmux.clone(), stop.clone());
+    let (stop, seen) = (Arc::new(AtomicBool::new(false)), Arc::default());
+    let recorder = record_screens(tmux.clone(), stop.clone(), Arc::clone(&seen));
     let third = broker.app(GROUP, 1, 1);
     let joined = members(&b)
         .into_iter()
         .find(|m| !before.contains(m))
         .unwrap();
-    let start = Instant::now();
-    std::thread::sleep(Duration::from_secs(1));
-    stop.store(true, Ordering::Relaxed);
-    let screens = screens.join().unwrap();
-    tmux.run(&["send-keys", "-t", "watch", "C-c"]);
-    let code = support::wait_for("the watch to end", Duration::from_secs(10), || {
-        std::fs::read_to_string(&exit_file).ok()
-    });
-    assert_eq!(code.trim(), "0", "Ctrl-C ends the watch with exit 0");
-    assert!(start.elapsed() < Duration::from_secs(30));
-
-    let marked = screens.iter().find(|s| {
+    let marks_join = |s: &String| {
         s.lines()
             .any(|l| l.starts_with("+ ") && l.contains(&joined))
+    };
+    // The frame that marks the join may still be coming (the app returns once the group is
+    // Stable, the frame follows the next sample): wait for it, not for a fixed time.
+    wait_for("a screen that marks the join", GUARD, || {
+        seen.lock().unwrap().iter().any(marks_join).then_some(())
     });
+    stop.store(true, Ordering::Relaxed);
+    recorder.join().unwrap();
+    let screens = std::mem::take(&mut *seen.lock().unwrap());
+    tmux.run(&["send-keys", "-t", "watch", "C-c"]);
+    // The exit status once the shell has written it whole (the file exists, empty, before).
+    let code = wait_for("the watch to end", Duration::from_secs(30), || {
+        std::fs::read_to_string(&exit_file)
+            .ok()
+            .filter(|s| s.ends_with('\n'))
+    });
+    assert_eq!(code.trim(), "0", "Ctrl-C ends the watch with exit 0");
+
+    let marked = screens.iter().find(|s| marks_join(s));
     let marked = marked.unwrap_or_else(|| {
         panic!(
             "no screen marks {joined} as new; last screen:\n{}",
@@ -326,27 +341,25 @@ fn a_broker_that_is_not_there_is_retried_and_recorded() {
         .port();
     let dir = tempfile::tempdir().unwrap();
     let rec = dir.path().join("rec.jsonl");
-    let started = Instant::now();
-    let out = support::streams_group(&[
-        "describe",
-        "--bootstrap-server",
-        &format!("127.0.0.1:{port}"),
-        "--group",
-        GROUP,
-        "--watch",
-        "200ms",
-        "--samples",
-        "3",
-        "--record",
-        rec.to_str().unwrap(),
-    ]);
-    let text = support::stdout_of(&out);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{text}{}",
-        support::stderr_of(&out)
+    // Under a hang guard below the 30 s a sample would cost if the outage were waited out
+    // (`--timeout`'s default) instead of recorded: only a hang, or that, trips it.
+    let out = support::streams_group_guarded(
+        &[
+            "describe",
+            "--bootstrap-server",
+            &format!("127.0.0.1:{port}"),
+            "--group",
+            GROUP,
+            "--watch",
+            "200ms",
+            "--samples",
+            "3",
+            "--record",
+            rec.to_str().unwrap(),
+        ],
+        Duration::from_secs(20),
     );
+    let text = out.success().stdout;
     assert_eq!(text.lines().count(), 1, "one line for the outage: {text}");
     assert!(
         text.contains("broker unreachable, retrying: cannot connect to 127.0.0.1"),
@@ -357,7 +370,6 @@ fn a_broker_that_is_not_there_is_retried_and_recorded() {
     assert!(recorded
         .lines()
         .all(|l| l.contains("\"error\":\"cannot connect")));
-    assert!(started.elapsed() < Duration::from_secs(10));
     let out = support::streams_group(&["timeline", rec.to_str().unwrap()]);
-    assert!(support::stdout_of(&out).contains("broker unreachable, retrying"));
+    assert!(out.stdout.contains("broker unreachable, retrying"), "{out}");
 }

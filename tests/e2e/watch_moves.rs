@@ -9,58 +9,35 @@
 //! waiting for its first target, which it has not reached before it gets one.
 
 use std::collections::BTreeMap;
-use std::process::{Child, Command, Stdio};
+use std::process::Stdio;
 use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::moves::{composed, diff_moves, first_and_last, timeline_moves};
-use crate::support::{self, AppOptions, Broker};
+use crate::support::moves::{composed, diff_moves, first_and_last, timeline_moves};
+use crate::support::recording::{recorded_samples, settled};
+use crate::support::{self, AppOptions, Broker, Running, StreamsGroup};
 
 const GROUP: &str = "watch-moves-e2e";
 
 /// The group Stable with `n` members, each at the target epoch owning exactly its target.
 fn at_targets(broker: &Broker, n: usize) -> Option<()> {
     let v = broker.ours_json(&["describe", "--group", GROUP, "-o", "json"]);
-    let g = &v["groups"][0];
-    let members = g["members"].as_array()?;
-    let done = g["state"] == "Stable"
-        && members.len() == n
-        && members.iter().all(|m| {
-            m["member_epoch"] == g["target_assignment_epoch"]
-                && m["assignment"] == m["target_assignment"]
-        });
-    done.then_some(())
+    settled(&v, n).then_some(())
 }
 
 /// `describe --watch 250ms --record FILE`, its output dropped (only the recording counts).
-fn record(bootstrap: &str, file: &str) -> Child {
-    Command::new(support::streams_group_bin())
-        .args([
-            "describe",
-            "--bootstrap-server",
-            bootstrap,
-            "--group",
-            GROUP,
-        ])
-        .args(["--watch", "250ms", "--samples", "1200", "--record", file])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs")
-}
-
-/// Ctrl-C; the watch ends with exit 0.
-fn interrupt(child: Child) {
-    let pid = child.id().to_string();
-    assert!(Command::new("kill")
-        .args(["-INT", &pid])
-        .status()
-        .unwrap()
-        .success());
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", support::stderr_of(&out));
+fn record(bootstrap: &str, file: &str) -> Running {
+    StreamsGroup::new([
+        "describe",
+        "--bootstrap-server",
+        bootstrap,
+        "--group",
+        GROUP,
+    ])
+    .args(["--watch", "250ms", "--samples", "1200", "--record", file])
+    .stdout(Stdio::null())
+    .spawn()
 }
 
 /// How many samples of the recording show a standby task held by two members at once.
@@ -113,7 +90,10 @@ fn watch_scale_out_with_slow_standbys_timeline_moves_equal_diff_assignment() {
     let dir = tempfile::tempdir().unwrap();
     let rec = dir.path().join("rec.jsonl");
     let watch = record(&broker.bootstrap, rec.to_str().unwrap());
-    std::thread::sleep(Duration::from_secs(2));
+    // The recording starts before the newcomers: its first sample has the two at their targets.
+    support::wait_for("the first sample", wait, || {
+        (!recorded_samples(&rec).is_empty()).then_some(())
+    });
     let more = AppOptions {
         instances: 2,
         ..opts.clone()
@@ -122,8 +102,15 @@ fn watch_scale_out_with_slow_standbys_timeline_moves_equal_diff_assignment() {
     support::wait_for("four members at their targets", wait, || {
         at_targets(&broker, 4)
     });
-    std::thread::sleep(Duration::from_millis(1500));
-    interrupt(watch);
+    // ... and ends once a sample has the four at their targets.
+    support::wait_for("a sample with four members at their targets", wait, || {
+        recorded_samples(&rec)
+            .last()
+            .is_some_and(|s| settled(s, 4))
+            .then_some(())
+    });
+    // Ctrl-C; the watch ends with exit 0.
+    watch.interrupt().success();
 
     let recording = std::fs::read_to_string(&rec).unwrap();
     let kept = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("watch-moves-e2e.jsonl");
@@ -135,9 +122,9 @@ fn watch_scale_out_with_slow_standbys_timeline_moves_equal_diff_assignment() {
         kept.display()
     );
     assert!(overlapping > 0, "no standby was seen held by two members");
-    let out = support::streams_group(&["timeline", rec.to_str().unwrap(), "-o", "json"]);
-    assert_eq!(out.status.code(), Some(0), "{}", support::stderr_of(&out));
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let report = support::streams_group(&["timeline", rec.to_str().unwrap(), "-o", "json"])
+        .success()
+        .json();
     waited_for_a_first_target(&report);
     moves_equal_the_diff(&report, &rec, dir.path());
 }
@@ -171,16 +158,16 @@ fn waited_for_a_first_target(report: &Value) {
 fn moves_equal_the_diff(report: &Value, rec: &std::path::Path, dir: &std::path::Path) {
     let (moves, unpaired) = timeline_moves(report);
     let (first, last) = first_and_last(rec, dir);
-    let out = support::streams_group(&[
+    let diff = support::streams_group(&[
         "diff",
         "assignment",
         first.to_str().unwrap(),
         last.to_str().unwrap(),
         "-o",
         "json",
-    ]);
-    assert_eq!(out.status.code(), Some(0), "{}", support::stderr_of(&out));
-    let diff: Value = serde_json::from_slice(&out.stdout).unwrap();
+    ])
+    .success()
+    .json();
     assert_eq!(diff["compared_by"], "member", "{diff}");
     assert!(
         diff["moved_standby"].as_u64() > Some(0),

@@ -2,7 +2,8 @@
 //! subcommands clap lists in `help` (tests/cli: `golden` and `json_schema`).
 
 use std::path::Path;
-use std::process::Command;
+
+use super::command::StreamsGroup;
 
 /// One line of cases.txt: `NAME ARGS...`.
 pub struct Case {
@@ -31,12 +32,7 @@ pub fn cases() -> Vec<Case> {
 /// The subcommands listed under `Commands:` by `streams-group ARGS` (e.g. `help`, or
 /// `diff --help`), without `help`.
 pub fn subcommands(args: &[&str]) -> Vec<String> {
-    let out = Command::new(env!("CARGO_BIN_EXE_streams-group"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the binary runs");
-    let text = String::from_utf8(out.stdout).expect("help is UTF-8");
+    let text = StreamsGroup::new(args).env("NO_COLOR", "1").run().stdout;
     let list: Vec<String> = text
         .lines()
         .skip_while(|l| !l.starts_with("Commands:"))

@@ -1,7 +1,7 @@
 //! Task moves read from the JSON of `timeline` and `diff assignment`, and composed
 //! (`model::movement::compose`) so that the two can be compared: a timeline's
 //! `task_moved` events, then its `unpaired` changes, add up to `diff assignment` of the
-//! recording's first and last sample. Included by path where it is used.
+//! recording's first and last sample.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
