@@ -93,26 +93,9 @@ fn all_input(n: i64) -> Offsets {
     (0..4).map(|p| ((INPUT.to_string(), p), n)).collect()
 }
 
-/// UTC `YYYY-MM-DDTHH:mm:SS.sss` of epoch milliseconds.
+/// UTC `YYYY-MM-DDTHH:mm:SS.sss` of epoch milliseconds (Kafka's tools read no zone as UTC).
 fn utc(ms: i64) -> String {
-    let (days, rem) = (ms.div_euclid(86_400_000), ms.rem_euclid(86_400_000));
-    // Civil date from days (Howard Hinnant's civil_from_days).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}",
-        rem / 3_600_000,
-        rem / 60_000 % 60,
-        rem / 1000 % 60,
-        rem % 1000
-    )
+    streams_group::time::rfc3339(ms).trim_end_matches('Z').to_string()
 }
 
 fn now_ms() -> i64 {
