@@ -95,7 +95,9 @@ fn all_input(n: i64) -> Offsets {
 
 /// UTC `YYYY-MM-DDTHH:mm:SS.sss` of epoch milliseconds (Kafka's tools read no zone as UTC).
 fn utc(ms: i64) -> String {
-    streams_group::time::rfc3339(ms).trim_end_matches('Z').to_string()
+    streams_group::time::rfc3339(ms)
+        .trim_end_matches('Z')
+        .to_string()
 }
 
 fn now_ms() -> i64 {
