@@ -3,7 +3,7 @@
 use colored::Colorize;
 
 use crate::simulate::report::{Distribution, Kept, ProcessLoad, Range, TaskStay};
-use crate::simulate::report::{SimulationReport, StopReason};
+use crate::simulate::report::{Samples, SimulationReport, StopReason};
 use model::{natural, GroupStateName, StatusCode, TaskSet};
 
 fn state_colored(state: GroupStateName) -> String {
@@ -247,11 +247,38 @@ fn samples(r: &SimulationReport) -> String {
         ),
     };
     out.push_str(&across(r, d));
+    out.push_str(&which_outcomes(s));
     if !s.exact {
         out.push_str(&certain(d));
         out.push_str(&format!("  Tasks per process: {}\n", loads(&d.processes)));
     }
     out
+}
+
+/// Which of the distinct assignments came out most often, and whether the table shows it.
+/// Nothing when all runs agree, or when no two do (the header already says how many).
+fn which_outcomes(s: &Samples) -> String {
+    let [first, others @ ..] = &s.outcomes[..] else {
+        return String::new();
+    };
+    if others.is_empty() || first.count == 1 {
+        return String::new();
+    }
+    let which = match first.first_sample {
+        1 => "the one shown below".to_string(),
+        k => {
+            let shown = s.outcomes.iter().find(|o| o.first_sample == 1);
+            let shown = shown.map_or(0, |o| o.count);
+            format!("first in sample {k} (the one shown below: {shown} runs)")
+        }
+    };
+    format!(
+        "  Most frequent outcome: {} of {} runs, {which}; {} other{} (-o json lists each: samples.outcomes)\n",
+        first.count,
+        s.count,
+        others.len(),
+        if others.len() == 1 { "" } else { "s" }
+    )
 }
 
 /// Moves and time to Stable across the samples.

@@ -66,7 +66,9 @@ pub struct Client {
     pub epoch: i32,
     /// The assignment the coordinator last sent.
     pub assignment: Assignment,
-    /// Revoked tasks still being closed, and when they will be released.
+    /// A new assignment whose callbacks still run on the stream thread: when they end (the
+    /// client then acknowledges at once), and the revoked tasks still being closed until then
+    /// (none when tasks were only added).
     pub releasing: Option<(i64, Assignment)>,
     pub next_heartbeat_ms: i64,
     pub heartbeat_interval_ms: i64,
@@ -156,12 +158,16 @@ impl Client {
         }
     }
 
-    /// Apply a response at `now_ms`; `release_delay_ms` is how long closing revoked tasks takes.
+    /// Apply a response at `now_ms`. A new assignment is acknowledged once the stream thread
+    /// has run its callbacks (`StreamsMembershipManager`: revoke, then assign, then an
+    /// ACKNOWLEDGING heartbeat at once): `release_delay_ms` after it when tasks were revoked
+    /// (they are committed and closed first), `assign_delay_ms` when tasks were only added.
     pub fn on_response(
         &mut self,
         resp: &HeartbeatResponse,
         now_ms: i64,
         release_delay_ms: i64,
+        assign_delay_ms: i64,
     ) -> Effect {
         if let Some(err) = resp.error {
             if matches!(
@@ -171,7 +177,9 @@ impl Client {
                 self.assignment = Assignment::default();
                 self.releasing = None;
                 self.epoch = 0;
-                self.next_heartbeat_ms = now_ms;
+                // It joins again once the stream thread has run the lost-tasks callback, in its
+                // next poll.
+                self.next_heartbeat_ms = now_ms + assign_delay_ms;
                 return Effect::Rejoin;
             }
             if is_retriable(err) {
@@ -212,6 +220,8 @@ impl Client {
                 };
                 let at = now_ms + release_delay_ms;
                 self.releasing = Some((at, merged));
+            } else if new != self.assignment && self.releasing.is_none() {
+                self.releasing = Some((now_ms + assign_delay_ms, Assignment::default()));
             }
             self.assignment = new;
         }

@@ -39,7 +39,8 @@ enum Event {
         client: usize,
         generation: u64,
     },
-    Tick,
+    /// The coordinator's next timer (a session, rebalance or initial-delay deadline) may be due.
+    Expire,
     Rejoin {
         client: usize,
     },
@@ -49,9 +50,17 @@ enum Event {
     },
 }
 
-/// Kafka Streams' `poll.ms` default: a stream thread notices a shutdown within one poll, so
-/// the threads of a closing instance leave the group up to this far apart.
-const LEAVE_SPREAD_MS: i64 = 100;
+/// Kafka Streams' `poll.ms` default (`StreamsConfig`): a stream thread runs a rebalance
+/// callback, or notices a shutdown, within one poll.
+const POLL_MS: i64 = 100;
+
+/// The threads of a closing instance are all told at once and each leaves when it notices and
+/// has closed its tasks: up to this far apart.
+const LEAVE_SPREAD_MS: i64 = POLL_MS;
+
+/// `KafkaStreams.start()` starts its threads in a loop, and each sends its first heartbeat on
+/// its first poll: the threads of a new instance join within this many milliseconds.
+const THREAD_START_SPREAD_MS: i64 = 50;
 
 /// One unit of scenario work; restarts and deploys expand into one per member.
 #[derive(Clone, Debug)]
@@ -87,6 +96,8 @@ struct Engine<'a> {
     pending_leaves: usize,
     generation: Vec<u64>,
     queue: BinaryHeap<Reverse<(i64, u64, Event)>>,
+    /// When the coordinator's timers are next woken.
+    expiry_at: Option<i64>,
     seq: u64,
     now: i64,
     heartbeats: u64,
@@ -115,8 +126,11 @@ struct Names {
     process_label: String,
 }
 
-/// How often coordinator timers are checked, in virtual milliseconds.
-const TICK_MS: i64 = 250;
+/// What the coordinator's clock reads at virtual time 0. A broker's clock is the wall clock,
+/// never near 0, and Apache reads a target assignment timestamp of 0 as "never computed"
+/// (`GroupMetadataManager.canComputeNextTargetAssignment`): on a clock starting at 0 a target
+/// computed at 0 would not start the assignment interval.
+const CLOCK_BASE_MS: i64 = 1_000_000_000_000;
 
 impl<'a> Engine<'a> {
     fn schedule(&mut self, at: i64, e: Event) {
@@ -205,7 +219,7 @@ impl<'a> Engine<'a> {
 
     fn send(&mut self, idx: usize, req: HeartbeatRequest) -> HeartbeatResponse {
         let ctx = RequestContext {
-            now_ms: self.now,
+            now_ms: CLOCK_BASE_MS + self.now,
             client_id: self.clients[idx].identity.client_id.clone(),
             client_host: self.clients[idx].identity.client_host.clone(),
         };
@@ -238,7 +252,21 @@ impl<'a> Engine<'a> {
             });
         }
         self.count_rebalance();
+        self.arm_expiry();
         resp
+    }
+
+    /// Wake the coordinator's timers when the earliest may be due: exactly at a member's own
+    /// deadline, as the broker's timer fires, not at the next tick of a coarser clock.
+    fn arm_expiry(&mut self) {
+        let Some(bound) = self.coordinator.deadline_bound() else {
+            return;
+        };
+        let at = (bound - CLOCK_BASE_MS).max(self.now);
+        if self.expiry_at.is_none_or(|armed| at < armed) {
+            self.expiry_at = Some(at);
+            self.schedule(at, Event::Expire);
+        }
     }
 
     /// A new target assignment epoch is one more rebalance.
@@ -267,7 +295,10 @@ impl<'a> Engine<'a> {
         let before = (resp.error.is_some() || resp.active_tasks.is_some())
             .then(|| self.clients[idx].owned());
         let now = self.now;
-        let effect = self.clients[idx].on_response(&resp, now, self.cfg.run.release_delay_ms);
+        // The assign callback runs in the stream thread's next poll: within `poll.ms`.
+        let assign_delay = self.timing.gen_range(0..=POLL_MS);
+        let release_delay = self.cfg.run.release_delay_ms;
+        let effect = self.clients[idx].on_response(&resp, now, release_delay, assign_delay);
         if self.clients[idx].liveness != Liveness::Running {
             self.running -= 1;
         }
@@ -413,7 +444,8 @@ impl<'a> Engine<'a> {
         let topology = self.group_topology();
         for i in 0..count {
             let names = self.joiner(self.next_process + i / t, i % t);
-            self.add_client(names, Arc::clone(&topology), self.now);
+            let start = self.thread_start();
+            self.add_client(names, Arc::clone(&topology), start);
         }
         self.next_process += count.div_ceil(t);
     }
@@ -424,10 +456,16 @@ impl<'a> Engine<'a> {
         for i in 0..count {
             for t in 0..threads.max(1) {
                 let names = self.joiner(self.next_process + i, t);
-                self.add_client(names, Arc::clone(&topology), self.now);
+                let start = self.thread_start();
+                self.add_client(names, Arc::clone(&topology), start);
             }
         }
         self.next_process += count;
+    }
+
+    /// When a thread of an instance starting now sends its first heartbeat.
+    fn thread_start(&mut self) -> i64 {
+        self.now + self.timing.gen_range(0..=THREAD_START_SPREAD_MS)
     }
 
     /// The topology new members start with: the group's, else the configured one.
@@ -535,11 +573,15 @@ impl<'a> Engine<'a> {
                 return true;
             }
             let Some(Reverse((at, _, event))) = self.queue.pop() else {
-                return false;
+                // Nothing will ever happen again: the time limit ends the wait.
+                self.now = self.now.max(deadline);
+                progress(self.now, self.cfg.run.max_time_ms);
+                return until(self);
             };
             if at > deadline {
                 self.queue.push(Reverse((at, 0, event)));
                 self.now = deadline;
+                progress(self.now, self.cfg.run.max_time_ms);
                 return until(self);
             }
             self.now = self.now.max(at);
@@ -565,8 +607,13 @@ impl<'a> Engine<'a> {
                         self.stop(client, true);
                     }
                 }
-                Event::Tick => {
-                    for (_, removal) in self.coordinator.expire(self.now) {
+                Event::Expire => {
+                    // An earlier wake replaced this one.
+                    if self.expiry_at != Some(at) {
+                        continue;
+                    }
+                    self.expiry_at = None;
+                    for (_, removal) in self.coordinator.expire(CLOCK_BASE_MS + self.now) {
                         let why = match removal {
                             Removal::SessionTimeout { .. } => "removed by session timeout",
                             Removal::RebalanceTimeout { .. } => "removed by rebalance timeout",
@@ -574,7 +621,7 @@ impl<'a> Engine<'a> {
                         *self.errors_seen.entry(why.to_string()).or_default() += 1;
                     }
                     self.count_rebalance();
-                    self.schedule(self.now + TICK_MS, Event::Tick);
+                    self.arm_expiry();
                 }
             }
         }
@@ -612,6 +659,7 @@ impl<'a> Engine<'a> {
             pending_leaves: 0,
             generation: Vec::new(),
             queue: BinaryHeap::new(),
+            expiry_at: None,
             seq: 0,
             now: 0,
             heartbeats: 0,
@@ -651,12 +699,15 @@ impl<'a> Engine<'a> {
             cfg.topology.clone(),
             cfg.group.clone(),
             &cfg.metadata,
-            0,
+            CLOCK_BASE_MS,
             cfg.kafka_version,
         );
         self.coordinator.insert_group(group);
+        let interval = cfg.group.heartbeat_interval_ms.max(1);
         for m in &initial.members {
-            let start = rng.gen_range(0..cfg.group.heartbeat_interval_ms.max(1));
+            // Where the member is in its heartbeat schedule is unknown: its next heartbeat is
+            // drawn within one interval, and its last was an interval before that.
+            let start = rng.gen_range(0..interval);
             let names = Names {
                 member_id: m.member_id.clone(),
                 process_id: m.process_id.clone(),
@@ -672,7 +723,11 @@ impl<'a> Engine<'a> {
             let (member, process) = (c.member_id.clone(), c.identity.process_id.clone());
             self.invariants
                 .update(&member, &process, &Assignment::default(), &owned, 0);
+            if let Some(g) = self.coordinator.group_mut(&cfg.group_id) {
+                g.heard_from(&member, CLOCK_BASE_MS + start - interval);
+            }
         }
+        self.arm_expiry();
         let processes: BTreeSet<&str> = initial
             .members
             .iter()
@@ -691,7 +746,6 @@ pub(super) fn run_with(
 ) -> Result<(SimulationReport, Outcome), SimError> {
     let mut e = Engine::new(cfg, ids)?;
     e.start_clients();
-    e.schedule(TICK_MS, Event::Tick);
 
     let limit = cfg.run.max_time_ms;
     // The group forms first, unless the first step is due earlier (e.g. topics appear).

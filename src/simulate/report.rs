@@ -175,6 +175,11 @@ pub struct Samples {
     /// What varied across the runs; absent with one run.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub distribution: Option<Distribution>,
+    /// Every distinct assignment the runs ended with, the most frequent first (ties: the one
+    /// a lower-numbered sample reached first; the report's own run is sample 1). Absent with
+    /// one run: the report's `members` are its outcome.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub outcomes: Vec<SampledOutcome>,
 }
 
 /// Across the samples.
@@ -201,6 +206,18 @@ pub struct Distribution {
     pub processes: Vec<ProcessLoad>,
     /// Invariant violations in the samples after the first (the first's are in the report).
     pub invariant_violations: usize,
+}
+
+/// One assignment the samples ended with, and how many did.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct SampledOutcome {
+    /// Samples that ended with it.
+    pub count: u32,
+    /// The first sample (1-based; 1 is the report's run) that ended with it.
+    pub first_sample: u32,
+    /// The members at the end, as the report's `members`: a known member by its id, a joiner
+    /// by its placeholder (`p4-t1`, process `p4`).
+    pub members: Vec<MemberReport>,
 }
 
 /// The fewest, the median (the lower middle value of an even count) and the most.

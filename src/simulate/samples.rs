@@ -15,7 +15,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::engine::Outcome;
 use super::ids::Ids;
-use super::report::{Distribution, Kept, ProcessLoad, Range, Samples, SimulationReport, TaskStay};
+use super::report::{
+    Distribution, Kept, ProcessLoad, Range, SampledOutcome, Samples, SimulationReport, TaskStay,
+};
 use super::scenario::Scenario;
 use super::{SimConfig, SimError};
 use model::{Assignment, TaskId, TaskSet};
@@ -35,6 +37,7 @@ pub fn single(o: &Outcome) -> Samples {
         exact: o.joiners == 0,
         joiners: o.joiners,
         distribution: None,
+        outcomes: Vec::new(),
     }
 }
 
@@ -78,6 +81,7 @@ pub fn run(
     report.samples.exact =
         outcomes[0].joiners == 0 && outcomes[1..].iter().all(|o| o.after == outcomes[0].after);
     report.samples.distribution = Some(distribution(&outcomes));
+    report.samples.outcomes = listed(&outcomes);
     Ok(report)
 }
 
@@ -180,6 +184,27 @@ fn distinct(outcomes: &[Outcome]) -> u32 {
         }
     }
     seen.len() as u32
+}
+
+/// Every distinct final assignment with how many samples reached it, the most frequent first.
+pub fn listed(outcomes: &[Outcome]) -> Vec<SampledOutcome> {
+    let mut out: Vec<(usize, SampledOutcome)> = Vec::new();
+    for (k, o) in outcomes.iter().enumerate() {
+        match out.iter_mut().find(|(i, _)| outcomes[*i].after == o.after) {
+            Some((_, seen)) => seen.count += 1,
+            None => out.push((
+                k,
+                SampledOutcome {
+                    count: 1,
+                    first_sample: k as u32 + 1,
+                    members: o.members.clone(),
+                },
+            )),
+        }
+    }
+    // Stable: equal counts keep the order of their first samples.
+    out.sort_by_key(|o| std::cmp::Reverse(o.1.count));
+    out.into_iter().map(|(_, o)| o).collect()
 }
 
 /// Tasks `label` had before the first step and has at the end of `o`.

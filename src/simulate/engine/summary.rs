@@ -25,6 +25,9 @@ pub struct Outcome {
     pub before: Option<BTreeMap<String, Assignment>>,
     /// Each member's tasks at the end, with its process's label.
     pub after: BTreeMap<String, (String, Assignment)>,
+    /// The members at the end as the report shows them, by label: what a list of distinct
+    /// outcomes shows.
+    pub members: Vec<MemberReport>,
     pub moved_active: u64,
     pub moved_standby: u64,
     pub time_to_stable_ms: Option<i64>,
@@ -35,7 +38,7 @@ pub struct Outcome {
 impl Engine<'_> {
     /// The run as samples compare it: by label.
     pub(super) fn outcome(&self, report: &SimulationReport) -> Outcome {
-        let after =
+        let mut members: Vec<MemberReport> =
             self.coordinator
                 .group(&self.cfg.group_id)
                 .map(|g| {
@@ -45,16 +48,30 @@ impl Engine<'_> {
                             let process = self.by_id.get(id).map_or(&m.identity.process_id, |&i| {
                                 &self.clients[i].process_label
                             });
-                            let label = self.label_of(id).to_string();
-                            (label, (process.clone(), m.assigned.clone()))
+                            MemberReport {
+                                member_id: self.label_of(id).to_string(),
+                                process_id: process.clone(),
+                                member_epoch: m.member_epoch,
+                                topology_epoch: m.topology_epoch,
+                                assignment: m.assigned.clone(),
+                            }
                         })
                         .collect()
                 })
                 .unwrap_or_default();
+        sort_by_process(&mut members);
+        let after = members
+            .iter()
+            .map(|m| {
+                let at_end = (m.process_id.clone(), m.assignment.clone());
+                (m.member_id.clone(), at_end)
+            })
+            .collect();
         Outcome {
             joiners: self.joiners,
             before: self.before_first_step.clone(),
             after,
+            members,
             moved_active: report.steps.iter().map(|s| s.moved_active).sum(),
             moved_standby: report.steps.iter().map(|s| s.moved_standby).sum(),
             time_to_stable_ms: report.virtual_time_to_stable_ms,

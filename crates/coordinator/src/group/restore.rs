@@ -85,4 +85,16 @@ impl StreamsGroup {
         }
         g
     }
+
+    /// The member last heartbeated at `at_ms`: its session runs out a session timeout later.
+    /// A restored group's sessions all start at the restore, as after a failover; a snapshot of
+    /// a running group instead has each member at its own point of its heartbeat schedule, and
+    /// a member that then dies expires from its own last heartbeat (`scheduleStreamsGroup
+    /// SessionTimeout` resets the member's timer on every heartbeat).
+    pub fn heard_from(&mut self, member_id: &str, at_ms: i64) {
+        let session = self.config.session_timeout_ms;
+        self.update_member(member_id, |m| {
+            m.session_deadline_ms = at_ms.saturating_add(session);
+        });
+    }
 }

@@ -70,6 +70,17 @@ impl StreamsGroup {
             .min()
     }
 
+    /// A time no later than the group's next deadline, in constant time: a driver that wakes
+    /// `expire` then never misses a timer, and each `expire` makes the bound exact again
+    /// (heartbeats only push deadlines later).
+    pub fn deadline_bound(&self) -> Option<i64> {
+        let members = (self.member_deadlines_from < i64::MAX).then_some(self.member_deadlines_from);
+        [members, self.initial_delay_deadline]
+            .into_iter()
+            .flatten()
+            .min()
+    }
+
     /// The earliest session or armed rebalance timeout of a member.
     fn next_member_deadline(&self) -> Option<i64> {
         self.members
