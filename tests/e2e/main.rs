@@ -2,7 +2,7 @@
 //! from Maven Central jars (Java 17+ and Maven; the tests fail loudly without them, they never
 //! skip): `list`, `describe`, `lag`, the admin actions, `topology show group:ID`, `describe
 //! --watch` (the pseudo-terminal case needs tmux), `history`, simulate's predictions against what
-//! the broker then does, the network's edges, and the harness itself.
+//! the broker then does (the end, and the path: `predict_paths`), the network's edges, and the harness itself.
 //!
 //! Run one area with `cargo test --test e2e live` (or `admin`, `lag`, ...).
 
@@ -14,6 +14,7 @@ mod live;
 mod net_edges;
 mod picture;
 mod predict;
+mod predict_paths;
 mod watch;
 mod watch_moves;
 

@@ -31,13 +31,18 @@ use crate::support::{AppOptions, Broker, Running, StreamsGroup};
 const GROUP: &str = "predict";
 
 /// The group now, as `describe -o json` records it.
-fn described(broker: &Broker) -> GroupDescription {
-    let v = broker.ours_json(&["describe", "--group", GROUP, "-o", "json"]);
+pub(crate) fn described_group(broker: &Broker, group: &str) -> GroupDescription {
+    let v = broker.ours_json(&["describe", "--group", group, "-o", "json"]);
     let snap: Snapshot = serde_json::from_value(v).expect("a snapshot");
     snap.groups.into_iter().next().expect("the group")
 }
 
-fn by_member(g: &GroupDescription) -> BTreeMap<String, Assignment> {
+/// The group of this file's test now.
+fn described(broker: &Broker) -> GroupDescription {
+    described_group(broker, GROUP)
+}
+
+pub(crate) fn by_member(g: &GroupDescription) -> BTreeMap<String, Assignment> {
     g.members
         .iter()
         .map(|m| (m.member_id.clone(), m.assignment.clone()))
@@ -46,8 +51,8 @@ fn by_member(g: &GroupDescription) -> BTreeMap<String, Assignment> {
 
 /// The process of instance `k` of the harness app: its members' client ids start
 /// `<application id>-instance-<k>-`.
-fn process_of_instance(g: &GroupDescription, k: u32) -> String {
-    let prefix = format!("{GROUP}-instance-{k}-");
+pub(crate) fn process_of_instance(g: &GroupDescription, k: u32) -> String {
+    let prefix = format!("{}-instance-{k}-", g.group_id);
     let p: Vec<&str> = g
         .members
         .iter()
@@ -58,10 +63,10 @@ fn process_of_instance(g: &GroupDescription, k: u32) -> String {
     p[0].to_string()
 }
 
-/// A watch off a terminal, recording to `file` every 100 ms (for at most 10 minutes).
-fn spawn_watch(broker: &Broker, file: &Path) -> Running {
+/// A watch off a terminal, recording `group` to `file` every 100 ms (for at most 10 minutes).
+pub(crate) fn spawn_watch(broker: &Broker, group: &str, file: &Path) -> Running {
     StreamsGroup::new(["describe", "--bootstrap-server", &broker.bootstrap])
-        .args(["--group", GROUP, "--watch", "100ms", "--for", "600s"])
+        .args(["--group", group, "--watch", "100ms", "--for", "600s"])
         .args(["--record", file.to_str().unwrap()])
         .stdout(Stdio::null())
         .spawn()
@@ -147,7 +152,7 @@ fn exact_scale_in(
     );
 
     let recording = dir.join("scale-in.jsonl");
-    let watch = spawn_watch(broker, &recording);
+    let watch = spawn_watch(broker, GROUP, &recording);
     // The recording has the group Stable before the instance leaves, and again after.
     let guard = Duration::from_secs(120);
     support::wait_for("the first sample", guard, || {
@@ -252,7 +257,7 @@ fn sampled_scale_out(broker: &Broker) -> support::App {
 }
 
 /// Keep what a prediction was checked against, for a reader of a failure.
-fn keep(
+pub(crate) fn keep(
     name: &str,
     before: &GroupDescription,
     after: &GroupDescription,
@@ -284,7 +289,7 @@ fn keep(
 /// The real outcome lies inside the predicted samples: its moves in their ranges, every task
 /// the report calls certain still with its member, each process's load in its range (a process
 /// that joined is the predicted `p<n>` placeholder, numbered after the processes before).
-fn assert_inside(
+pub(crate) fn assert_inside(
     name: &str,
     predicted: &Value,
     before: &GroupDescription,
