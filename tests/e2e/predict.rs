@@ -12,64 +12,25 @@
 //!
 //! Never skips: without Java 17+ and Maven the harness fails loudly.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::Stdio;
 use std::time::Duration;
 
 use serde_json::Value;
 
 use model::group::GroupDescription;
-use model::group::Snapshot;
-use model::movement::diff_owners;
 use model::Assignment;
 
 use crate::support;
+use crate::support::prediction;
 use crate::support::recording::{recorded_samples, settled};
-use crate::support::{AppOptions, Broker, Running, StreamsGroup};
+use crate::support::{AppOptions, Broker};
 
 const GROUP: &str = "predict";
 
-/// The group now, as `describe -o json` records it.
-pub(crate) fn described_group(broker: &Broker, group: &str) -> GroupDescription {
-    let v = broker.ours_json(&["describe", "--group", group, "-o", "json"]);
-    let snap: Snapshot = serde_json::from_value(v).expect("a snapshot");
-    snap.groups.into_iter().next().expect("the group")
-}
-
 /// The group of this file's test now.
 fn described(broker: &Broker) -> GroupDescription {
-    described_group(broker, GROUP)
-}
-
-pub(crate) fn by_member(g: &GroupDescription) -> BTreeMap<String, Assignment> {
-    g.members
-        .iter()
-        .map(|m| (m.member_id.clone(), m.assignment.clone()))
-        .collect()
-}
-
-/// The process of instance `k` of the harness app: its members' client ids start
-/// `<application id>-instance-<k>-`.
-pub(crate) fn process_of_instance(g: &GroupDescription, k: u32) -> String {
-    let prefix = format!("{}-instance-{k}-", g.group_id);
-    let p: Vec<&str> = g
-        .members
-        .iter()
-        .filter(|m| m.client_id.starts_with(&prefix))
-        .map(|m| m.process_id.as_str())
-        .collect();
-    assert!(!p.is_empty(), "no member of instance {k}: {g:?}");
-    p[0].to_string()
-}
-
-/// A watch off a terminal, recording `group` to `file` every 100 ms (for at most 10 minutes).
-pub(crate) fn spawn_watch(broker: &Broker, group: &str, file: &Path) -> Running {
-    StreamsGroup::new(["describe", "--bootstrap-server", &broker.bootstrap])
-        .args(["--group", group, "--watch", "100ms", "--for", "600s"])
-        .args(["--record", file.to_str().unwrap()])
-        .stdout(Stdio::null())
-        .spawn()
+    prediction::described(broker, GROUP)
 }
 
 /// The first time `timeline` shows the group Stable again at an epoch above `epoch`: how long
@@ -84,6 +45,20 @@ fn measured_time_to_stable(broker: &Broker, recording: &Path, epoch: i64) -> i64
         .find(|w| w["kind"] == "stable_again" && w["group_epoch"].as_i64().unwrap() > epoch)
         .and_then(|w| w["after_ms"].as_i64())
         .unwrap_or_else(|| panic!("the timeline shows no Stable after epoch {epoch}: {t}"))
+}
+
+/// The real outcome lies inside the predicted samples (moves, loads, certain tasks).
+fn assert_inside(
+    name: &str,
+    predicted: &Value,
+    before: &GroupDescription,
+    after: &GroupDescription,
+) {
+    let outside = prediction::outside(predicted, before, after);
+    assert!(
+        outside.is_empty(),
+        "{name}: outside the samples: {outside:?}"
+    );
 }
 
 #[test]
@@ -129,7 +104,7 @@ fn exact_scale_in(
     before: &GroupDescription,
     dir: &Path,
 ) {
-    let process = process_of_instance(before, k);
+    let process = prediction::process_of_instance(before, k);
     let predicted = broker.ours_json(&[
         "simulate",
         "--from-group",
@@ -152,7 +127,7 @@ fn exact_scale_in(
     );
 
     let recording = dir.join("scale-in.jsonl");
-    let watch = spawn_watch(broker, GROUP, &recording);
+    let watch = prediction::spawn_watch(broker, GROUP, &recording);
     // The recording has the group Stable before the instance leaves, and again after.
     let guard = Duration::from_secs(120);
     support::wait_for("the first sample", guard, || {
@@ -173,7 +148,7 @@ fn exact_scale_in(
     watch.interrupt().success();
 
     let after = described(broker);
-    keep("scale-in", before, &after, &predicted, &recording);
+    prediction::keep("scale-in", before, &after, &predicted, &recording);
     if predicted["samples"]["exact"] == true {
         let mut predicted_members = BTreeMap::new();
         for m in predicted["members"].as_array().unwrap() {
@@ -182,7 +157,7 @@ fn exact_scale_in(
         }
         assert_eq!(
             predicted_members,
-            by_member(&after),
+            prediction::by_member(&after),
             "an exact prediction is the real assignment, member for member"
         );
     }
@@ -245,7 +220,7 @@ fn sampled_scale_out(broker: &Broker) -> support::App {
         "the group settles with 6 members"
     );
     let after = described(broker);
-    keep(
+    prediction::keep(
         "scale-out",
         &before,
         &after,
@@ -254,116 +229,6 @@ fn sampled_scale_out(broker: &Broker) -> support::App {
     );
     assert_inside("scale-out", &predicted, &before, &after);
     joined
-}
-
-/// Keep what a prediction was checked against, for a reader of a failure.
-pub(crate) fn keep(
-    name: &str,
-    before: &GroupDescription,
-    after: &GroupDescription,
-    predicted: &Value,
-    recording: &Path,
-) {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("predict-{name}"));
-    std::fs::create_dir_all(&dir).unwrap();
-    for (file, text) in [
-        ("before.json", serde_json::to_string_pretty(before).unwrap()),
-        ("after.json", serde_json::to_string_pretty(after).unwrap()),
-        ("predicted.json", predicted.to_string()),
-        (
-            "recording.jsonl",
-            std::fs::read_to_string(recording).unwrap_or_default(),
-        ),
-    ] {
-        std::fs::write(dir.join(file), text).unwrap();
-    }
-    eprintln!(
-        "{name}: group epoch predicted {}, real {}; {} distinct assignments in the samples (files in {})",
-        predicted["group_epoch"],
-        after.group_epoch,
-        predicted["samples"]["distribution"]["distinct_assignments"],
-        dir.display()
-    );
-}
-
-/// The real outcome lies inside the predicted samples: its moves in their ranges, every task
-/// the report calls certain still with its member, each process's load in its range (a process
-/// that joined is the predicted `p<n>` placeholder, numbered after the processes before).
-pub(crate) fn assert_inside(
-    name: &str,
-    predicted: &Value,
-    before: &GroupDescription,
-    after: &GroupDescription,
-) {
-    let d = &predicted["samples"]["distribution"];
-    let (b, a) = (by_member(before), by_member(after));
-    let moved = diff_owners(&b, &a);
-    let within = |what: &str, real: i64, r: &Value| {
-        let (lo, hi) = (r["min"].as_i64().unwrap(), r["max"].as_i64().unwrap());
-        eprintln!("{name}: {what} real {real}, predicted {lo}-{hi}");
-        assert!(
-            lo <= real && real <= hi,
-            "{name}: {what}: real {real}, predicted {r}"
-        );
-    };
-    within(
-        "moved_active",
-        moved.moved_active as i64,
-        &d["moved_active"],
-    );
-    within(
-        "moved_standby",
-        moved.moved_standby as i64,
-        &d["moved_standby"],
-    );
-    for k in d["kept_in_every_sample"].as_array().unwrap() {
-        let member = k["member_id"].as_str().unwrap();
-        let certain: Assignment = serde_json::from_value(serde_json::json!({
-            "active": k["active"], "standby": k["standby"], "warmup": []
-        }))
-        .unwrap();
-        if certain.is_empty() {
-            continue;
-        }
-        let now = a
-            .get(member)
-            .unwrap_or_else(|| panic!("{name}: {member} left"));
-        for (role, c, n) in [
-            ("active", &certain.active, &now.active),
-            ("standby", &certain.standby, &now.standby),
-        ] {
-            assert!(
-                c.difference(n).is_empty(),
-                "{name}: {member} lost a certain {role} task: certain {}, has {}",
-                c.compact(),
-                n.compact()
-            );
-        }
-    }
-    let known: BTreeSet<&str> = before
-        .members
-        .iter()
-        .map(|m| m.process_id.as_str())
-        .collect();
-    let joined = format!("p{}", known.len() + 1);
-    let mut loads: BTreeMap<String, (i64, i64)> = BTreeMap::new();
-    for m in &after.members {
-        let p = match known.contains(m.process_id.as_str()) {
-            true => m.process_id.clone(),
-            false => joined.clone(),
-        };
-        let e = loads.entry(p).or_default();
-        e.0 += (m.assignment.active.len() + m.assignment.standby.len()) as i64;
-        e.1 += m.assignment.active.len() as i64;
-    }
-    let processes = d["processes"].as_array().unwrap();
-    assert_eq!(processes.len(), loads.len(), "{name}: {d}");
-    for p in processes {
-        let id = p["process_id"].as_str().unwrap();
-        let (tasks, active) = loads[id];
-        within(&format!("tasks of {id}"), tasks, &p["tasks"]);
-        within(&format!("active tasks of {id}"), active, &p["active"]);
-    }
 }
 
 /// The header lines of `--state --verbose` and `--offsets --verbose` hold every column Apache

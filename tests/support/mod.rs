@@ -7,6 +7,7 @@
 //! | `command.rs` | running the `streams-group` binary: [`StreamsGroup`] (args, stdin, env, a hang guard), its [`CommandOutput`] (stdout, stderr, exit status), a [`Running`] watch | cli, e2e, cluster |
 //! | `harness.rs` | the real-broker harness driver: [`Broker`] (a broker or cluster started by `tests/kafka/harness`), Apache's tool, Java classes of the harness classpath | e2e, cluster, oracles |
 //! | `streams_app.rs` | Kafka Streams apps on a harness broker: [`App`], [`AppOptions`] | e2e, cluster |
+//! | `prediction.rs` | predict, then act: snapshot a group, simulate a move, make it, compare ([`prediction::predict_then_act`] and its `Verdict`) | e2e, fidelity |
 //! | `recording.rs` | what a running `describe --watch` recorded so far, whether a sample shows the group settled: to wait for a sample instead of sleeping | e2e, cluster |
 //! | `process.rs` | [`wait_for`] a condition, [`signal`] a process, [`peak_rss_kib`] | e2e, cluster |
 //! | `golden.rs` | golden files under `tests/data/cli/expected/` and `BLESS=1` | cli |
@@ -24,6 +25,7 @@ pub mod golden;
 pub mod harness;
 pub mod json_schema;
 pub mod moves;
+pub mod prediction;
 pub mod process;
 pub mod recording;
 pub mod samples;

@@ -1,0 +1,123 @@
+//! The field-fidelity matrix (issue #32): simulate's predictions against real Kafka Streams
+//! apps on real brokers, move by move, as a user would make them (`support::prediction`:
+//! snapshot, simulate from it with samples, act with the harness, compare). Not part of
+//! `cargo test`: `benches/field-fidelity.sh` runs it and prints the table that
+//! docs/simulate.md keeps.
+//!
+//! `FIDELITY_VERSIONS` (default `4.2.2 4.3.2 4.4.0`), `FIDELITY_SHAPES` (`INSTANCESxTHREADS/STANDBYS`
+//! items, default `3x1/0 2x3/2 3x4/1 2x8/1`), `FIDELITY_MOVES` (`stop kill join`),
+//! `FIDELITY_SAMPLES` (default 200) narrow or widen it.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+use support::prediction::{predict_then_act, Move, Verdict};
+use support::{AppOptions, Broker};
+
+fn env_or(key: &str, default: &str) -> String {
+    std::env::var(key).unwrap_or_else(|_| default.to_string())
+}
+
+/// `3x4/1`: 3 instances of 4 threads, 1 standby replica.
+fn shape(s: &str) -> (u32, u32, u32) {
+    let bad = || panic!("FIDELITY_SHAPES: `{s}` is not INSTANCESxTHREADS/STANDBYS (e.g. 3x4/1)");
+    let (it, sb) = s.split_once('/').unwrap_or_else(bad);
+    let (i, t) = it.split_once('x').unwrap_or_else(bad);
+    let n = |v: &str| v.parse::<u32>().unwrap_or_else(|_| bad());
+    (n(i), n(t), n(sb))
+}
+
+fn parse_move(m: &str) -> Move {
+    match m {
+        "stop" => Move::Stop,
+        "kill" => Move::Kill,
+        "join" => Move::Join,
+        _ => panic!("FIDELITY_MOVES: `{m}` is not stop, kill or join"),
+    }
+}
+
+fn row(version: &str, how: Move, shape: &str, v: &Verdict) -> String {
+    let listed = match v.listed {
+        None => "n/a (ids drawn)".to_string(),
+        Some(None) => format!("NO (of {})", v.outcomes),
+        Some(Some((i, c))) => format!("#{} of {} ({c}/{})", i + 1, v.outcomes, v.samples),
+    };
+    format!(
+        "| {version} | {} | {shape} | {} | {listed} | {} | {:.1}-{:.1} s | {:.1}-{:.1} s | {} | {} |",
+        how.name(),
+        if v.exact { "Exact" } else { "sampled" },
+        if v.exact_contradicted() { "CONTRADICTED" } else { "no" },
+        v.predicted_ms.0 as f64 / 1000.0,
+        v.predicted_ms.1 as f64 / 1000.0,
+        v.real_ms.0 as f64 / 1000.0,
+        v.real_ms.1 as f64 / 1000.0,
+        if v.time_inside() { "yes" } else { "NO" },
+        if v.outside.is_empty() { "yes".to_string() } else { format!("NO: {}", v.outside.join("; ")) },
+    )
+}
+
+#[test]
+fn field_fidelity() {
+    let versions = env_or("FIDELITY_VERSIONS", "4.2.2 4.3.2 4.4.0");
+    let shapes = env_or("FIDELITY_SHAPES", "3x1/0 2x3/2 3x4/1 2x8/1");
+    let moves = env_or("FIDELITY_MOVES", "stop kill join");
+    let samples: u32 = env_or("FIDELITY_SAMPLES", "200")
+        .parse()
+        .expect("FIDELITY_SAMPLES is a count");
+    let mut rows = Vec::new();
+    let mut verdicts = Vec::new();
+    for version in versions.split_whitespace() {
+        let broker = Broker::start_version(version);
+        for (n, s) in shapes.split_whitespace().enumerate() {
+            let (instances, threads, standbys) = shape(s);
+            for (m, how) in moves.split_whitespace().map(parse_move).enumerate() {
+                let group = format!("fid-{}-{n}-{m}", version.replace('.', ""));
+                let mut app = broker.app_opts(
+                    &group,
+                    &AppOptions {
+                        instances,
+                        threads,
+                        partitions: 8,
+                        group_configs: vec![format!("streams.num.standby.replicas={standbys}")],
+                        ..AppOptions::default()
+                    },
+                );
+                assert!(
+                    broker.wait_stable(&group, instances * threads),
+                    "{group}: the group settles"
+                );
+                let dir = tempfile::tempdir().unwrap();
+                let v = predict_then_act(&broker, &mut app, how, samples, dir.path());
+                let r = row(version, how, s, &v);
+                eprintln!("fidelity: {r}");
+                rows.push(r);
+                verdicts.push((how, v));
+                app.stop_all();
+            }
+        }
+    }
+    let runs = verdicts.len();
+    let listed = verdicts.iter().filter(|(_, v)| v.outcome_listed()).count();
+    let asked = verdicts.iter().filter(|(h, _)| *h != Move::Join).count();
+    let contradicted = verdicts
+        .iter()
+        .filter(|(_, v)| v.exact_contradicted())
+        .count();
+    let timed = verdicts.iter().filter(|(_, v)| v.time_inside()).count();
+    let inside = verdicts
+        .iter()
+        .filter(|(_, v)| v.outside.is_empty())
+        .count();
+    println!();
+    println!("| Kafka | move | shape (instances x threads / standbys) | report | real outcome listed | Exact contradicted | predicted time to Stable | real (between two watch samples) | time inside | moves, loads, certain tasks inside |");
+    println!("|---|---|---|---|---|---|---|---|---|---|");
+    for r in &rows {
+        println!("{r}");
+    }
+    println!();
+    println!(
+        "{runs} runs: real outcome listed in {} of {asked} stops and crashes; Exact contradicted {contradicted}; time inside the range in {timed} of {runs} ({} %); moves, loads and certain tasks inside in {inside} of {runs}",
+        listed - (runs - asked),
+        timed * 100 / runs.max(1)
+    );
+}
