@@ -221,6 +221,14 @@ pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
     if let Some(n) = &assumed {
         out::note(n);
     }
+    if let (Some(n), Some(available)) = (args.samples, available_memory()) {
+        let start = cfg
+            .initial
+            .as_ref()
+            .map_or(u64::from(cfg.members), |g| g.members.len() as u64);
+        let peak = scenario.peak_members(start, cfg.threads_per_process);
+        samples::check_memory(n, peak, available).map_err(CommandError::usage)?;
+    }
     let mut alive = Liveness::new(cfg.members, cfg.run.max_time_ms);
     let report = setup::run(&cfg, &scenario, args.samples, &mut |p| alive.progress(p))?;
     alive.finish();
@@ -234,6 +242,20 @@ pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
     Ok(Code::answer(
         report.final_state == GroupStateName::Stable && report.failed_members.is_empty(),
     ))
+}
+
+/// Memory the system can give without swapping (`MemAvailable`), where Linux says.
+fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let kib: u64 = info
+        .lines()
+        .find_map(|l| l.strip_prefix("MemAvailable:"))?
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kib * 1024)
 }
 
 /// What the scale-out, scale-in, crash and rolling-bounce scenarios add or take.

@@ -187,6 +187,27 @@ impl Scenario {
         }
         Ok(())
     }
+
+    /// The most members the run can have: `members` at the start, plus every step's joiners.
+    pub fn peak_members(&self, members: u64, threads_per_process: u32) -> u64 {
+        let added: u64 = self
+            .steps
+            .iter()
+            .map(|s| joiners(&s.action, threads_per_process))
+            .sum();
+        members.saturating_add(added)
+    }
+}
+
+/// The members a step adds.
+fn joiners(action: &Action, threads_per_process: u32) -> u64 {
+    match action {
+        Action::AddMembers { count } => u64::from(*count),
+        Action::AddInstances { count, threads } => {
+            u64::from(*count) * u64::from(threads.unwrap_or(threads_per_process).max(1))
+        }
+        _ => 0,
+    }
 }
 
 /// One step's checks; `total` counts the members the run has after it.
@@ -198,17 +219,13 @@ fn check_step(step: &Step, total: &mut u64, threads_per_process: u32) -> Result<
             ));
         }
     }
-    let added = match &step.action {
-        Action::AddMembers { count } => u64::from(*count),
-        Action::AddInstances {
-            threads: Some(0), ..
-        } => return Err("add_instances: an instance runs at least one thread".into()),
-        Action::AddInstances { count, threads } => {
-            u64::from(*count) * u64::from(threads.unwrap_or(threads_per_process).max(1))
-        }
-        _ => 0,
-    };
-    *total += added;
+    if let Action::AddInstances {
+        threads: Some(0), ..
+    } = &step.action
+    {
+        return Err("add_instances: an instance runs at least one thread".into());
+    }
+    *total += joiners(&step.action, threads_per_process);
     if *total > MAX_MEMBERS {
         return Err(format!(
             "{} takes the run to {total} members; at most {MAX_MEMBERS} are simulated",

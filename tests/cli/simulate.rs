@@ -754,3 +754,31 @@ fn a_long_run_shows_progress_on_stderr_and_stdout_stays_the_report() {
     assert!(err.is_empty(), "{err}");
     serde_json::from_str::<serde_json::Value>(&out).expect("stdout is pure JSON");
 }
+
+#[test]
+fn samples_beyond_the_machines_memory_are_refused_up_front_with_the_bound() {
+    // 1,000 samples of 100,000 members need about 95 GiB to compare: more than half of what
+    // this machine (or any CI machine) has available.
+    let (code, out, err) = run(&[
+        "simulate",
+        "--members",
+        "100000",
+        "--scenario",
+        "crash",
+        "--samples",
+        "1000",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(out.is_empty(), "nothing runs: {out}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with(
+            "error: --samples 1000 with up to 100000 members needs about 97656 MiB to compare the outcomes, and "
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains(" MiB of memory is available: give --samples "),
+        "{err}"
+    );
+}
