@@ -20,11 +20,13 @@ fn env_or(key: &str, default: &str) -> String {
 
 /// `3x4/1`: 3 instances of 4 threads, 1 standby replica.
 fn shape(s: &str) -> (u32, u32, u32) {
-    let bad = || panic!("FIDELITY_SHAPES: `{s}` is not INSTANCESxTHREADS/STANDBYS (e.g. 3x4/1)");
-    let (it, sb) = s.split_once('/').unwrap_or_else(bad);
-    let (i, t) = it.split_once('x').unwrap_or_else(bad);
-    let n = |v: &str| v.parse::<u32>().unwrap_or_else(|_| bad());
-    (n(i), n(t), n(sb))
+    let parsed = s.split_once('/').and_then(|(it, sb)| {
+        let (i, t) = it.split_once('x')?;
+        Some((i.parse().ok()?, t.parse().ok()?, sb.parse().ok()?))
+    });
+    parsed.unwrap_or_else(|| {
+        panic!("FIDELITY_SHAPES: `{s}` is not INSTANCESxTHREADS/STANDBYS (e.g. 3x4/1)")
+    })
 }
 
 fn parse_move(m: &str) -> Move {

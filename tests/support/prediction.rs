@@ -323,8 +323,12 @@ pub fn predict_then_act(
     let k = *app.pids.keys().last().expect("an instance");
     let process = process_of_instance(&before, k);
     let samples_arg = samples.to_string();
+    // The release, as a user who knows it gives it: the wire does not tell 4.1 to 4.3 apart
+    // (issue #33), and 4.2 has no assignment interval.
     let mut args = vec![
         "simulate",
+        "--kafka-version",
+        &broker.version,
         "--from-snapshot",
         snapshot.to_str().unwrap(),
         "--samples",
