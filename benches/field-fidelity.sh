@@ -13,6 +13,19 @@
 #   About 40 s per run on 2 cores: the default 36 runs take about 25 minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# Each run's row on stderr as it finishes (`fidelity: | ...`), then the table on stdout.
-cargo test --locked -q --test fidelity -- --nocapture --test-threads 1 2>&1 |
-  grep -E '^(\||[0-9]+ runs:|$|fidelity: )'
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+# Each run's row as it finishes (`fidelity: | ...`), then the table and the summary.
+{
+  cargo test --locked -q --test fidelity -- --nocapture --test-threads 1
+  echo $? >"$log.status"
+} 2>&1 | tee "$log" | grep --line-buffered '^fidelity: ' || true
+status=$(cat "$log.status")
+rm -f "$log.status"
+if ((status != 0)); then
+  echo "field-fidelity: the matrix stopped (exit $status); the end of its log:" >&2
+  tail -n 40 "$log" >&2
+  exit 1
+fi
+echo
+grep -E '^(\||[0-9]+ runs:)' "$log"
