@@ -17,8 +17,9 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 # Each run's row as it finishes (`fidelity: | ...`), then the table and the summary.
 {
-  cargo test --locked -q --test fidelity -- --nocapture --test-threads 1
-  echo $? >"$log.status"
+  code=0
+  cargo test --locked -q --test fidelity -- --nocapture --test-threads 1 || code=$?
+  echo "$code" >"$log.status"
 } 2>&1 | tee "$log" | grep --line-buffered '^fidelity: ' || true
 status=$(cat "$log.status")
 rm -f "$log.status"

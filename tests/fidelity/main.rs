@@ -66,13 +66,16 @@ fn field_fidelity() {
     let samples: u32 = env_or("FIDELITY_SAMPLES", "200")
         .parse()
         .expect("FIDELITY_SAMPLES is a count");
+    // Bad settings fail before any broker starts.
+    let shapes: Vec<(&str, (u32, u32, u32))> =
+        shapes.split_whitespace().map(|s| (s, shape(s))).collect();
+    let moves: Vec<Move> = moves.split_whitespace().map(parse_move).collect();
     let mut rows = Vec::new();
     let mut verdicts = Vec::new();
     for version in versions.split_whitespace() {
         let broker = Broker::start_version(version);
-        for (n, s) in shapes.split_whitespace().enumerate() {
-            let (instances, threads, standbys) = shape(s);
-            for (m, how) in moves.split_whitespace().map(parse_move).enumerate() {
+        for (n, &(s, (instances, threads, standbys))) in shapes.iter().enumerate() {
+            for (m, &how) in moves.iter().enumerate() {
                 let group = format!("fid-{}-{n}-{m}", version.replace('.', ""));
                 let mut app = broker.app_opts(
                     &group,
