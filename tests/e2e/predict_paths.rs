@@ -15,8 +15,8 @@
 //!
 //! Never skips: without Java 17+ and Maven the harness fails loudly.
 
-use crate::support::prediction::{predict_then_act, Move, Verdict};
-use crate::support::{AppOptions, Broker};
+use crate::support::prediction::{predict_then_act, start_app, Move, Verdict};
+use crate::support::Broker;
 
 /// A shape of app on a broker of `version`.
 fn start(
@@ -27,21 +27,7 @@ fn start(
     standbys: u32,
 ) -> (Broker, crate::support::App) {
     let broker = Broker::start_version(version);
-    let app = broker.app_opts(
-        group,
-        &AppOptions {
-            instances,
-            threads,
-            partitions: 8,
-            group_configs: vec![format!("streams.num.standby.replicas={standbys}")],
-            ..AppOptions::default()
-        },
-    );
-    let members = instances * threads;
-    assert!(
-        broker.wait_stable(group, members),
-        "{group}: the group settles with {members} members"
-    );
+    let app = start_app(&broker, group, instances, threads, standbys);
     (broker, app)
 }
 

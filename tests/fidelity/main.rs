@@ -11,8 +11,8 @@
 #[path = "../support/mod.rs"]
 mod support;
 
-use support::prediction::{predict_then_act, Move, Verdict};
-use support::{AppOptions, Broker};
+use support::prediction::{predict_then_act, start_app, Move, Verdict};
+use support::Broker;
 
 fn env_or(key: &str, default: &str) -> String {
     std::env::var(key).unwrap_or_else(|_| default.to_string())
@@ -77,20 +77,7 @@ fn field_fidelity() {
         for (n, &(s, (instances, threads, standbys))) in shapes.iter().enumerate() {
             for (m, &how) in moves.iter().enumerate() {
                 let group = format!("fid-{}-{n}-{m}", version.replace('.', ""));
-                let mut app = broker.app_opts(
-                    &group,
-                    &AppOptions {
-                        instances,
-                        threads,
-                        partitions: 8,
-                        group_configs: vec![format!("streams.num.standby.replicas={standbys}")],
-                        ..AppOptions::default()
-                    },
-                );
-                assert!(
-                    broker.wait_stable(&group, instances * threads),
-                    "{group}: the group settles"
-                );
+                let mut app = start_app(&broker, &group, instances, threads, standbys);
                 let dir = tempfile::tempdir().unwrap();
                 let v = predict_then_act(&broker, &mut app, how, samples, dir.path());
                 let r = row(version, how, s, &v);

@@ -245,6 +245,27 @@ fn now_ms() -> i64 {
         .as_millis() as i64
 }
 
+/// An app of `instances` × `threads` on 8 partitions with `standbys` standby replicas, started
+/// on `broker`, its group Stable.
+pub fn start_app(broker: &Broker, group: &str, instances: u32, threads: u32, standbys: u32) -> App {
+    let app = broker.app_opts(
+        group,
+        &AppOptions {
+            instances,
+            threads,
+            partitions: 8,
+            group_configs: vec![format!("streams.num.standby.replicas={standbys}")],
+            ..AppOptions::default()
+        },
+    );
+    let members = instances * threads;
+    assert!(
+        broker.wait_stable(group, members),
+        "{group}: the group settles with {members} members"
+    );
+    app
+}
+
 /// A move on a running app.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Move {
