@@ -15,7 +15,7 @@ use model::group::ClusterSettings;
 use model::KafkaVersion;
 
 use super::pass::Listener;
-use super::records::group_of;
+use super::records::{group_of, GroupKind};
 use super::replay::ReplayedGroup;
 use super::report::{HistoryReport, Window};
 use super::verify::Verifier;
@@ -204,6 +204,58 @@ fn fetch_error(code: i16, log: &GroupLog, offset: i64) -> KafkaError {
     }
 }
 
+/// A group id whose records are not a streams group's is refused as `describe` refuses it
+/// (GROUP_ID_NOT_FOUND, "Group G is not a streams group."), naming what it is: its type as
+/// the broker lists it, else as its last records show. Offsets alone (a classic group that
+/// only committed, e.g. by `kafka-consumer-groups.sh --reset-offsets`) show no kind: the
+/// broker's list tells, while the group exists.
+async fn refuse_other_kinds(cluster: &mut Cluster, group: &str, log: &GroupLog) -> KafkaResult<()> {
+    let types = log
+        .batches
+        .iter()
+        .flat_map(|b| &b.records)
+        .filter_map(|r| group_of(r.key.as_deref()?).map(|(t, _)| t));
+    let from_records = GroupKind::of_log(types);
+    if from_records == Some(GroupKind::Streams) || log.batches.is_empty() {
+        return Ok(());
+    }
+    let listed = cluster.list_groups(&[], &[]).await?;
+    let listed = listed.into_iter().find(|g| g.group_id == group);
+    let (what, tool) = match (&listed, from_records) {
+        (Some(g), _) if g.group_type.eq_ignore_ascii_case("streams") => return Ok(()),
+        (Some(g), _) => {
+            let kind = g.group_type.to_ascii_lowercase();
+            let tool = match kind.as_str() {
+                "share" => "kafka-share-groups.sh",
+                _ => "kafka-consumer-groups.sh",
+            };
+            (format!("it is a {kind} group"), tool)
+        }
+        (None, Some(GroupKind::Share)) => (
+            "its records are a share group's".to_string(),
+            "kafka-share-groups.sh",
+        ),
+        (None, Some(k)) => (
+            format!("its records are a {} group's", k.name()),
+            "kafka-consumer-groups.sh",
+        ),
+        (None, None) => (
+            "its records are offset commits only".to_string(),
+            "kafka-consumer-groups.sh",
+        ),
+    };
+    let records: usize = log.batches.iter().map(|b| b.records.len()).sum();
+    Err(KafkaError::Broker {
+        code: model::ErrorCode::GroupIdNotFound,
+        message: Some(format!(
+            "Group {group} is not a streams group: {what} ({records} records in \
+             {OFFSETS_TOPIC}-{}); `{tool} --describe --group {group}` shows it",
+            log.partition
+        )),
+        context: format!("streams group `{group}`"),
+    })
+}
+
 /// What one connection read: the group's story, the group at the window's end and the partition
 /// counts of the topics its topology names.
 struct Read {
@@ -221,6 +273,7 @@ async fn read(
     progress: &mut dyn FnMut(i64, i64),
 ) -> KafkaResult<Read> {
     let log = read_group_log(cluster, group, progress).await?;
+    refuse_other_kinds(cluster, group, &log).await?;
     let verifier = verifier.map(|v| v as &mut dyn Listener);
     let (mut report, mut replayed) = super::report::build(group, &log.writes(), window, verifier);
     // The topology record leaves internal topics unsized: the cluster's counts now stand in.

@@ -47,6 +47,49 @@ pub mod record_type {
 
 use record_type::*;
 
+/// The kind of group a record type belongs to (Apache's `CoordinatorRecordType`; reference
+/// kafka-group-records.md): offset commits (types 0 and 1) belong to every kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GroupKind {
+    Classic,
+    Consumer,
+    Share,
+    Streams,
+}
+
+impl GroupKind {
+    /// The kind of group that writes records of `record_type`; `None` for offset commits and
+    /// types no release defines.
+    pub fn of_record_type(record_type: i16) -> Option<GroupKind> {
+        match record_type {
+            GROUP_METADATA => Some(GroupKind::Classic),
+            3..=8 | 16 => Some(GroupKind::Consumer),
+            10..=15 => Some(GroupKind::Share),
+            STREAMS_GROUP_METADATA..=STREAMS_GROUP_TOPOLOGY => Some(GroupKind::Streams),
+            _ => None,
+        }
+    }
+
+    /// The kind whose record came last among `record_types` (in log order): what the group
+    /// id belongs to now, when it was used for another kind of group before.
+    pub fn of_log(record_types: impl IntoIterator<Item = i16>) -> Option<GroupKind> {
+        record_types
+            .into_iter()
+            .filter_map(GroupKind::of_record_type)
+            .last()
+    }
+
+    /// As `ListGroups` names the group type.
+    pub fn name(self) -> &'static str {
+        match self {
+            GroupKind::Classic => "classic",
+            GroupKind::Consumer => "consumer",
+            GroupKind::Share => "share",
+            GroupKind::Streams => "streams",
+        }
+    }
+}
+
 /// One decoded record. Every variant but `Unknown` carries its key's fields and the value; a
 /// value of `None` is a tombstone (the key with a null value: what the key names is removed).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -803,6 +803,48 @@ fn classic_group_and_disabled_streams_groups_are_named() {
     let err = &out.stderr;
     assert!(err.contains("not a streams group"), "{err}");
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    // A KIP-848 consumer group: a console consumer of the new protocol reads and leaves.
+    let consumed = broker.java(
+        "org.apache.kafka.tools.consumer.ConsoleConsumer",
+        &[
+            "--bootstrap-server",
+            &b,
+            "--topic",
+            "plain-topic",
+            "--group",
+            "consumer-group",
+            "--from-beginning",
+            "--max-messages",
+            "10",
+            "--consumer-property",
+            "group.protocol=consumer",
+        ],
+        None,
+    );
+    assert!(
+        consumed.status.success(),
+        "console consumer: {}",
+        stderr_of(&consumed)
+    );
+    // history, --verify and --at refuse both as describe does, naming what they are.
+    for (group, kind) in [
+        ("classic-group", "it is a classic group"),
+        ("consumer-group", "it is a consumer group"),
+    ] {
+        for extra in [&[][..], &["--verify"][..], &["--at", "1s"][..]] {
+            let mut args = vec!["history", "--group", group];
+            args.extend_from_slice(extra);
+            let out = sg(&b, &args);
+            let err = &out.stderr;
+            assert_eq!(out.status.code(), Some(4), "{args:?}: {err}");
+            assert!(out.stdout.is_empty(), "{args:?}: {}", out.stdout);
+            assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+            assert!(
+                err.contains(&format!("Group {group} is not a streams group: {kind}")),
+                "{args:?}: {err}"
+            );
+        }
+    }
     // Turn streams groups off on the broker.
     let down = broker.java(
         "org.apache.kafka.tools.FeatureCommand",

@@ -437,3 +437,21 @@ fn copartition_groups_cannot_copy_one_long_name_without_end() {
     };
     assert_eq!(t.subtopologies[0].copartition_groups.len(), 3);
 }
+
+#[test]
+fn the_last_kind_specific_record_names_the_group_kind() {
+    use super::GroupKind::{self, *};
+    // Offsets alone say nothing; a classic group's metadata, a consumer group's records
+    // (3-8, 16), a share group's (10-15) and a streams group's (17, 19-23) do.
+    assert_eq!(GroupKind::of_log([1, 1, 0]), None);
+    assert_eq!(GroupKind::of_log([1, 2, 1]), Some(Classic));
+    assert_eq!(GroupKind::of_log([3, 5, 16, 1]), Some(Consumer));
+    assert_eq!(GroupKind::of_log([11, 10, 15]), Some(Share));
+    assert_eq!(GroupKind::of_log([17, 19, 23, 1]), Some(Streams));
+    // An id reused: a streams group deleted, then a consumer group of the same name.
+    assert_eq!(GroupKind::of_log([17, 23, 17, 3, 5]), Some(Consumer));
+    assert_eq!(GroupKind::of_log([3, 5, 17, 19]), Some(Streams));
+    assert_eq!(GroupKind::of_record_type(18), Some(Streams));
+    assert_eq!(GroupKind::of_record_type(9), None);
+    assert_eq!(Classic.name(), "classic");
+}
