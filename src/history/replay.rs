@@ -342,6 +342,9 @@ impl ReplayedGroup {
     ) -> Vec<Decision> {
         let before = self.clone();
         let mut target_written = false;
+        // A batch may hold several heartbeats' writes: a member joins at the group epoch the
+        // first epoch record after its member record bumps to, not at the batch's last.
+        let mut joining: Vec<String> = Vec::new();
         for r in records {
             target_written |= matches!(
                 r,
@@ -353,6 +356,21 @@ impl ReplayedGroup {
             if let Some(a) = self.apply(r) {
                 anomalies.push(a);
             }
+            match r {
+                CoordinatorRecord::MemberMetadata {
+                    member_id,
+                    value: Some(_),
+                    ..
+                } if !before.members.contains_key(member_id) && !joining.contains(member_id) => {
+                    joining.push(member_id.clone());
+                }
+                CoordinatorRecord::StreamsGroupMetadata { value: Some(_), .. } => {
+                    for id in joining.drain(..) {
+                        self.joined_epoch.entry(id).or_insert(self.group_epoch);
+                    }
+                }
+                _ => {}
+            }
             each(self, r, true);
         }
         self.joined_epoch
@@ -362,11 +380,12 @@ impl ReplayedGroup {
             if before.members.contains_key(id) {
                 continue;
             }
-            self.joined_epoch.insert(id.clone(), self.group_epoch);
+            let group_epoch = self.group_epoch;
+            self.joined_epoch.entry(id.clone()).or_insert(group_epoch);
             if self.waits_for_first_target(id) {
                 out.push(Decision::MemberWaitingForFirstTarget {
                     member_id: id.clone(),
-                    group_epoch: self.group_epoch,
+                    group_epoch: self.joined_epoch[id],
                     target_epoch: self.assignment_epoch,
                 });
             }
@@ -381,8 +400,11 @@ impl ReplayedGroup {
             });
             self.last_targets = self.targets.clone();
         }
+        // Reaching a new target counts, also for a member that owned the last one before the
+        // batch (the target and its acknowledgement can share a batch).
+        let new_target = self.assignment_epoch != before.assignment_epoch;
         for id in self.members.keys() {
-            if self.reached_target(id) && !before.reached_target(id) {
+            if self.reached_target(id) && (new_target || !before.reached_target(id)) {
                 out.push(Decision::MemberReachedTarget {
                     member_id: id.clone(),
                     epoch: self.assignment_epoch,
@@ -646,6 +668,68 @@ mod tests {
             epoch: 2
         }));
         assert_eq!(g.state(), "Stable");
+    }
+
+    /// Issue #33's batch from a 4.4.0 broker: the target of epoch 2 and a member's
+    /// acknowledgement of it share one batch. The member owned the last target before; it
+    /// reaches the new one in that batch, and the story says so.
+    #[test]
+    fn a_target_and_its_acknowledgement_in_one_batch_are_a_member_reaching_it() {
+        let mut g = ReplayedGroup::default();
+        let mut problems = Vec::new();
+        g.apply_write(&first_member(), &mut problems, |_, _, _| {});
+        let mut batch = vec![epoch(2)];
+        batch.extend(target(2, &[("a", &[0, 1])]));
+        batch.push(current("a", 2, &[0, 1]));
+        let changes = g.apply_write(&batch, &mut problems, |_, _, _| {});
+        assert!(
+            changes.contains(&Decision::MemberReachedTarget {
+                member_id: "a".into(),
+                epoch: 2
+            }),
+            "{changes:?}"
+        );
+        assert!(problems.is_empty(), "{problems:?}");
+    }
+
+    /// Issue #33's second batch: b joins at epoch 2 and target 2 gives it a task, then c joins
+    /// at epoch 3, all in one batch. b joined at 2 and reached target 2; c waits for its first.
+    #[test]
+    fn two_joins_in_one_batch_join_at_their_own_epochs() {
+        let mut g = ReplayedGroup::default();
+        let mut problems = Vec::new();
+        g.apply_write(&first_member(), &mut problems, |_, _, _| {});
+        let mut batch = vec![member("b", "p2", true), epoch(2)];
+        batch.extend(target(2, &[("a", &[0]), ("b", &[1])]));
+        batch.push(current("b", 2, &[]));
+        batch.extend([member("c", "p3", true), epoch(3), current("c", 2, &[])]);
+        let changes = g.apply_write(&batch, &mut problems, |_, _, _| {});
+        let waits: Vec<&Decision> = changes
+            .iter()
+            .filter(|c| matches!(c, Decision::MemberWaitingForFirstTarget { .. }))
+            .collect();
+        assert_eq!(
+            waits,
+            [&Decision::MemberWaitingForFirstTarget {
+                member_id: "c".into(),
+                group_epoch: 3,
+                target_epoch: 2
+            }],
+            "{changes:?}"
+        );
+        // b owns its target once a revokes task 1: a later write.
+        let changes = g.apply_write(
+            &[current("a", 2, &[0]), current("b", 2, &[1])],
+            &mut problems,
+            |_, _, _| {},
+        );
+        assert!(
+            changes.contains(&Decision::MemberReachedTarget {
+                member_id: "b".into(),
+                epoch: 2
+            }),
+            "{changes:?}"
+        );
     }
 
     /// The moves history tells target by target add up to the diff of the targets at the
