@@ -192,6 +192,7 @@ pub(crate) mod tests {
     fn snap(groups: Vec<GroupDescription>) -> Snapshot {
         Snapshot {
             kafka_version: None,
+            kafka_version_note: None,
             legacy_version_name: None,
             schema_version: SNAPSHOT_SCHEMA_VERSION,
             groups,

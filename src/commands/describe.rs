@@ -107,6 +107,7 @@ pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
 fn no_groups(global: &GlobalArgs) -> Outcome {
     let empty = Snapshot {
         kafka_version: None,
+        kafka_version_note: None,
         legacy_version_name: None,
         schema_version: SNAPSHOT_SCHEMA_VERSION,
         groups: vec![],

@@ -171,6 +171,7 @@ fn snapshot_at(
     let snapshot = model::group::Snapshot {
         schema_version: model::group::SNAPSHOT_SCHEMA_VERSION,
         kafka_version: None,
+        kafka_version_note: None,
         legacy_version_name: None,
         groups: vec![group.describe(&report.group_id)],
     };

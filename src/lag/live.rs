@@ -119,6 +119,7 @@ mod tests {
         Origin::Live {
             group_id: "g".into(),
             detected: v,
+            note: None,
         }
     }
 
@@ -145,6 +146,7 @@ mod tests {
             file: "s.json".into(),
             recorded: None,
             legacy_name: None,
+            note: None,
         };
         let why = no_offsets_reason(&group(1), &snapshot);
         assert!(

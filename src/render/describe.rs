@@ -412,6 +412,7 @@ mod tests {
         };
         Snapshot {
             kafka_version: None,
+            kafka_version_note: None,
             legacy_version_name: None,
             schema_version: 1,
             groups: vec![

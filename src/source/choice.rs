@@ -30,6 +30,7 @@ pub fn choose(flag: Option<KafkaVersion>, origin: Option<&Origin>) -> Choice {
             file,
             recorded: Some(v),
             legacy_name: Some(name),
+            ..
         }) => Choice {
             version: *v,
             note: Some(format!(
@@ -39,16 +40,20 @@ pub fn choose(flag: Option<KafkaVersion>, origin: Option<&Origin>) -> Choice {
             )),
         },
         Some(Origin::Snapshot {
-            recorded: Some(v), ..
+            recorded: Some(v),
+            note,
+            ..
         }) => Choice {
             version: *v,
-            note: None,
+            note: note.as_ref().map(|n| format!("note: {n}")),
         },
         Some(Origin::Live {
-            detected: Some(v), ..
+            detected: Some(v),
+            note,
+            ..
         }) => Choice {
             version: *v,
-            note: v.detection_note().map(|n| format!("note: {n}")),
+            note: note.as_ref().map(|n| format!("note: {n}")),
         },
         Some(Origin::Snapshot {
             file,
@@ -100,6 +105,7 @@ mod tests {
             file: "s.json".into(),
             recorded,
             legacy_name: None,
+            note: None,
         };
         let v42 = Some(KafkaVersion::V4_2);
         assert_eq!(choose(v42, None).version, KafkaVersion::V4_2);
@@ -119,18 +125,35 @@ mod tests {
             file: "old.json".into(),
             recorded: Some(KafkaVersion::V4_3_1),
             legacy_name: Some("4.3".into()),
+            note: None,
         };
         let c = choose(None, Some(&legacy));
         assert_eq!(c.version, KafkaVersion::V4_3_1);
         assert!(c.note.unwrap().contains("modelling Kafka 4.3.1"));
-        let live = |v| Origin::Live {
+        // A live 4.3 broker whose configs could not be read: the detection's note is said.
+        let (v, note) = KafkaVersion::of_line(KafkaVersion::V4_3, None);
+        let live = |v, note| Origin::Live {
             group_id: "g".into(),
             detected: Some(v),
+            note,
         };
-        let c = choose(None, Some(&live(KafkaVersion::V4_3)));
+        let c = choose(None, Some(&live(v, note.clone())));
         assert_eq!(c.version, KafkaVersion::V4_3);
-        assert!(c.note.unwrap().contains("--kafka-version 4.3.1"));
-        assert!(choose(None, Some(&live(KafkaVersion::V4_4))).note.is_none());
+        assert!(c.note.unwrap().contains("4.3.1 or 4.3.2"));
+        assert!(choose(None, Some(&live(KafkaVersion::V4_4, None)))
+            .note
+            .is_none());
+        // The same note, recorded in a snapshot, is said when the snapshot is used.
+        let recorded = Origin::Snapshot {
+            file: "s.json".into(),
+            recorded: Some(v),
+            legacy_name: None,
+            note,
+        };
+        assert!(choose(None, Some(&recorded))
+            .note
+            .unwrap()
+            .contains("4.3.1 or 4.3.2"));
     }
 
     #[test]

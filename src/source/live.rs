@@ -141,9 +141,11 @@ pub async fn describe_groups(
         d.offsets = offsets.rows(&d.group_id, topics, &committed, &mut warnings);
     }
     described.sort_by(|a, b| a.group_id.cmp(&b.group_id));
+    let (kafka_version, kafka_version_note) = release(cluster, &described, answered.version);
     Ok(DescribeResult {
         snapshot: Snapshot {
-            kafka_version: KafkaVersion::detect(Some(answered.version)),
+            kafka_version,
+            kafka_version_note,
             schema_version: SNAPSHOT_SCHEMA_VERSION,
             groups: described,
             legacy_version_name: None,
@@ -154,6 +156,35 @@ pub async fn describe_groups(
         warnings,
     })
 }
+
+/// The release the groups' coordinator runs, from its ApiVersions (the release line) and its
+/// configs (4.3.1 or 4.3.2), and what is not certain; from the StreamsGroupDescribe version
+/// when no coordinator was reached.
+fn release(
+    cluster: &Cluster,
+    described: &[GroupDescription],
+    describe_version: i16,
+) -> (Option<KafkaVersion>, Option<String>) {
+    let coordinator = described.iter().find_map(|d| d.coordinator.as_ref());
+    let maxima = coordinator
+        .map(|c| cluster.api_maxima(c.id))
+        .unwrap_or_default();
+    let line = KafkaVersion::line_from_api_versions(&|k| maxima.get(&k).copied());
+    let Some(line) = line.filter(|_| !maxima.is_empty()) else {
+        let v = KafkaVersion::detect(Some(describe_version));
+        return (v, v.and_then(KafkaVersion::detection_note));
+    };
+    let listed = described
+        .iter()
+        .find_map(|d| d.configs.as_ref()?.lists_max_decompressed);
+    let (v, note) = KafkaVersion::of_line(line, listed);
+    (Some(v), note)
+}
+
+/// The coordinator's settings a snapshot records.
+const BROKER_PREFIX: &str = "group.streams.";
+/// A broker config 4.3.2 has and 4.3.1 has not (measured): what tells them apart.
+const MAX_DECOMPRESSED: &str = "max.decompressed.message.bytes";
 
 /// DescribeConfigs resource types.
 const GROUP_RESOURCE: i8 = 32;
@@ -184,12 +215,18 @@ pub async fn settings(
     let mut unreadable = Vec::new();
     // Only the streams-group part of each: a group's configs include its consumer.* and
     // share.* ones, a broker's every setting it has.
+    let mut lists_max_decompressed = None;
     let mut read = |prefix: &str, what: &str| match answers.next() {
-        Some(Ok(all)) => Some(
-            all.into_iter()
-                .filter(|(k, _)| k.starts_with(prefix))
-                .collect(),
-        ),
+        Some(Ok(all)) => {
+            if prefix == BROKER_PREFIX {
+                lists_max_decompressed = Some(all.iter().any(|(k, _)| k == MAX_DECOMPRESSED));
+            }
+            Some(
+                all.into_iter()
+                    .filter(|(k, _)| k.starts_with(prefix))
+                    .collect(),
+            )
+        }
         Some(Err(KafkaError::Broker { code, .. })) => {
             unreadable.push(format!("{what} not read: {}", code.name()));
             None
@@ -201,11 +238,12 @@ pub async fn settings(
         None => None,
     };
     let group = read("streams.", "group configs");
-    let broker = read("group.streams.", "broker settings");
+    let broker = read(BROKER_PREFIX, "broker settings");
     let out = ClusterSettings {
         group,
         broker,
         unreadable,
+        lists_max_decompressed,
     };
     Ok(out)
 }

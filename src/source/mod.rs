@@ -43,11 +43,14 @@ pub enum Origin {
         file: String,
         recorded: Option<KafkaVersion>,
         legacy_name: Option<String>,
+        /// What the snapshot says is not certain about the version (`kafka_version_note`).
+        note: Option<String>,
     },
-    /// A live group, and the version detected from its broker.
+    /// A live group, the version detected from its broker, and what is not certain about it.
     Live {
         group_id: String,
         detected: Option<KafkaVersion>,
+        note: Option<String>,
     },
 }
 
@@ -73,12 +76,13 @@ pub fn load_group(source: &GroupSource) -> Result<SourcedGroup, Error> {
     match source {
         GroupSource::Snapshot { path, group } => snapshot_group(path, group.as_deref()),
         GroupSource::Live { group_id, client } => {
-            let (described, detected) = describe_live(client, group_id)?;
+            let (described, detected, note) = describe_live(client, group_id)?;
             Ok(SourcedGroup {
                 group: described?,
                 origin: Origin::Live {
                     group_id: group_id.clone(),
                     detected,
+                    note,
                 },
             })
         }
@@ -94,10 +98,11 @@ pub fn load_group_if_exists(
         let g = load_group(source)?;
         return Ok((Some(g.group), g.origin));
     };
-    let (described, detected) = describe_live(client, group_id)?;
+    let (described, detected, note) = describe_live(client, group_id)?;
     let origin = Origin::Live {
         group_id: group_id.clone(),
         detected,
+        note,
     };
     match described {
         Ok(g) => Ok((Some(g), origin)),
@@ -137,12 +142,18 @@ fn snapshot_group(path: &Path, group: Option<&str>) -> Result<SourcedGroup, Erro
             file,
             recorded: s.kafka_version,
             legacy_name: s.legacy_version_name.clone(),
+            note: s.kafka_version_note.clone(),
         },
     })
 }
 
-/// Describe one group: the outcome for the group, and the profile detected from the broker.
-type Described = (Result<GroupDescription, Error>, Option<KafkaVersion>);
+/// Describe one group: the outcome for the group, the profile detected from the broker, and
+/// what is not certain about it.
+type Described = (
+    Result<GroupDescription, Error>,
+    Option<KafkaVersion>,
+    Option<String>,
+);
 
 fn describe_live(client: &ClientConfig, group_id: &str) -> Result<Described, Error> {
     describe_live_with(client, group_id, false).map(|(d, _)| d)
@@ -163,15 +174,16 @@ fn describe_live_with(
         Box::pin(async move { live::describe_groups(cluster, &ids).await })
     })?;
     let version = result.snapshot.kafka_version;
+    let note = result.snapshot.kafka_version_note.clone();
     let stored = result
         .descriptions
         .remove(group_id)
         .unwrap_or(StoredDescription::NotRequested);
     if let Some((_, e)) = result.errors.into_iter().next() {
-        return Ok(((Err(e.into()), version), stored));
+        return Ok(((Err(e.into()), version, note), stored));
     }
     match result.snapshot.groups.pop() {
-        Some(g) => Ok(((Ok(g), version), stored)),
+        Some(g) => Ok(((Ok(g), version, note), stored)),
         None => Err(Error::Kafka(KafkaError::broker(
             -1,
             None,
@@ -191,7 +203,7 @@ pub fn resolve_topology_with_processors(
         return resolve_topology(source, application_id, group);
     };
     let label = format!("group:{group_id}");
-    let ((described, _), stored) = describe_live_with(client, group_id, true)?;
+    let ((described, _, _), stored) = describe_live_with(client, group_id, true)?;
     let mut t = group_topology(described?, &label, true)?;
     let note = match stored {
         StoredDescription::Available(graph) => {

@@ -94,6 +94,7 @@ pub fn sample(s: i64, groups: Vec<GroupDescription>) -> Sample {
     let snapshot = Snapshot {
         schema_version: 1,
         kafka_version: None,
+        kafka_version_note: None,
         legacy_version_name: None,
         groups,
     };

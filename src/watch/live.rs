@@ -35,6 +35,7 @@ pub fn sample(
             let none = Snapshot {
                 schema_version: SNAPSHOT_SCHEMA_VERSION,
                 kafka_version: None,
+                kafka_version_note: None,
                 legacy_version_name: None,
                 groups: vec![],
             };

@@ -50,6 +50,7 @@ impl Sample {
         let empty = Snapshot {
             schema_version: SNAPSHOT_SCHEMA_VERSION,
             kafka_version: None,
+            kafka_version_note: None,
             legacy_version_name: None,
             groups: vec![],
         };

@@ -94,6 +94,7 @@ fn build_snapshot() -> Snapshot {
     Snapshot {
         schema_version: SNAPSHOT_SCHEMA_VERSION,
         kafka_version: Some(KafkaVersion::V4_4),
+        kafka_version_note: None,
         legacy_version_name: None,
         groups: vec![g],
     }

@@ -208,6 +208,7 @@ fn live_documents_match_their_schemas() {
     }
     let empty = Snapshot {
         kafka_version: None,
+        kafka_version_note: None,
         legacy_version_name: None,
         schema_version: SNAPSHOT_SCHEMA_VERSION,
         groups: vec![],

@@ -247,9 +247,13 @@ fn verify_on(version: &str, codec: (&str, &str)) {
         .spawn();
     // The recording starts with the group as it was (Stable) ...
     let guard = std::time::Duration::from_secs(120);
-    support::wait_for("the first sample", guard, || {
-        (!recorded_samples(&rec).is_empty()).then_some(())
+    let first = support::wait_for("the first sample", guard, || {
+        recorded_samples(&rec).into_iter().next()
     });
+    // The recording names the broker's release: its ApiVersions tell the line, its configs
+    // 4.3.1 from 4.3.2.
+    assert_eq!(first["kafka_version"], version, "the release recorded");
+    assert!(first.get("kafka_version_note").is_none(), "{first}");
     app.absorb(broker.app(&group, 1, 2));
     app.stop_instance(0);
     assert!(broker.wait_stable(&group, 4), "4 members after a stop");

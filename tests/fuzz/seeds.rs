@@ -284,6 +284,7 @@ pub(crate) fn snapshot_seeds() -> Vec<Vec<u8>> {
     let snap = model::group::Snapshot {
         schema_version: model::group::SNAPSHOT_SCHEMA_VERSION,
         kafka_version: None,
+        kafka_version_note: None,
         legacy_version_name: None,
         groups,
     };

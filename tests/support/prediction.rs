@@ -343,13 +343,15 @@ pub fn predict_then_act(
     let before = described(broker, group);
     let k = *app.pids.keys().last().expect("an instance");
     let process = process_of_instance(&before, k);
+    // The snapshot names the broker's release (its ApiVersions and configs), so the
+    // simulation runs that release's coordinator without being told.
+    assert_eq!(
+        v["kafka_version"], broker.version,
+        "{group}: describe records the broker's release"
+    );
     let samples_arg = samples.to_string();
-    // The release, as a user who knows it gives it: the wire does not tell 4.1 to 4.3 apart
-    // (issue #33), and 4.2 has no assignment interval.
     let mut args = vec![
         "simulate",
-        "--kafka-version",
-        &broker.version,
         "--from-snapshot",
         snapshot.to_str().unwrap(),
         "--samples",

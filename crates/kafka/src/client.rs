@@ -116,6 +116,16 @@ impl Cluster {
         self.deadline.saturating_duration_since(Instant::now())
     }
 
+    /// The highest version of each API broker `id` offers, as its ApiVersions answered on this
+    /// cluster's connection to it; empty before a connection to it was made. What tells one
+    /// Kafka release line from another (`KafkaVersion::line_from_api_versions`).
+    pub fn api_maxima(&self, id: i32) -> BTreeMap<i16, i16> {
+        self.conns
+            .get(&id)
+            .map(|c| c.versions.iter().map(|(k, (_, max))| (*k, *max)).collect())
+            .unwrap_or_default()
+    }
+
     async fn conn(&mut self, id: i32) -> KafkaResult<&mut Connection> {
         if !self.conns.contains_key(&id) {
             let addr = self.brokers.get(&id).map(BrokerAddr::addr).ok_or_else(|| {

@@ -29,6 +29,10 @@ pub struct Snapshot {
     /// of the first builds; builds before 4.3.2 was modelled wrote the minor version ("4.3").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kafka_version: Option<KafkaVersion>,
+    /// What is not certain about `kafka_version` (e.g. a 4.3 broker whose configs could not be
+    /// read to tell 4.3.1 from 4.3.2): printed when the snapshot is simulated from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kafka_version_note: Option<String>,
     pub groups: Vec<GroupDescription>,
     /// The profile name as the file wrote it, when it is a name whose meaning has changed
     /// since ("4.3" then meant 4.3.1): set by the snapshot reader, never written.
@@ -96,6 +100,11 @@ pub struct ClusterSettings {
     /// Why a part could not be read (one line each), e.g. no DescribeConfigs permission.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unreadable: Vec<String>,
+    /// Whether the coordinator's configs list `max.decompressed.message.bytes` (4.3.2's do,
+    /// 4.3.1's do not): what tells those two releases apart. Read, not recorded.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub lists_max_decompressed: Option<bool>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

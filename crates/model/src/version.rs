@@ -109,8 +109,59 @@ impl KafkaVersion {
         }
     }
 
-    /// What a user should know when this profile was detected from a live broker: which
-    /// release is modelled, and which others look the same on the wire but behave differently.
+    /// A broker's release line from the highest version of each API its ApiVersions offers
+    /// (`max(api_key)`; `None`: not offered), as measured with the harness on 4.1.2, 4.2.2,
+    /// 4.3.1, 4.3.2 and 4.4.0 (docs/dev/coordinator.md, "Which release"): ApiVersions v5 came
+    /// with 4.4, DescribeLogDirs v5 with 4.3, ListOffsets v11 with 4.2, and a 4.1 broker offers
+    /// StreamsGroupHeartbeat only with its early-access flags. `None`: no streams groups at all.
+    /// The newest patch of the line is returned; [`KafkaVersion::of_line`] narrows 4.3.
+    pub fn line_from_api_versions(max: &dyn Fn(i16) -> Option<i16>) -> Option<KafkaVersion> {
+        const LIST_OFFSETS: i16 = 2;
+        const API_VERSIONS: i16 = 18;
+        const DESCRIBE_LOG_DIRS: i16 = 35;
+        const STREAMS_GROUP_HEARTBEAT: i16 = 88;
+        let at_least = |key, v| max(key).is_some_and(|m| m >= v);
+        if at_least(API_VERSIONS, 5) {
+            Some(KafkaVersion::V4_4)
+        } else if at_least(DESCRIBE_LOG_DIRS, 5) {
+            Some(KafkaVersion::V4_3)
+        } else if at_least(LIST_OFFSETS, 11) {
+            Some(KafkaVersion::V4_2)
+        } else if max(STREAMS_GROUP_HEARTBEAT).is_some() {
+            Some(KafkaVersion::V4_1)
+        } else {
+            None
+        }
+    }
+
+    /// The profile of a broker of release line `line`, and what is not certain about it.
+    /// 4.3.1 and 4.3.2 answer ApiVersions alike; 4.3.2's configs list
+    /// `max.decompressed.message.bytes` and 4.3.1's do not (`lists_max_decompressed`: `None`
+    /// when the broker's configs could not be read).
+    pub fn of_line(
+        line: KafkaVersion,
+        lists_max_decompressed: Option<bool>,
+    ) -> (KafkaVersion, Option<String>) {
+        match (line, lists_max_decompressed) {
+            (KafkaVersion::V4_3, Some(true)) => (KafkaVersion::V4_3, None),
+            (KafkaVersion::V4_3, Some(false)) => (KafkaVersion::V4_3_1, None),
+            (KafkaVersion::V4_3, None) => (
+                KafkaVersion::V4_3,
+                Some(
+                    "the broker runs Kafka 4.3.1 or 4.3.2 (they answer ApiVersions alike, and its \
+                     configs, which tell them apart, could not be read): modelling 4.3.2, whose \
+                     standby placement and empty-group target epoch differ from 4.3.1's; choose \
+                     with --kafka-version"
+                        .to_string(),
+                ),
+            ),
+            (v, _) => (v, None),
+        }
+    }
+
+    /// What a user should know when this profile was detected from the StreamsGroupDescribe
+    /// version alone (no broker's ApiVersions to hand): which release is modelled, and which
+    /// others look the same there but behave differently.
     pub fn detection_note(self) -> Option<String> {
         match self {
             KafkaVersion::V4_3 => Some(format!(
@@ -248,6 +299,47 @@ mod tests {
         assert_eq!(old("4.4"), KafkaVersion::V4_4);
         assert_eq!(KafkaVersion::legacy("4.3"), Some(KafkaVersion::V4_3_1));
         assert_eq!(KafkaVersion::legacy("4.4"), None);
+    }
+
+    /// The API maxima measured on each release (docs/dev/coordinator.md, "Which release").
+    #[test]
+    fn release_lines_follow_the_measured_api_versions() {
+        let table = |pairs: &'static [(i16, i16)]| {
+            move |k: i16| pairs.iter().find(|(key, _)| *key == k).map(|(_, m)| *m)
+        };
+        let line =
+            |pairs: &'static [(i16, i16)]| KafkaVersion::line_from_api_versions(&table(pairs));
+        // 4.1.2 as shipped: no streams groups; with its early-access flags: 88 appears.
+        assert_eq!(line(&[(2, 10), (18, 4), (35, 4)]), None);
+        assert_eq!(
+            line(&[(2, 10), (18, 4), (35, 4), (88, 0), (89, 0)]),
+            Some(KafkaVersion::V4_1)
+        );
+        assert_eq!(
+            line(&[(2, 11), (18, 4), (35, 4), (88, 0), (89, 0)]),
+            Some(KafkaVersion::V4_2)
+        );
+        assert_eq!(
+            line(&[(2, 11), (18, 4), (35, 5), (88, 0), (89, 0)]),
+            Some(KafkaVersion::V4_3)
+        );
+        assert_eq!(
+            line(&[(2, 11), (18, 5), (35, 5), (88, 1), (89, 1)]),
+            Some(KafkaVersion::V4_4)
+        );
+        let of = KafkaVersion::of_line;
+        assert_eq!(
+            of(KafkaVersion::V4_3, Some(true)),
+            (KafkaVersion::V4_3, None)
+        );
+        assert_eq!(
+            of(KafkaVersion::V4_3, Some(false)),
+            (KafkaVersion::V4_3_1, None)
+        );
+        let (v, note) = of(KafkaVersion::V4_3, None);
+        assert_eq!(v, KafkaVersion::V4_3);
+        assert!(note.unwrap().contains("4.3.1 or 4.3.2"));
+        assert_eq!(of(KafkaVersion::V4_2, None), (KafkaVersion::V4_2, None));
     }
 
     #[test]

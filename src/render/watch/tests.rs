@@ -39,6 +39,7 @@ fn sample(at_s: i64, g: GroupDescription) -> Sample {
     let snapshot = Snapshot {
         schema_version: 1,
         kafka_version: None,
+        kafka_version_note: None,
         legacy_version_name: None,
         groups: vec![g],
     };
