@@ -156,16 +156,21 @@ fn summary(r: &SimulationReport) -> String {
         r.target_assignment_epoch,
         r.topology_epoch
     );
+    // With samples, this line is the first sample's; the range across them follows.
+    let sample = match r.samples.count {
+        1 => "",
+        _ => " in sample 1",
+    };
     out.push_str(&format!(
         "{}; {}, {}, {} moved; ended at {}\n",
         match r.virtual_time_to_stable_ms {
             Some(t) if r.stable_from_first_step => {
                 format!(
-                    "Stable after {} of virtual time from the first step",
+                    "Stable after {} of virtual time from the first step{sample}",
                     ms(Some(t))
                 )
             }
-            Some(t) => format!("Stable after {} of virtual time", ms(Some(t))),
+            Some(t) => format!("Stable after {} of virtual time{sample}", ms(Some(t))),
             None if r.stable_from_first_step => "Never Stable after the first step".to_string(),
             None => "Never Stable".to_string(),
         },
@@ -239,6 +244,11 @@ fn samples(r: &SimulationReport) -> String {
             "Samples: {} runs with heartbeat phases drawn at random end with {} different \
              assignments (timing decides):\n",
             s.count, d.distinct_assignments
+        ),
+        (false, _) if d.distinct_assignments == 1 => format!(
+            "Samples: all {} runs with the random ids Kafka gives joiners end with the same \
+             assignment (joiners by placeholder):\n",
+            s.count
         ),
         (false, _) => format!(
             "Samples: {} runs with the random ids Kafka gives joiners (the assignor breaks ties \

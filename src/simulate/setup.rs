@@ -408,6 +408,11 @@ pub fn scenario(
     let file = path.display().to_string();
     let text = model::input::read_document(path)
         .map_err(|e| Error::input(format!("cannot read scenario file {file}: {e}")))?;
+    if text.trim().is_empty() {
+        return Err(Error::input(format!(
+            "{file}: the scenario file is empty: it holds {{\"steps\": [...]}} (docs/simulate.md, \"Scenarios\")"
+        )));
+    }
     let mut s: Scenario = serde_json::from_str(&text).map_err(|e| {
         let message = model::input::json_message(&e);
         Error::input(format!("{file}:{}:{}: {message}", e.line(), e.column()))
@@ -420,7 +425,8 @@ pub fn scenario(
     Ok(s)
 }
 
-/// `--instances` sizes only some built-in scenarios, and `--process`/`--member` name only
+/// `--count` and `--instances` size only some built-in scenarios, and `--process`/`--member`
+/// name only
 /// what others take.
 fn check_size_applies(name_or_file: &str, size: &StepSize) -> Result<(), Error> {
     match size {
@@ -428,6 +434,13 @@ fn check_size_applies(name_or_file: &str, size: &StepSize) -> Result<(), Error> 
             Err(Error::input(format!(
                 "--instances sizes only the {} scenarios, not `{name_or_file}`: leave it out \
                  or pick one of those",
+                SIZED_BY_INSTANCES.join(", ")
+            )))
+        }
+        StepSize::Members(_) if !SIZED_BY_INSTANCES.contains(&name_or_file) => {
+            Err(Error::input(format!(
+                "--count sizes only the {} scenarios, not `{name_or_file}`: leave it out \
+                 (--members sets how many start) or pick one of those",
                 SIZED_BY_INSTANCES.join(", ")
             )))
         }
