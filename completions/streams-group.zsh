@@ -60,7 +60,7 @@ _arguments "${_arguments_options[@]}" : \
 '--restart-delay=[How long a restarting member stays away]:MS:_default' \
 '--racks=[Spread processes over R racks\: rack ids and a \`rack\` client tag, with rack-aware standby placement (\`rack.aware.assignment.tags=rack\`)]:R:_default' \
 '--seed=[Seed for start-up jitter and for the ids samples draw; the same seed gives the same report]:SEED:_default' \
-'--samples=[When members join, run the scenario N times with random ids of the shape Kafka draws (the assignor breaks ties by id) and report what is certain and what varies; 1 runs it once. Scenarios in which only known members change run once \[default\: as many as fit about a second, at most 20\]]:N:_default' \
+'--samples=[Run the scenario N times, drawing what no tool can know\: the ids Kafka gives joiners (the assignor breaks ties by id), each instance'\''s heartbeat phase, when a stopping instance'\''s threads leave; report what is certain, what varies and every distinct outcome. 1 runs it once \[default\: as many as fit a budget of 500,000 simulated heartbeats, at most 20\]]:N:_default' \
 '--max-time=[Stop at this virtual time even if the group never settles]:MS:_default' \
 '--kafka-version=[Kafka release whose group coordinator runs\: 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1, 4.2 (4.2.2), 4.1 (4.1.2) or kip (the KIP-1071 text, with topology epoch updates). Default\: the snapshot'\''s or live broker'\''s version, else 4.4]:VERSION:_default' \
 '--assignor=[Task assignor\: \`sticky\` (the release'\''s own StickyTaskAssignor, exactly) or \`balanced-sticky\` (this tool'\''s\: stateful and stateless balanced apart, rack-aware standbys). Default\: the group'\''s (describe v1 reports it), else sticky]:NAME:_default' \

@@ -50,8 +50,7 @@ pub struct Args {
     pub topology: SourceArg,
 
     /// The topology epoch the new members will send
-    #[arg(long, value_name = "E", allow_negative_numbers = true,
-          value_parser = clap::value_parser!(i32).range(0..))]
+    #[arg(long, value_name = "E", allow_negative_numbers = true, value_parser = epoch_arg)]
     pub topology_epoch: i32,
 
     #[command(flatten)]
@@ -132,4 +131,15 @@ fn chosen_version(args: &Args, origin: &Origin) -> KafkaVersion {
     } else {
         choice.version
     }
+}
+
+/// clap value parser for `--topology-epoch`: a topology epoch is an int32 of 0 or more; any other
+/// number, however large, gets the same message.
+fn epoch_arg(s: &str) -> Result<i32, String> {
+    let range = || format!("{s} is not in 0..={}", i32::MAX);
+    let n: i128 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("expected a whole number, found {s:?}"))?;
+    i32::try_from(n).ok().filter(|n| *n >= 0).ok_or_else(range)
 }

@@ -137,10 +137,11 @@ pub struct Args {
     #[arg(allow_negative_numbers = true, long, default_value_t = 42, value_parser = super::args::seed)]
     pub seed: u64,
 
-    /// When members join, run the scenario N times with random ids of the shape Kafka draws
-    /// (the assignor breaks ties by id) and report what is certain and what varies; 1 runs it
-    /// once. Scenarios in which only known members change run once [default: as many as fit
-    /// about a second, at most 20]
+    /// Run the scenario N times, drawing what no tool can know: the ids Kafka gives joiners
+    /// (the assignor breaks ties by id), each instance's heartbeat phase, when a stopping
+    /// instance's threads leave; report what is certain, what varies and every distinct
+    /// outcome. 1 runs it once [default: as many as fit a budget of 500,000 simulated
+    /// heartbeats, at most 20]
     #[arg(allow_negative_numbers = true, long, value_name = "N", value_parser = samples_arg)]
     pub samples: Option<u32>,
 

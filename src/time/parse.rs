@@ -36,8 +36,16 @@ pub fn parse_interval(s: &str) -> Result<std::time::Duration, String> {
 /// interval ([`parse_interval`]: 90s, 30m, 2h, 7d) before `now_ms`; an instant is a datetime
 /// ([`parse_datetime`]), to the millisecond or to the second.
 pub fn parse_instant_or_ago(s: &str, now_ms: i64) -> Result<i64, String> {
-    if let Ok(ago) = parse_interval(s) {
-        return Ok(now_ms - ago.as_millis() as i64);
+    match parse_interval(s) {
+        Ok(ago) => return Ok(now_ms - ago.as_millis() as i64),
+        // A time ago, too far back: say so, not that it is no datetime.
+        Err(e) if e == "at most a year" => {
+            return Err(format!(
+                "`{s}` ago is more than a year: a time ago is at most 365d; give a datetime \
+                 (YYYY-MM-DDTHH:mm:SS) for an instant before that"
+            ))
+        }
+        Err(_) => {}
     }
     // Kafka's tools want milliseconds (10:00:00.000); to the second is enough here.
     let with_millis = match s.get(19..20) {
@@ -292,5 +300,9 @@ mod tests {
         );
         let e = parse_instant_or_ago("soon", now).unwrap_err();
         assert!(e.contains("or a time ago"), "{e}");
+        // A time ago beyond the bound names the bound, not a datetime.
+        let e = parse_instant_or_ago("366d", now).unwrap_err();
+        assert!(e.starts_with("`366d` ago is more than a year"), "{e}");
+        assert_eq!(parse_instant_or_ago("365d", now), Ok(now - 365 * 86_400_000));
     }
 }

@@ -392,7 +392,7 @@ fn bad_input_gets_one_line_and_exit_2() {
         (vec!["simulate", "--bogus"], "unexpected argument"),
         (
             vec!["simulate", "--session-timeout", "100"],
-            "session timeout",
+            "streams.session.timeout.ms is 100, but a broker requires it to be at least 45000",
         ),
         (vec!["simulate", "--topic-partitions", "orders"], "TOPIC=N"),
         (

@@ -175,7 +175,13 @@ impl GroupConfig {
     /// group is checked (`GroupConfig.validate`): the message names the bound and the broker
     /// setting that moves it.
     pub fn validate_bounds(&self, bounds: &BrokerBounds) -> Result<(), GroupConfigError> {
-        self.validate()?;
+        // The broker's bounds first: a value below a minimum is named with the setting that
+        // moves it, before what it breaks in relation to the others.
+        self.within_bounds(bounds)?;
+        self.validate()
+    }
+
+    fn within_bounds(&self, bounds: &BrokerBounds) -> Result<(), GroupConfigError> {
         let check = |ok: bool, what: &str, value: i64, rel: &str, bound: i64, setting: &str| {
             if ok {
                 Ok(())
