@@ -303,6 +303,9 @@ mod tests {
         // A time ago beyond the bound names the bound, not a datetime.
         let e = parse_instant_or_ago("366d", now).unwrap_err();
         assert!(e.starts_with("`366d` ago is more than a year"), "{e}");
-        assert_eq!(parse_instant_or_ago("365d", now), Ok(now - 365 * 86_400_000));
+        assert_eq!(
+            parse_instant_or_ago("365d", now),
+            Ok(now - 365 * 86_400_000)
+        );
     }
 }
