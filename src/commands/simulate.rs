@@ -140,8 +140,8 @@ pub struct Args {
     /// Run the scenario N times, drawing what no tool can know: the ids Kafka gives joiners
     /// (the assignor breaks ties by id), each instance's heartbeat phase, when a stopping
     /// instance's threads leave; report what is certain, what varies and every distinct
-    /// outcome. 1 runs it once [default: as many as fit a budget of 500,000 simulated
-    /// heartbeats, at most 20]
+    /// outcome. 1 runs it once [default: 20 when they are cheap, else as many as keep the run
+    /// within 3 times one run: 1 + 2 per core]
     #[arg(allow_negative_numbers = true, long, value_name = "N", value_parser = samples_arg)]
     pub samples: Option<u32>,
 

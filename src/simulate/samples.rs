@@ -25,10 +25,10 @@ use model::{Assignment, TaskId, TaskSet};
 /// The most samples a run may ask for.
 pub const MAX_SAMPLES: u32 = 1_000;
 
-/// The samples the default takes at most, and the simulated heartbeats they may cost together
-/// (about a second on one core of a small machine: a 1,000-member scale-out gets them all).
+/// The samples the default takes at most, and the simulated heartbeats below which all of them
+/// cost too little to matter (a tenth of a second).
 pub const DEFAULT_MAX_SAMPLES: u32 = 20;
-const DEFAULT_HEARTBEAT_BUDGET: u64 = 500_000;
+const CHEAP_HEARTBEATS: u64 = 50_000;
 
 /// One run, not compared with others.
 pub fn single(o: &Outcome) -> Samples {
@@ -63,11 +63,21 @@ pub fn check_memory(count: u32, members: u64, available_bytes: u64) -> Result<()
     ))
 }
 
-/// How many samples to take when the user does not say: as many as fit the heartbeat budget
-/// given what the first run cost, at most [`DEFAULT_MAX_SAMPLES`], at least one.
-pub fn default_count(first_run_heartbeats: u64) -> u32 {
-    let fit = DEFAULT_HEARTBEAT_BUDGET / first_run_heartbeats.max(1);
-    fit.clamp(1, u64::from(DEFAULT_MAX_SAMPLES)) as u32
+/// How many samples to take when the user does not say, given what the first run cost and the
+/// cores they run on: [`DEFAULT_MAX_SAMPLES`] when all of them together stay cheap; else as many
+/// as keep the whole run within 3 times the first (the first, then two more runs' time on every
+/// core: `1 + 2 × cores`).
+pub fn default_count(first_run_heartbeats: u64, cores: u32) -> u32 {
+    let max = u64::from(DEFAULT_MAX_SAMPLES);
+    if first_run_heartbeats.saturating_mul(max) <= CHEAP_HEARTBEATS {
+        return DEFAULT_MAX_SAMPLES;
+    }
+    (1 + 2 * u64::from(cores.max(1))).min(max) as u32
+}
+
+/// The cores samples run on.
+fn cores() -> u32 {
+    std::thread::available_parallelism().map_or(1, |n| n.get() as u32)
 }
 
 /// What [`run`] reports as it goes.
@@ -92,7 +102,7 @@ pub fn run(
     }
     let mut time = |now_ms, limit_ms| progress(Progress::Time { now_ms, limit_ms });
     let (mut report, first) = super::engine::run_with(cfg, scenario, Ids::Placeholders, &mut time)?;
-    let count = count.unwrap_or_else(|| default_count(first.heartbeats));
+    let count = count.unwrap_or_else(|| default_count(first.heartbeats, cores()));
     report.samples = single(&first);
     if count == 1 {
         return Ok(report);
@@ -125,9 +135,7 @@ fn others(
     count: u32,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Vec<Outcome>, SimError> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get() as u32)
-        .min(count - 1);
+    let threads = cores().min(count - 1);
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::scope(|s| {
         for t in 0..threads {
@@ -450,8 +458,11 @@ mod tests {
         assert!(check_count(0).unwrap_err().contains("1 to 1000"));
         assert!(check_count(MAX_SAMPLES + 1).is_err());
         assert!(check_count(1).is_ok());
-        assert_eq!(default_count(10), DEFAULT_MAX_SAMPLES);
-        assert_eq!(default_count(DEFAULT_HEARTBEAT_BUDGET / 4), 4);
-        assert_eq!(default_count(u64::MAX), 1);
+        // Cheap runs take all 20; a costly one as many as keep it within 3 times one run.
+        assert_eq!(default_count(10, 2), DEFAULT_MAX_SAMPLES);
+        assert_eq!(default_count(CHEAP_HEARTBEATS / 20, 2), DEFAULT_MAX_SAMPLES);
+        assert_eq!(default_count(14_024, 2), 5);
+        assert_eq!(default_count(u64::MAX, 1), 3);
+        assert_eq!(default_count(u64::MAX, 64), DEFAULT_MAX_SAMPLES);
     }
 }
