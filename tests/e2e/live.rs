@@ -315,9 +315,10 @@ fn commands_against_a_live_group(b: &str, group: &str) {
     let out = check(&live, "0", &[]);
     assert_eq!(code(&out), 0, "{}{}", out.stdout, out.stderr);
     assert!(out.stdout.starts_with("ACCEPTED"), "{}", out.stdout);
-    // ER = EG + 1: the broker's own coordinator refuses; the KIP would update. A v0 broker
-    // (4.1-4.3 look alike on the wire) is modelled as the newest, 4.3.2, even though the
-    // harness runs 4.3.1: stderr says so and how to pin the patch.
+    // ER = EG + 1: the broker's own coordinator refuses; the KIP would update. The release is
+    // the harness broker's, to the patch (its ApiVersions tell the line, its configs 4.3.1
+    // from 4.3.2), so no note is needed.
+    let release = support::kafka_version();
     let out = check(&live, "1", &[]);
     assert_eq!(code(&out), 1, "{}{}", out.stdout, out.stderr);
     assert!(
@@ -328,13 +329,13 @@ fn commands_against_a_live_group(b: &str, group: &str) {
     );
     assert!(
         out.stdout
-            .contains("decided by: the Kafka 4.3.2 coordinator"),
+            .contains(&format!("decided by: the Kafka {release} coordinator")),
         "{}",
         out.stdout
     );
     assert!(
-        out.stderr.contains("--kafka-version 4.3.1"),
-        "the detection note names the earlier patch: {}",
+        !out.stderr.contains("4.3.1 or 4.3.2") && !out.stderr.contains("wire does not tell"),
+        "the release is known, no detection note: {}",
         out.stderr
     );
     let out = check(&live, "1", &["--rules", "kip"]);
@@ -442,11 +443,12 @@ fn commands_against_a_live_group(b: &str, group: &str) {
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(v["final_state"], "Stable", "{v}");
     assert_eq!(v["stop_reason"], "completed", "{v}");
-    // The profile is the broker's, detected live (describe v0: 4.1-4.3, taken as 4.3.2).
-    assert_eq!(v["kafka_version"], "4.3.2", "{v}");
+    // The profile is the broker's release, detected live.
+    let release = support::kafka_version();
+    assert_eq!(v["kafka_version"], release.as_str(), "{v}");
     assert_eq!(
-        snap.kafka_version,
-        Some(model::KafkaVersion::V4_3),
+        snap.kafka_version.map(|k| k.release().to_string()),
+        Some(release),
         "describe --output json records the broker's version"
     );
     // ... and the group's configs and its coordinator's settings, as the harness set them
