@@ -141,7 +141,7 @@ pub struct Args {
     /// (the assignor breaks ties by id), each instance's heartbeat phase, when a stopping
     /// instance's threads leave; report what is certain, what varies and every distinct
     /// outcome. 1 runs it once [default: 20 when they are cheap, else as many as keep the run
-    /// within 3 times one run: 1 + 2 per core]
+    /// within 3 times one run: 1 + 1 per core]
     #[arg(allow_negative_numbers = true, long, value_name = "N", value_parser = samples_arg)]
     pub samples: Option<u32>,
 
