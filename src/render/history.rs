@@ -128,7 +128,13 @@ fn what(c: &Decision) -> String {
                 (false, 0) => format!(": {}", listed.join(", ")),
                 (false, n) => format!(": {} and {n} more", listed.join(", ")),
             };
-            format!("target assignment epoch {epoch}: {moved_active} active, {moved_standby} standby moved{tail}")
+            // A task nobody had before is placed, not moved (a group's first target).
+            let placed = moves.iter().filter(|m| m.from.is_empty()).count();
+            let placed = match placed {
+                0 => String::new(),
+                n => format!(", {n} placed"),
+            };
+            format!("target assignment epoch {epoch}: {moved_active} active, {moved_standby} standby moved{placed}{tail}")
         }
         Decision::MemberWaitingForFirstTarget {
             member_id,
@@ -206,4 +212,43 @@ fn tasks(a: &Assignment) -> String {
         parts.push(format!("warm-up {}", a.warmup.compact()));
     }
     parts.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use model::movement::TaskMove;
+    use model::TaskRole;
+
+    /// A first target places tasks nobody had: told as placed, not as 0 moved.
+    #[test]
+    fn a_first_target_places_tasks() {
+        let mv = |task: &str, from: &[&str], to: &str| TaskMove {
+            task: task.into(),
+            role: TaskRole::Active,
+            from: from.iter().map(|s| s.to_string()).collect(),
+            to: vec![to.into()],
+        };
+        let first = Decision::TargetAssignment {
+            epoch: 1,
+            moved_active: 0,
+            moved_standby: 0,
+            moves: vec![mv("0_0", &[], "a"), mv("0_1", &[], "b")],
+        };
+        assert_eq!(
+            what(&first),
+            "target assignment epoch 1: 0 active, 0 standby moved, 2 placed: \
+             active 0_0 nobody -> a, active 0_1 nobody -> b"
+        );
+        let later = Decision::TargetAssignment {
+            epoch: 2,
+            moved_active: 1,
+            moved_standby: 0,
+            moves: vec![mv("0_1", &["b"], "a")],
+        };
+        assert_eq!(
+            what(&later),
+            "target assignment epoch 2: 1 active, 0 standby moved: active 0_1 b -> a"
+        );
+    }
 }
