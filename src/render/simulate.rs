@@ -185,12 +185,24 @@ fn summary(r: &SimulationReport) -> String {
         true => lo.to_string(),
         false => format!("{lo}-{hi}"),
     };
+    // Per member counts active and standby copies: the total says the same when they differ.
+    let copies: usize = r
+        .members
+        .iter()
+        .map(|m| m.assignment.active.len() + m.assignment.standby.len())
+        .sum();
+    let total = match copies as u64 == r.total_tasks {
+        true => format!("{} tasks in all", r.total_tasks),
+        false => format!(
+            "{} tasks in all, {copies} with their standby copies",
+            r.total_tasks
+        ),
+    };
     out.push_str(&format!(
-        "Balance: {} tasks per member ({} active), {} per process; {} tasks in all\n",
+        "Balance: {} tasks per member ({} active), {} per process; {total}\n",
         range(b.min_tasks_per_member, b.max_tasks_per_member),
         range(b.min_active_per_member, b.max_active_per_member),
         range(b.min_tasks_per_process, b.max_tasks_per_process),
-        r.total_tasks
     ));
     if !r.statuses_seen.is_empty() {
         out.push_str(&format!(
