@@ -81,6 +81,23 @@ fn silent_bootstrap_address_and_sasl_against_a_plaintext_listener() {
         assert_eq!(out.status.code(), Some(expected), "{err}");
     }
 
+    // The broker's KRaft controller listener given by mistake: named as one, with the way out.
+    let props = std::fs::read_to_string(broker.dir.join("server.properties")).unwrap();
+    let controller = props
+        .lines()
+        .find_map(|l| l.strip_prefix("controller.quorum.bootstrap.servers="))
+        .expect("the harness names its controller listener");
+    let (out, _) = run_guarded(&["list", "--bootstrap-server", controller]);
+    let err = &out.stderr;
+    // It answered, with what it is: exit 4, as for any cluster that answers with an error.
+    assert_eq!(out.status.code(), Some(4), "{err}");
+    one_error_line(err);
+    assert!(
+        err.contains("is a KRaft controller listener, not a broker"),
+        "{err}"
+    );
+    assert!(!err.contains("3.8 or later"), "{err}");
+
     // The harness's PLAINTEXT listener has no SASL: say so, not "wrong password".
     for mechanism in ["PLAIN", "SCRAM-SHA-512"] {
         let props = sasl_properties(&broker.dir, mechanism);

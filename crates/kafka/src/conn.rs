@@ -31,6 +31,15 @@ pub const API_STREAMS_GROUP_DESCRIBE: i16 = 89;
 
 const ILLEGAL_SASL_STATE: i16 = 34;
 
+/// A KRaft controller answers ApiVersions with the quorum's APIs (BrokerHeartbeat, 63, which
+/// only controllers serve) and none of the group APIs a broker listener has (FindCoordinator,
+/// 10): what tells a controller address given by mistake from an old broker.
+fn is_controller_listener(versions: &BTreeMap<i16, (i16, i16)>) -> bool {
+    const FIND_COORDINATOR: i16 = 10;
+    const BROKER_HEARTBEAT: i16 = 63;
+    versions.contains_key(&BROKER_HEARTBEAT) && !versions.contains_key(&FIND_COORDINATOR)
+}
+
 /// Our highest version per API key (explicit caps; see the wire-protocol reference §4).
 pub fn client_max_version(api_key: i16) -> Option<i16> {
     Some(match api_key {
@@ -319,13 +328,26 @@ impl Connection {
         let v = self
             .version_for(key as i16)
             .filter(|v| *v >= min_needed)
-            .ok_or_else(|| KafkaError::Unsupported {
-                detail: format!(
-                    "broker {} does not support {key:?} v{min_needed}+ (it offers {:?})",
-                    self.addr,
-                    self.versions.get(&(key as i16))
-                ),
-                hint: "this tool needs Apache Kafka 3.8 or later (4.2+ for streams groups)".into(),
+            .ok_or_else(|| match is_controller_listener(&self.versions) {
+                true => KafkaError::Unsupported {
+                    detail: format!(
+                        "{} is a KRaft controller listener, not a broker: it does not serve {key:?}",
+                        self.addr
+                    ),
+                    hint: "give a broker's address (one of its `listeners`, not a \
+                           `controller.quorum.voters` or `controller.quorum.bootstrap.servers` entry)"
+                        .into(),
+                },
+                false => KafkaError::Unsupported {
+                    detail: format!(
+                        "broker {} does not support {key:?} v{min_needed}+ (it offers {:?})",
+                        self.addr,
+                        self.versions.get(&(key as i16))
+                    ),
+                    hint: "this tool needs Apache Kafka 3.8 or later (streams groups: 4.1 or \
+                           later, 4.1 with its early-access settings)"
+                        .into(),
+                },
             })?;
         let resp = self.request(key, v, req).await?;
         Ok((v, resp))
@@ -529,6 +551,16 @@ fn handshake_failure(
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_controller_listener_is_told_from_a_broker() {
+        let of = |keys: &[i16]| keys.iter().map(|k| (*k, (0, 1))).collect();
+        // A controller: quorum and registration APIs, no group coordinator.
+        assert!(is_controller_listener(&of(&[1, 3, 18, 52, 53, 55, 62, 63])));
+        // A broker listener: FindCoordinator, no BrokerHeartbeat.
+        assert!(!is_controller_listener(&of(&[0, 1, 3, 10, 18, 88, 89])));
+        assert!(!is_controller_listener(&of(&[])));
+    }
     use super::*;
 
     #[test]
