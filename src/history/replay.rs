@@ -373,9 +373,15 @@ impl ReplayedGroup {
             }
             each(self, r, true);
         }
+        self.decisions(&before, target_written)
+    }
+
+    /// What a write changed, once its records are applied: joins (and who waits for a first
+    /// target), the target, members reaching it, the state.
+    fn decisions(&mut self, before: &ReplayedGroup, target_written: bool) -> Vec<Decision> {
         self.joined_epoch
             .retain(|id, _| self.members.contains_key(id));
-        let mut out = self.membership_changes(&before);
+        let mut out = self.membership_changes(before);
         for id in self.members.keys() {
             if before.members.contains_key(id) {
                 continue;
