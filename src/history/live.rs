@@ -18,6 +18,7 @@ use super::pass::Listener;
 use super::records::{group_of, GroupKind};
 use super::replay::ReplayedGroup;
 use super::report::{HistoryReport, Window};
+use super::split::{writes_of_batch, LogRecord};
 use super::verify::Verifier;
 use super::{consumer_offsets_partition, Write};
 
@@ -50,18 +51,23 @@ pub struct GroupLog {
 }
 
 impl GroupLog {
-    /// The group's coordinator writes, for the pure replay.
+    /// The group's coordinator writes, for the pure replay: each batch cut into the writes it
+    /// holds.
     pub fn writes(&self) -> Vec<Write> {
         self.batches
             .iter()
-            .map(|b| Write {
-                offset: b.base_offset,
-                timestamp_ms: b.max_timestamp_ms,
-                records: b
+            .flat_map(|b| {
+                let records = b
                     .records
                     .iter()
-                    .map(|r| (r.key.clone().unwrap_or_default(), r.value.clone()))
-                    .collect(),
+                    .map(|r| LogRecord {
+                        offset: r.offset,
+                        timestamp_ms: r.timestamp_ms,
+                        key: r.key.clone().unwrap_or_default(),
+                        value: r.value.clone(),
+                    })
+                    .collect();
+                writes_of_batch(b.base_offset, records)
             })
             .collect()
     }

@@ -8,7 +8,7 @@
 //! removes what its key names. Read back in order, they are the group's history.
 //!
 //! `records` turns one record's key and value bytes into typed values (and `encode` turns them
-//! back, for tests and fixtures), `replay` builds the group from them write by write, `pass`
+//! back, for tests and fixtures), `split` cuts a record batch into the writes it holds, `replay` builds the group from them write by write, `pass`
 //! replays the writes once and tells each step to its listeners: `report` (the story: what each
 //! write changed) and `verify` (each target the broker wrote, kept to be recomputed); all pure.
 //! `live` reads the group's partition over the wire.
@@ -22,17 +22,22 @@ pub mod pass;
 pub mod records;
 pub mod replay;
 pub mod report;
+pub mod split;
 pub mod verify;
 
 pub use records::{decode, group_of, CoordinatorRecord, Decoded, RecordError};
 
 use coordinator::java::java_string_hash;
 
-/// One coordinator write as the partition holds it: a record batch's records of one group.
+/// One coordinator write of the group: what one heartbeat, timer or offset commit made the
+/// coordinator write, cut out of its record batch ([`split`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Write {
-    /// The offset of the batch's first record.
+    /// The offset of the write's first record.
     pub offset: i64,
+    /// The base offset of the record batch that holds it (a batch may hold several writes).
+    pub batch_offset: i64,
+    /// When the coordinator wrote it (its records' timestamp).
     pub timestamp_ms: i64,
     /// Each record's key and value (`None`: a tombstone).
     pub records: Vec<(Vec<u8>, Option<Vec<u8>>)>,

@@ -2,10 +2,9 @@
 //! ([`ReplayedGroup`]), and every step handed to the listeners: the story (`report`) and, with
 //! `--verify`, the verifier (`verify`).
 //!
-//! A record batch may hold several coordinator writes (the runtime lingers a few milliseconds to
-//! batch appends), so a listener sees each record twice, with the group just before and just
-//! after it is applied (the verifier checks a target at its own record 20, with what came before
-//! it), then the whole write with what it changed (the story tells one event per batch).
+//! A listener sees each record twice, with the group just before and just after it is applied
+//! (the verifier checks a target at its own record 20, with what came before it), then the whole
+//! write with what it changed (the story tells one event per write; `split` cut the batches).
 
 use super::records::{decode, CoordinatorRecord, Decoded};
 use super::replay::{Decision, ReplayedGroup};

@@ -1,6 +1,5 @@
-//! Replaying a group's records into its state, one record batch at a time (usually one
-//! coordinator write; the runtime may batch a few that came together), and saying what each
-//! changed.
+//! Replaying a group's records into its state, one coordinator write at a time (`split` cut
+//! them out of their record batches), and saying what each changed.
 //!
 //! The rules are the coordinator's own (`GroupMetadataManager.replay`): any record but a
 //! tombstone creates the group, a tombstone of something unknown is ignored, and the group's
@@ -331,7 +330,7 @@ impl ReplayedGroup {
             })
     }
 
-    /// Apply one coordinator write (a batch's records of this group) and say what changed.
+    /// Apply one coordinator write (its records of this group) and say what changed.
     /// `each` is shown every record with the group just before it is applied (`false`) and just
     /// after (`true`).
     pub fn apply_write<'r>(
@@ -342,8 +341,9 @@ impl ReplayedGroup {
     ) -> Vec<Decision> {
         let before = self.clone();
         let mut target_written = false;
-        // A batch may hold several heartbeats' writes: a member joins at the group epoch the
-        // first epoch record after its member record bumps to, not at the batch's last.
+        // Should a cut between two writes be missed (`split` infers cuts within a millisecond), a
+        // member still joins at the group epoch the first epoch record after its member record
+        // bumps to, not at the write's last.
         let mut joining: Vec<String> = Vec::new();
         for r in records {
             target_written |= matches!(
@@ -407,7 +407,7 @@ impl ReplayedGroup {
             self.last_targets = self.targets.clone();
         }
         // Reaching a new target counts, also for a member that owned the last one before the
-        // batch (the target and its acknowledgement can share a batch).
+        // write (the target and its acknowledgement can share one).
         let new_target = self.assignment_epoch != before.assignment_epoch;
         for id in self.members.keys() {
             if self.reached_target(id) && (new_target || !before.reached_target(id)) {

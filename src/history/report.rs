@@ -1,5 +1,5 @@
 //! The story of a group, as its coordinator wrote it: one event per coordinator write that
-//! changed something, in the form `timeline` tells a recording.
+//! changed something (several may share a record batch), in the form `timeline` tells a recording.
 
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -31,8 +31,10 @@ pub struct HistoryReport {
     pub compacted_through: Option<i64>,
     /// Record batches read from the partition (every group's), by compression codec.
     pub batches_by_codec: std::collections::BTreeMap<String, u64>,
-    /// Coordinator writes (record batches) and records of the group read.
+    /// Coordinator writes, the record batches that hold them (the runtime may put several
+    /// writes in one batch) and the records of the group read.
     pub writes: usize,
+    pub batches: usize,
     pub records: usize,
     /// Records of types this tool does not read (other group types, newer records), skipped.
     pub unknown_records: usize,
@@ -66,6 +68,8 @@ pub struct HistoryEntry {
     pub at_ms: i64,
     /// The offset of the write's first record in the partition.
     pub offset: i64,
+    /// The base offset of the record batch that holds the write (several writes may share one).
+    pub batch_offset: i64,
     pub changes: Vec<Decision>,
 }
 
@@ -97,6 +101,7 @@ pub fn build(
             group_id: group_id.to_string(),
             history_from: writes.first().map(|w| rfc3339(w.timestamp_ms)),
             writes: writes.len(),
+            batches: count_batches(writes),
             ..HistoryReport::default()
         },
         window,
@@ -111,6 +116,13 @@ pub fn build(
     report.assignment_epoch = group.assignment_epoch;
     report.members = group.members.len();
     (report, group)
+}
+
+/// How many record batches hold `writes` (in offset order: a batch's writes are adjacent).
+fn count_batches(writes: &[Write]) -> usize {
+    let mut offsets: Vec<i64> = writes.iter().map(|w| w.batch_offset).collect();
+    offsets.dedup();
+    offsets.len()
 }
 
 /// The story, told as the replay goes: what was read, and one event per write inside the
@@ -146,6 +158,7 @@ impl Listener for Story {
                 at: rfc3339(w.timestamp_ms),
                 at_ms: w.timestamp_ms,
                 offset: w.offset,
+                batch_offset: w.batch_offset,
                 changes: step.changes.to_vec(),
             });
         }

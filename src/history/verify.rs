@@ -600,6 +600,7 @@ mod tests {
     fn write(offset: i64, records: Vec<CoordinatorRecord>) -> Write {
         Write {
             offset,
+            batch_offset: offset,
             timestamp_ms: 1_700_000_000_000 + offset,
             records: records.iter().filter_map(encode).collect(),
         }

@@ -9,8 +9,8 @@ use model::Assignment;
 /// A header, then one row per change: TIME, OFFSET, WHAT.
 pub fn table(r: &HistoryReport) -> String {
     let mut out = format!(
-        "Group {}: __consumer_offsets-{} (coordinator broker {}), offsets {}..{}; {} write(s), {} record(s) of the group\n",
-        r.group_id, r.partition, r.coordinator, r.log_start_offset, r.high_watermark, r.writes, r.records
+        "Group {}: __consumer_offsets-{} (coordinator broker {}), offsets {}..{}; {} write(s) in {} batch(es), {} record(s) of the group\n",
+        r.group_id, r.partition, r.coordinator, r.log_start_offset, r.high_watermark, r.writes, r.batches, r.records
     );
     match (&r.history_from, r.compacted_through) {
         (Some(from), Some(through)) => out.push_str(&format!(

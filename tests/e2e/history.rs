@@ -221,9 +221,14 @@ fn history_reads_zstd_compressed_coordinator_writes() {
 /// last sample, `--at` a sample's time gives that sample's assignment, and `--verify` finds
 /// every target the broker wrote is what the local coordinator of that release computes.
 fn verify_on(version: &str, codec: (&str, &str)) {
+    // The coordinator lingers 100 ms before it flushes a batch, so that batches hold several
+    // writes (issue #33: history told one event per batch and lost members reaching a target).
     let broker = Broker::start_configured(
         version,
-        &[&format!("offsets.topic.compression.codec={}", codec.0)],
+        &[
+            &format!("offsets.topic.compression.codec={}", codec.0),
+            "group.coordinator.append.linger.ms=100",
+        ],
     );
     let group = format!("verify-{}", version.replace('.', "-"));
     let mut app = broker.app_opts(
@@ -274,7 +279,75 @@ fn verify_on(version: &str, codec: (&str, &str)) {
     });
     watch.interrupt().success();
     same_story_as_the_recording(&broker, &group, &rec);
+    reaching_targets_told_write_by_write(&broker, &group, &rec);
     verified(&broker, &group, version, codec.1);
+}
+
+/// Members reaching a target: every (member, target epoch) the watch saw a member reach (at the
+/// target epoch and owning exactly its target, not so in the sample before; a member waiting
+/// for its first target is at none, as the watch tells it) is told by `history`, though the
+/// coordinator put several writes in one batch.
+fn reaching_targets_told_write_by_write(broker: &Broker, group: &str, rec: &std::path::Path) {
+    let at_target = |sample: &Value| -> BTreeSet<(String, i64)> {
+        let g = &sample["groups"][0];
+        let epoch = g["target_assignment_epoch"].as_i64().unwrap();
+        let ahead = g["group_epoch"].as_i64().unwrap() > epoch;
+        g["members"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| {
+                let target: model::Assignment =
+                    serde_json::from_value(m["target_assignment"].clone()).unwrap();
+                let waits_for_first = ahead && target.is_empty();
+                !waits_for_first
+                    && m["member_epoch"].as_i64().unwrap() >= epoch
+                    && m["assignment"] == m["target_assignment"]
+            })
+            .map(|m| (m["member_id"].as_str().unwrap().to_string(), epoch))
+            .collect()
+    };
+    let all = samples(rec);
+    let mut seen = BTreeSet::new();
+    for pair in all.windows(2) {
+        seen.extend(
+            at_target(&pair[1])
+                .difference(&at_target(&pair[0]))
+                .cloned(),
+        );
+    }
+    let h = broker.ours_json(&["history", "--group", group, "-o", "json"]);
+    let told: BTreeSet<(String, i64)> = h["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|e| e["changes"].as_array().unwrap())
+        .filter(|c| c["kind"] == "member_reached_target")
+        .map(|c| {
+            let id = c["member_id"].as_str().unwrap().to_string();
+            (id, c["epoch"].as_i64().unwrap())
+        })
+        .collect();
+    assert!(!seen.is_empty(), "the watch saw members reach targets");
+    let untold: Vec<_> = seen.difference(&told).collect();
+    assert!(
+        untold.is_empty(),
+        "reached per the watch, untold by history: {untold:?}\n{h}"
+    );
+    // The linger put several writes in one batch, and history told them one by one.
+    let (writes, batches) = (
+        h["writes"].as_u64().unwrap(),
+        h["batches"].as_u64().unwrap(),
+    );
+    assert!(writes > batches, "{writes} writes in {batches} batches");
+    let shared = h["events"]
+        .as_array()
+        .unwrap()
+        .windows(2)
+        .filter(|e| e[0]["batch_offset"] == e[1]["batch_offset"])
+        .count();
+    eprintln!("history: {writes} writes in {batches} batches; {shared} events share a batch with the next");
+    assert!(shared > 0, "no two events of one batch: {h}");
 }
 
 /// The recording's samples (each a snapshot with its time).
