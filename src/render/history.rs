@@ -56,10 +56,17 @@ pub fn table(r: &HistoryReport) -> String {
     for p in &r.problems {
         out.push_str(&format!("problem: {p}\n"));
     }
+    out.push_str(&story(r));
+    // `--verify`: the story first, then what the local coordinator recomputed of it.
     if let Some(v) = &r.verification {
         out.push_str(&verification(v));
-        return out;
     }
+    out
+}
+
+/// One row per change: TIME, OFFSET, WHAT (nothing when no write changed anything).
+fn story(r: &HistoryReport) -> String {
+    let mut out = String::new();
     if r.events.is_empty() {
         return out;
     }
@@ -250,5 +257,35 @@ mod tests {
             what(&later),
             "target assignment epoch 2: 1 active, 0 standby moved: active 0_1 b -> a"
         );
+    }
+
+    /// `--verify` tells the story too, then what was recomputed (issue #33).
+    #[test]
+    fn verify_tells_the_story_then_the_verdict() {
+        use crate::history::report::HistoryEntry;
+        let report = HistoryReport {
+            group_id: "g".into(),
+            events: vec![HistoryEntry {
+                at: "2026-12-05T06:00:00Z".into(),
+                at_ms: 1_796_450_400_000,
+                offset: 7,
+                batch_offset: 5,
+                changes: vec![Decision::GroupEpoch { from: 1, to: 2 }],
+            }],
+            verification: Some(Verification {
+                kafka_version: "4.4.0".into(),
+                verified: 1,
+                differences: vec![],
+                skipped: vec![],
+                assumptions: vec![],
+            }),
+            ..HistoryReport::default()
+        };
+        let out = table(&report);
+        let story = out.find("group epoch 1 -> 2").expect(&out);
+        let verdict = out
+            .find("verified: 1 target assignments, 0 differences")
+            .expect(&out);
+        assert!(story < verdict, "{out}");
     }
 }

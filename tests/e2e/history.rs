@@ -522,6 +522,13 @@ fn verified(broker: &Broker, group: &str, version: &str, codec: &str) {
         "{verdict}: {}",
         table.stdout
     );
+    // The story comes first (issue #33: --verify printed the verdict alone).
+    let story = table.stdout.find("target assignment epoch").expect("the story");
+    assert!(
+        story < table.stdout.find(&verdict).unwrap(),
+        "{}",
+        table.stdout
+    );
 }
 
 #[test]
