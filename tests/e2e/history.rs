@@ -523,7 +523,10 @@ fn verified(broker: &Broker, group: &str, version: &str, codec: &str) {
         table.stdout
     );
     // The story comes first (issue #33: --verify printed the verdict alone).
-    let story = table.stdout.find("target assignment epoch").expect("the story");
+    let story = table
+        .stdout
+        .find("target assignment epoch")
+        .expect("the story");
     assert!(
         story < table.stdout.find(&verdict).unwrap(),
         "{}",
