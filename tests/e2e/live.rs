@@ -666,6 +666,141 @@ fn live_sasl_ssl_good_and_bad_credentials() {
     let err = &out.stderr;
     assert_eq!(out.status.code(), Some(3), "{err}");
     assert!(err.contains("ssl.truststore.location"), "{err}");
+
+    pkcs12_stores(&broker, &sb, &text);
+}
+
+/// Run a tool (keytool, openssl) that makes test stores; fail loudly without it.
+fn make_store(tool: &str, args: &[&str]) {
+    let out = std::process::Command::new(tool)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("{tool} is needed to make PKCS12 test stores: {e}"));
+    assert!(out.status.success(), "{tool} {args:?}: {}", stderr_of(&out));
+}
+
+/// PKCS12 key and trust stores (issue #34): a truststore made by keytool (what Kafka users
+/// have) and a keystore made by OpenSSL, read directly. The keystore's certificate is presented:
+/// one the CA did not sign fails the handshake. A wrong password names its setting, never the
+/// password.
+fn pkcs12_stores(broker: &Broker, sb: &str, scram_props: &str) {
+    let d = broker.dir.join("pkcs12");
+    std::fs::create_dir_all(&d).unwrap();
+    let p = |f: &str| d.join(f).to_str().unwrap().to_string();
+    let ca = broker.dir.join("ca.pem");
+    let (cert, key) = broker.client_cert_pem();
+    make_store(
+        "keytool",
+        &[
+            "-importcert",
+            "-noprompt",
+            "-storetype",
+            "PKCS12",
+            "-alias",
+            "ca",
+            "-file",
+            ca.to_str().unwrap(),
+            "-keystore",
+            &p("truststore.p12"),
+            "-storepass",
+            "ts-secret",
+        ],
+    );
+    let export = |cert: &str, key: &str, out: &str| {
+        make_store(
+            "openssl",
+            &[
+                "pkcs12",
+                "-export",
+                "-name",
+                "client",
+                "-in",
+                cert,
+                "-inkey",
+                key,
+                "-out",
+                &p(out),
+                "-passout",
+                "pass:ks-secret",
+            ],
+        );
+    };
+    export(
+        cert.to_str().unwrap(),
+        key.to_str().unwrap(),
+        "keystore.p12",
+    );
+    make_store(
+        "openssl",
+        &[
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "1",
+            "-subj",
+            "/CN=mallory",
+            "-keyout",
+            &p("mallory-key.pem"),
+            "-out",
+            &p("mallory.pem"),
+        ],
+    );
+    export(&p("mallory.pem"), &p("mallory-key.pem"), "mallory.p12");
+    let sasl: Vec<&str> = scram_props
+        .lines()
+        .filter(|l| !l.starts_with("ssl."))
+        .collect();
+    let props = |name: &str, keystore: &str, ts_password: &str| {
+        let mut lines: Vec<String> = sasl.iter().map(|l| l.to_string()).collect();
+        lines.extend([
+            "ssl.truststore.type=PKCS12".to_string(),
+            format!("ssl.truststore.location={}", p("truststore.p12")),
+            format!("ssl.truststore.password={ts_password}"),
+            "ssl.keystore.type=PKCS12".to_string(),
+            format!("ssl.keystore.location={}", p(keystore)),
+            "ssl.keystore.password=ks-secret".to_string(),
+            "ssl.key.password=ks-secret".to_string(),
+        ]);
+        let f = p(name);
+        std::fs::write(&f, lines.join("\n")).unwrap();
+        f
+    };
+    let good = props("good.properties", "keystore.p12", "ts-secret");
+    let out = sg(sb, &["list", "--command-config", &good]);
+    assert_eq!(out.status.code(), Some(0), "{}", out.stderr);
+    // Apache's tool reads the same file.
+    let apache = broker.java(
+        "org.apache.kafka.tools.streams.StreamsGroupCommand",
+        &[
+            "--bootstrap-server",
+            sb,
+            "--list",
+            "--command-config",
+            &good,
+        ],
+        None,
+    );
+    assert!(apache.status.success(), "{}", stderr_of(&apache));
+
+    let wrong = props("wrong.properties", "keystore.p12", "not-the-ts-secret");
+    let out = sg(sb, &["list", "--command-config", &wrong]);
+    let err = &out.stderr;
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("ssl.truststore.password"), "{err}");
+    assert!(!err.contains("not-the-ts-secret"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+
+    let mallory = props("mallory.properties", "mallory.p12", "ts-secret");
+    let out = sg(sb, &["list", "--command-config", &mallory]);
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "the broker refuses an unsigned client certificate: {}",
+        out.stderr
+    );
 }
 
 /// Far more than the commands below take with `--timeout 3000` or less: only a hang reaches it.

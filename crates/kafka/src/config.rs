@@ -174,22 +174,37 @@ pub struct SaslConfig {
     pub password: Secret,
 }
 
-/// Where PEM text comes from.
+/// Where certificates or a key come from: PEM (a file or inline) or a PKCS12 store.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Pem {
+pub enum KeyMaterial {
+    /// A PEM file.
     File(PathBuf),
     /// Inline PEM (may contain a private key, hence redacted).
     Inline(Secret),
+    /// A PKCS12 key or trust store, with its password (read by `crate::pkcs12`).
+    Pkcs12(Pkcs12Store),
+}
+
+/// Where a PKCS12 store comes from: its file, its password and the settings that named them
+/// (errors name the settings, never the password).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pkcs12Store {
+    pub path: PathBuf,
+    pub password: Secret,
+    /// `ssl.truststore.password` or `ssl.keystore.password`.
+    pub password_key: &'static str,
+    /// `ssl.truststore.location` or `ssl.keystore.location`.
+    pub location_key: &'static str,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TlsConfig {
     /// CA certificates; `None` means the built-in web PKI roots.
-    pub ca: Option<Pem>,
+    pub ca: Option<KeyMaterial>,
     /// Client certificate chain (mTLS).
-    pub cert_chain: Option<Pem>,
+    pub cert_chain: Option<KeyMaterial>,
     /// Client private key (mTLS).
-    pub key: Option<Pem>,
+    pub key: Option<KeyMaterial>,
     /// Verify the broker's host name (ssl.endpoint.identification.algorithm=https, default).
     pub verify_hostname: bool,
 }
@@ -413,26 +428,68 @@ fn security_protocol(p: &str) -> Result<SecurityProtocol, ClientConfigError> {
 fn truststore(p: &Props<'_>, tls: &mut TlsConfig) -> Result<(), ClientConfigError> {
     let ts_type = p.kind("ssl.truststore.type");
     if let Some(loc) = p.get("ssl.truststore.location") {
-        if ts_type == "JKS" || ts_type == "PKCS12" || (ts_type.is_empty() && !looks_pem(&loc)) {
+        if ts_type == "PKCS12" {
+            tls.ca = Some(pkcs12(p, loc, "ssl.truststore")?);
+        } else if ts_type == "JKS" || (ts_type.is_empty() && !looks_pem(&loc)) {
             return Err(ClientConfigError(format!(
-                "ssl.truststore.location={loc}: {} truststores are not supported; convert it to \
-                 PEM (keytool -exportcert -rfc -alias <ca> -keystore {loc} -file ca.pem) and set \
-                 ssl.truststore.type=PEM",
-                if ts_type.is_empty() { "JKS" } else { &ts_type }
+                "ssl.truststore.location={loc}: JKS truststores are not supported; convert it to \
+                 PKCS12 (keytool -importkeystore -srckeystore {loc} -destkeystore ca.p12 \
+                 -deststoretype PKCS12) and set ssl.truststore.type=PKCS12, or to PEM \
+                 (keytool -exportcert -rfc -alias <ca> -keystore {loc} -file ca.pem) and set \
+                 ssl.truststore.type=PEM"
             )));
+        } else {
+            tls.ca = Some(KeyMaterial::File(p.path(loc)));
         }
-        tls.ca = Some(Pem::File(p.path(loc)));
     }
     if let Some(pem) = p.get("ssl.truststore.certificates") {
-        tls.ca = Some(Pem::Inline(Secret::new(pem)));
+        tls.ca = Some(KeyMaterial::Inline(Secret::new(pem)));
     }
     if let Some(loc) = p.get("ssl.ca.location") {
-        tls.ca = Some(Pem::File(p.path(loc)));
+        tls.ca = Some(KeyMaterial::File(p.path(loc)));
     }
     if let Some(pem) = p.get("ssl.ca.pem") {
-        tls.ca = Some(Pem::Inline(Secret::new(pem)));
+        tls.ca = Some(KeyMaterial::Inline(Secret::new(pem)));
     }
     Ok(())
+}
+
+/// A PKCS12 store at `loc`, opened with `{prefix}.password` (Kafka's Java client needs one for
+/// PKCS12; so does this reader). A keystore whose key has a password of its own
+/// (`ssl.key.password`) is refused: PKCS12 stores made by keytool and OpenSSL use one password.
+fn pkcs12(
+    p: &Props<'_>,
+    loc: String,
+    prefix: &'static str,
+) -> Result<KeyMaterial, ClientConfigError> {
+    let (location_key, password_key) = match prefix {
+        "ssl.truststore" => ("ssl.truststore.location", "ssl.truststore.password"),
+        _ => ("ssl.keystore.location", "ssl.keystore.password"),
+    };
+    let Some(password) = p.get(password_key) else {
+        return Err(ClientConfigError(format!(
+            "{location_key}={loc} is a PKCS12 store and {password_key} is not set: set it to the \
+             store's password"
+        )));
+    };
+    if prefix == "ssl.keystore" {
+        if let Some(key_password) = p.get("ssl.key.password") {
+            if key_password != password {
+                return Err(ClientConfigError(
+                    "ssl.key.password differs from ssl.keystore.password: a PKCS12 keystore has \
+                     one password for the store and its key; remove ssl.key.password or make \
+                     them equal"
+                        .into(),
+                ));
+            }
+        }
+    }
+    Ok(KeyMaterial::Pkcs12(Pkcs12Store {
+        path: p.path(loc),
+        password: Secret::new(password),
+        password_key,
+        location_key,
+    }))
 }
 
 /// The client certificate chain and key for mutual TLS: a PEM keystore, inline PEM, or
@@ -440,35 +497,41 @@ fn truststore(p: &Props<'_>, tls: &mut TlsConfig) -> Result<(), ClientConfigErro
 fn keystore(p: &Props<'_>, tls: &mut TlsConfig) -> Result<(), ClientConfigError> {
     let ks_type = p.kind("ssl.keystore.type");
     if let Some(loc) = p.get("ssl.keystore.location") {
-        if ks_type != "PEM" {
+        if ks_type == "PKCS12" {
+            let store = pkcs12(p, loc, "ssl.keystore")?;
+            tls.cert_chain = Some(store.clone());
+            tls.key = Some(store);
+        } else if ks_type == "PEM" {
+            // A PEM keystore file holds both the key and the chain.
+            tls.cert_chain = Some(KeyMaterial::File(p.path(loc.clone())));
+            tls.key = Some(KeyMaterial::File(p.path(loc)));
+        } else {
             return Err(ClientConfigError(format!(
-                "ssl.keystore.location={loc}: {} keystores are not supported; convert the key \
-                 and certificate to PEM and set ssl.keystore.type=PEM (or use \
-                 ssl.keystore.key / ssl.keystore.certificate.chain)",
+                "ssl.keystore.location={loc}: {} keystores are not supported; convert it to \
+                 PKCS12 (keytool -importkeystore -srckeystore {loc} -destkeystore client.p12 \
+                 -deststoretype PKCS12) and set ssl.keystore.type=PKCS12, or to PEM and set \
+                 ssl.keystore.type=PEM (or use ssl.keystore.key / ssl.keystore.certificate.chain)",
                 if ks_type.is_empty() { "JKS" } else { &ks_type }
             )));
         }
-        // A PEM keystore file holds both the key and the chain.
-        tls.cert_chain = Some(Pem::File(p.path(loc.clone())));
-        tls.key = Some(Pem::File(p.path(loc)));
     }
     if let Some(k) = p.get("ssl.keystore.key") {
-        tls.key = Some(Pem::Inline(Secret::new(k)));
+        tls.key = Some(KeyMaterial::Inline(Secret::new(k)));
     }
     if let Some(c) = p.get("ssl.keystore.certificate.chain") {
-        tls.cert_chain = Some(Pem::Inline(Secret::new(c)));
+        tls.cert_chain = Some(KeyMaterial::Inline(Secret::new(c)));
     }
     if let Some(loc) = p.get("ssl.certificate.location") {
-        tls.cert_chain = Some(Pem::File(p.path(loc)));
+        tls.cert_chain = Some(KeyMaterial::File(p.path(loc)));
     }
     if let Some(loc) = p.get("ssl.key.location") {
-        tls.key = Some(Pem::File(p.path(loc)));
+        tls.key = Some(KeyMaterial::File(p.path(loc)));
     }
     if let Some(k) = p.get("ssl.key.pem") {
-        tls.key = Some(Pem::Inline(Secret::new(k)));
+        tls.key = Some(KeyMaterial::Inline(Secret::new(k)));
     }
     if let Some(c) = p.get("ssl.certificate.pem") {
-        tls.cert_chain = Some(Pem::Inline(Secret::new(c)));
+        tls.cert_chain = Some(KeyMaterial::Inline(Secret::new(c)));
     }
     Ok(())
 }
@@ -476,9 +539,12 @@ fn keystore(p: &Props<'_>, tls: &mut TlsConfig) -> Result<(), ClientConfigError>
 /// Host-name verification, and what is refused: encrypted keys, no verification, half a
 /// client identity.
 fn tls_checks(p: &Props<'_>, tls: &mut TlsConfig) -> Result<(), ClientConfigError> {
-    if p.props.contains_key("ssl.key.password") {
+    // A PKCS12 keystore's key password is its store's (checked with the keystore).
+    let pkcs12_keystore = p.kind("ssl.keystore.type") == "PKCS12";
+    if p.props.contains_key("ssl.key.password") && !pkcs12_keystore {
         return Err(ClientConfigError(
-            "ssl.key.password: encrypted private keys are not supported; use an unencrypted PEM key"
+            "ssl.key.password: encrypted PEM private keys are not supported; use an unencrypted \
+             PEM key or a PKCS12 keystore (ssl.keystore.type=PKCS12)"
                 .into(),
         ));
     }
@@ -637,7 +703,10 @@ mod tests {
         assert_eq!(s.mechanism, SaslMechanism::ScramSha512);
         assert_eq!(s.username, "u");
         assert_eq!(s.password.expose(), "secret-pw");
-        assert_eq!(c.tls.ca, Some(Pem::File(PathBuf::from("/etc/x/ca.pem"))));
+        assert_eq!(
+            c.tls.ca,
+            Some(KeyMaterial::File(PathBuf::from("/etc/x/ca.pem")))
+        );
         assert!(!c.tls.verify_hostname);
         assert_eq!(c.ignored_keys, vec!["linger.ms".to_string()]);
         let dbg = format!("{c:?}");
@@ -655,7 +724,7 @@ mod tests {
         ]);
         let c = from_properties("h:1", Duration::from_secs(1), &p, None).unwrap();
         assert_eq!(c.sasl.unwrap().mechanism, SaslMechanism::Plain);
-        assert_eq!(c.tls.ca, Some(Pem::File(PathBuf::from("/ca.pem"))));
+        assert_eq!(c.tls.ca, Some(KeyMaterial::File(PathBuf::from("/ca.pem"))));
         assert!(c.tls.verify_hostname);
     }
 
@@ -668,7 +737,8 @@ mod tests {
             None,
         )
         .unwrap_err();
-        assert!(e.0.contains("convert it to PEM"), "{e}");
+        assert!(e.0.contains("convert it to"), "{e}");
+        assert!(e.0.contains("ssl.truststore.type=PKCS12"), "{e}");
         let e = from_properties(
             "h:1",
             Duration::from_secs(1),
@@ -696,5 +766,61 @@ mod tests {
     #[test]
     fn bootstrap_list() {
         assert_eq!(split_bootstrap(" a:1, b:2,,"), vec!["a:1", "b:2"]);
+    }
+
+    /// PKCS12 stores are read with their passwords (issue #34); what cannot work is refused
+    /// before connecting, naming the setting.
+    #[test]
+    fn pkcs12_key_and_trust_stores() {
+        let parse = |pairs: &[(&str, &str)]| {
+            from_properties(
+                "h:1",
+                Duration::from_secs(1),
+                &props(pairs),
+                Some(Path::new("/etc/x")),
+            )
+        };
+        let c = parse(&[
+            ("security.protocol", "SSL"),
+            ("ssl.truststore.type", "PKCS12"),
+            ("ssl.truststore.location", "ca.p12"),
+            ("ssl.truststore.password", "ts-pw"),
+            ("ssl.keystore.type", "pkcs12"),
+            ("ssl.keystore.location", "/k/client.p12"),
+            ("ssl.keystore.password", "ks-pw"),
+            ("ssl.key.password", "ks-pw"),
+        ])
+        .unwrap();
+        let Some(KeyMaterial::Pkcs12(ts)) = &c.tls.ca else {
+            panic!("{:?}", c.tls.ca)
+        };
+        assert_eq!(ts.path, PathBuf::from("/etc/x/ca.p12"));
+        assert_eq!(ts.password.expose(), "ts-pw");
+        assert_eq!(ts.password_key, "ssl.truststore.password");
+        let Some(KeyMaterial::Pkcs12(ks)) = &c.tls.key else {
+            panic!("{:?}", c.tls.key)
+        };
+        assert_eq!(ks.path, PathBuf::from("/k/client.p12"));
+        assert_eq!(c.tls.cert_chain, c.tls.key);
+        let dbg = format!("{c:?}");
+        assert!(!dbg.contains("ts-pw") && !dbg.contains("ks-pw"), "{dbg}");
+
+        let e = parse(&[
+            ("ssl.truststore.type", "PKCS12"),
+            ("ssl.truststore.location", "ca.p12"),
+        ])
+        .unwrap_err();
+        assert!(e.0.contains("ssl.truststore.password is not set"), "{e}");
+        let e = parse(&[
+            ("ssl.keystore.type", "PKCS12"),
+            ("ssl.keystore.location", "k.p12"),
+            ("ssl.keystore.password", "a"),
+            ("ssl.key.password", "b"),
+        ])
+        .unwrap_err();
+        assert!(e.0.contains("ssl.key.password differs"), "{e}");
+        // An encrypted PEM key is still refused.
+        let e = parse(&[("ssl.key.password", "b")]).unwrap_err();
+        assert!(e.0.contains("encrypted PEM private keys"), "{e}");
     }
 }

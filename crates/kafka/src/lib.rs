@@ -20,6 +20,7 @@ pub mod conn;
 pub mod error;
 pub mod guard;
 pub mod limits;
+pub mod pkcs12;
 pub mod scram;
 pub mod tls;
 pub mod wire;

@@ -10,22 +10,31 @@ use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName, UnixTime};
 use rustls::{CertificateError, DigitallySignedStruct, RootCertStore, SignatureScheme};
 use tokio_rustls::TlsConnector;
 
-use super::config::{Pem, TlsConfig};
+use super::config::{KeyMaterial, TlsConfig};
 use super::error::{KafkaError, KafkaResult};
 
-fn pem_text(p: &Pem, what: &str) -> KafkaResult<String> {
+fn pem_text(p: &KeyMaterial, what: &str) -> KafkaResult<String> {
     match p {
-        Pem::File(path) => {
+        KeyMaterial::File(path) => {
             model::input::read_text_capped(path.as_ref(), model::input::MAX_SMALL_FILE_BYTES)
                 .map_err(|e| {
                     KafkaError::Config(format!("cannot read {what} {}: {e}", path.display()))
                 })
         }
-        Pem::Inline(s) => Ok(s.expose().to_string()),
+        KeyMaterial::Inline(s) => Ok(s.expose().to_string()),
+        // Never asked: certificates and keys of a store are read by `crate::pkcs12`.
+        KeyMaterial::Pkcs12(s) => Err(KafkaError::Config(format!(
+            "{what}: {} is a PKCS12 store, not PEM",
+            s.path.display()
+        ))),
     }
 }
 
-fn certs(p: &Pem, what: &str) -> KafkaResult<Vec<CertificateDer<'static>>> {
+/// A truststore's certificates (a PKCS12 store's trusted entries), or a PEM chain's.
+fn certs(p: &KeyMaterial, what: &str) -> KafkaResult<Vec<CertificateDer<'static>>> {
+    if let KeyMaterial::Pkcs12(store) = p {
+        return crate::pkcs12::trusted_certificates(store);
+    }
     let text = pem_text(p, what)?;
     let mut rd = BufReader::new(text.as_bytes());
     let certs: Vec<CertificateDer<'static>> = rustls_pemfile::certs(&mut rd)
@@ -39,7 +48,10 @@ fn certs(p: &Pem, what: &str) -> KafkaResult<Vec<CertificateDer<'static>>> {
     Ok(certs)
 }
 
-fn key(p: &Pem) -> KafkaResult<PrivateKeyDer<'static>> {
+fn key(p: &KeyMaterial) -> KafkaResult<PrivateKeyDer<'static>> {
+    if let KeyMaterial::Pkcs12(store) = p {
+        return Ok(crate::pkcs12::identity(store)?.1);
+    }
     let text = pem_text(p, "client key")?;
     let mut rd = BufReader::new(text.as_bytes());
     match rustls_pemfile::private_key(&mut rd) {
@@ -50,6 +62,14 @@ fn key(p: &Pem) -> KafkaResult<PrivateKeyDer<'static>> {
         Err(_) => Err(KafkaError::Config(
             "client private key is not valid PEM".into(),
         )),
+    }
+}
+
+/// The client's certificate chain: a PKCS12 keystore's key entry's, or PEM.
+fn client_chain(p: &KeyMaterial) -> KafkaResult<Vec<CertificateDer<'static>>> {
+    match p {
+        KeyMaterial::Pkcs12(store) => Ok(crate::pkcs12::identity(store)?.0),
+        pem => certs(pem, "client certificate chain"),
     }
 }
 
@@ -127,7 +147,7 @@ pub fn connector(cfg: &TlsConfig) -> KafkaResult<TlsConnector> {
     };
     let config = match (&cfg.cert_chain, &cfg.key) {
         (Some(chain), Some(k)) => builder
-            .with_client_auth_cert(certs(chain, "client certificate chain")?, key(k)?)
+            .with_client_auth_cert(client_chain(chain)?, key(k)?)
             .map_err(|e| KafkaError::Config(format!("client certificate: {e}")))?,
         _ => builder.with_no_client_auth(),
     };
@@ -176,7 +196,9 @@ mod tests {
         })
         .is_ok());
         let bad = TlsConfig {
-            ca: Some(Pem::Inline(super::super::config::Secret::new("not pem"))),
+            ca: Some(KeyMaterial::Inline(super::super::config::Secret::new(
+                "not pem",
+            ))),
             verify_hostname: false,
             ..TlsConfig::default()
         };
