@@ -19,7 +19,7 @@ use streams_group::render::watch::MarkBy;
 use streams_group::source::live::GroupSelection;
 use streams_group::watch::late::Late;
 use streams_group::watch::live as sampling;
-use streams_group::watch::sample::Sample;
+use streams_group::watch::sample::{Sample, Waited};
 
 use super::{GlobalArgs, Outcome};
 use crate::command_error::{CommandError, Kind};
@@ -95,7 +95,8 @@ pub fn run(
                 }
             }
             Event::Sample(mut s) => {
-                s.waited = late.arrived(Instant::now(), s.sampled_at_ms);
+                // The sampler gave the sample its longest wait; kept only if it was late.
+                s.waited = late.arrived(Instant::now(), s.waited.take());
                 taken += 1;
                 if let Some(r) = &mut record {
                     if let Err(e) = r.append(&s) {
@@ -185,7 +186,11 @@ fn start_sampler(
         let mut tick = Instant::now();
         loop {
             let event = match sampling::sample(&client, &selection, &waits, now_ms) {
-                Ok(s) => Event::Sample(Box::new(s)),
+                Ok(mut s) => {
+                    let longest = waits.take_longest();
+                    s.waited = longest.map(|(w, ended)| Waited::until(w, ended));
+                    Event::Sample(Box::new(s))
+                }
                 Err(e) => Event::Failed(e),
             };
             let failed = matches!(event, Event::Failed(_));

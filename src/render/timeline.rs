@@ -2,7 +2,7 @@
 //! target.
 
 use super::table;
-use super::watch::{awaited_text, change_text};
+use super::watch::{awaited_all_text, change_text};
 use crate::time;
 use crate::watch::timeline::{CatchUp, Happening, Milestone, TimelineReport, Unpaired};
 
@@ -103,7 +103,7 @@ fn milestone_text(m: &Milestone) -> String {
             format!(
                 "no sample for {}: waited for {}{retries}",
                 time::format_duration(waited.waited_ms),
-                awaited_text(&waited.wait)
+                awaited_all_text(&waited.wait)
             )
         }
         Milestone::StableAgain {

@@ -95,20 +95,35 @@ pub fn waiting_line(w: &Wait, now_ms: i64) -> String {
 }
 
 /// `the coordinator of demo (broker 2 at localhost:9093)`, `the bootstrap servers (...)`,
-/// `broker 3 at localhost:9094`.
+/// `broker 3 at localhost:9094`: the broker asked now.
 pub fn awaited_text(w: &Wait) -> String {
-    let at = |b: &CoordinatorNode| format!("broker {} at {}:{}", b.id, b.host, b.port);
-    match (&w.awaited, &w.broker) {
+    awaited_at(w, w.broker.as_ref().map(at))
+}
+
+/// What a wait awaited, with every broker it asked (`broker 2 at ..., then broker 3 at ...`).
+pub fn awaited_all_text(w: &Wait) -> String {
+    let all: Vec<String> = w.brokers.iter().map(at).collect();
+    awaited_at(w, (!all.is_empty()).then(|| all.join(", then ")))
+}
+
+/// `broker 2 at localhost:9093`.
+fn at(b: &CoordinatorNode) -> String {
+    format!("broker {} at {}:{}", b.id, b.host, b.port)
+}
+
+/// `w`'s awaited thing, at `brokers` (as text) when known.
+fn awaited_at(w: &Wait, brokers: Option<String>) -> String {
+    match (&w.awaited, brokers) {
         (Awaited::Bootstrap { servers }, _) => {
             format!("the bootstrap servers ({})", servers.join(", "))
         }
         (Awaited::Coordinator { groups }, Some(b)) => {
-            format!("the coordinator of {} ({})", groups.join(", "), at(b))
+            format!("the coordinator of {} ({b})", groups.join(", "))
         }
         (Awaited::Coordinator { groups }, None) => {
             format!("the coordinator of {} (not found yet)", groups.join(", "))
         }
-        (Awaited::Broker, Some(b)) => at(b),
+        (Awaited::Broker, Some(b)) => b,
         (Awaited::Broker, None) => "a broker's answer".to_string(),
     }
 }

@@ -124,6 +124,7 @@ pub fn coordinator_wait(since_ms: i64, id: i32, retries: u32) -> model::wait::Wa
         },
     );
     w.broker = Some(broker(id));
+    w.brokers = vec![broker(id)];
     w.retries = retries;
     w.last_retry = (retries > 0).then(|| format!("coordinator {id} of `app`: refused; retrying"));
     w

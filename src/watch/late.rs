@@ -1,25 +1,25 @@
-//! A late sample: when the watch looks at what the describe in flight waits for, and what the
-//! sample records of it. A sample is due one interval after the previous one came (the first
-//! when the watch starts) and late once it has not come one interval after that; the wait is
-//! told then, and again every interval (at least a second apart) while it lasts. Pure: the
-//! caller passes the times and the wait it read.
+//! A late sample: when the watch looks at what the describe in flight waits for, and whether
+//! the sample keeps what held it up. A sample is due one interval after the previous one came
+//! (the first when the watch starts) and late once it has not come one interval after that;
+//! the wait is told then, and again every interval (at least a second apart) while it lasts.
+//! Pure: the caller passes the times and the waits it read.
 
 use std::time::{Duration, Instant};
 
 use super::sample::Waited;
 use model::wait::Wait;
 
-/// The shortest time between two tellings of one wait: a short interval must not flood.
+/// The shortest time between two tellings of a wait: a short interval must not flood.
 const AT_MOST_EVERY: Duration = Duration::from_secs(1);
 
-/// The sample in flight: when it is late, and what was told of its wait.
+/// The sample in flight: when it is late, and whether its wait was told.
 #[derive(Debug)]
 pub struct Late {
     every: Duration,
     /// When the wait is next told.
     next_look: Instant,
-    /// The wait last told since the previous sample.
-    told: Option<Wait>,
+    /// A wait was told since the previous sample: this one is late.
+    told: bool,
 }
 
 impl Late {
@@ -28,7 +28,7 @@ impl Late {
         Late {
             every,
             next_look: start + every,
-            told: None,
+            told: false,
         }
     }
 
@@ -45,14 +45,15 @@ impl Late {
         }
         self.next_look = now + self.every.max(AT_MOST_EVERY);
         let wait = current?;
-        self.told = Some(wait.clone());
+        self.told = true;
         Some(wait)
     }
 
-    /// The sample came at `now`, stamped `at_ms`: what it waited for, if it was late.
-    pub fn arrived(&mut self, now: Instant, at_ms: i64) -> Option<Waited> {
+    /// The sample came at `now`; `longest` is the longest wait of its describe. Kept when the
+    /// sample was late (its wait was told), as what held it up most.
+    pub fn arrived(&mut self, now: Instant, longest: Option<Waited>) -> Option<Waited> {
         self.next_look = now + 2 * self.every;
-        self.told.take().map(|w| Waited::until(w, at_ms))
+        std::mem::take(&mut self.told).then_some(longest).flatten()
     }
 }
 
@@ -71,21 +72,22 @@ mod tests {
     }
 
     #[test]
-    fn a_sample_on_time_tells_nothing_and_records_no_wait() {
+    fn a_sample_on_time_tells_nothing_and_keeps_no_wait() {
         let t0 = Instant::now();
         let every = Duration::from_millis(500);
         let mut late = Late::new(every, t0);
         assert_eq!(late.look(t0 + every / 2, Some(wait(0))), None);
-        assert_eq!(late.arrived(t0 + every / 2, 250), None);
+        let short = Waited::until(wait(100), 150);
+        assert_eq!(late.arrived(t0 + every / 2, Some(short)), None);
         assert_eq!(late.next_look(), t0 + every / 2 + 2 * every);
     }
 
     #[test]
-    fn a_late_sample_tells_its_wait_at_most_once_a_second_and_records_the_last() {
+    fn a_late_sample_tells_its_wait_at_most_once_a_second_and_keeps_the_longest() {
         let t0 = Instant::now();
         let every = Duration::from_millis(500);
         let mut late = Late::new(every, t0);
-        late.arrived(t0, 0);
+        late.arrived(t0, None);
         let first = t0 + 2 * every;
         assert_eq!(late.next_look(), first);
         assert_eq!(late.look(first, Some(wait(600))), Some(wait(600)));
@@ -98,9 +100,14 @@ mod tests {
             late.look(again, Some(retried.clone())),
             Some(retried.clone())
         );
-        let waited = late.arrived(again, 3100).expect("it was late");
-        assert_eq!((waited.wait, waited.waited_ms), (retried, 2500));
-        assert_eq!(late.arrived(again, 3600), None, "the next one was not late");
+        let longest = Waited::until(retried, 3100);
+        assert_eq!(late.arrived(again, Some(longest.clone())), Some(longest));
+        let next = Waited::until(wait(3200), 3300);
+        assert_eq!(
+            late.arrived(again, Some(next)),
+            None,
+            "the next one was not late"
+        );
     }
 
     #[test]
@@ -110,6 +117,9 @@ mod tests {
         let mut late = Late::new(every, t0);
         assert_eq!(late.look(t0 + every, None), None);
         assert_eq!(late.next_look(), t0 + 2 * every);
-        assert_eq!(late.arrived(t0 + 3 * every, 6000), None);
+        assert_eq!(
+            late.arrived(t0 + 3 * every, Some(Waited::until(wait(0), 10))),
+            None
+        );
     }
 }

@@ -31,23 +31,23 @@ pub struct Sample {
     pub snapshot: Snapshot,
 }
 
-/// A wait that made a sample late, as last seen before the sample came.
+/// A wait that made a sample late: the longest of its describe.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Waited {
     /// When the wait began, RFC 3339 in UTC (`since_ms` in milliseconds).
     pub since: String,
-    /// From when the wait began to the sample.
+    /// How long it lasted.
     pub waited_ms: i64,
     #[serde(flatten)]
     pub wait: Wait,
 }
 
 impl Waited {
-    /// `wait`, ended by the sample taken at `at_ms`.
-    pub fn until(wait: Wait, at_ms: i64) -> Self {
+    /// `wait`, which ended at `ended_ms`.
+    pub fn until(wait: Wait, ended_ms: i64) -> Self {
         Waited {
             since: time::rfc3339(wait.since_ms),
-            waited_ms: at_ms - wait.since_ms,
+            waited_ms: ended_ms - wait.since_ms,
             wait,
         }
     }

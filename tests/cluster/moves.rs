@@ -14,10 +14,11 @@
 //! 4. `history` reads the group's partition from its leader after the moves;
 //! 5. SIGKILL of `moving`'s coordinator: `describe` (the dead node first in the bootstrap list)
 //!    finds the new coordinator and shows the group, its members' epochs continued. Two watches
-//!    run through it: one whose samples time out (`--timeout 2000`) and one whose retries may
-//!    take as long as the move does (`--watch 500ms`, `--timeout 30000`): that one's late sample
-//!    says on stderr what it waits for (the coordinator, the dead broker) and records it; both
-//!    recordings' `timeline` tell the coordinator moving from the dead broker to the new one.
+//!    sample twice a second through it: one whose samples time out (`--timeout 2000`), which
+//!    says on stderr that it waits for the coordinator (the dead broker) before each fails, and
+//!    one whose retries may take as long as the move does (`--timeout 30000`), whose one late
+//!    sample says what it waits for and records it; both recordings' `timeline` tell the
+//!    coordinator moving from the dead broker to the new one.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -390,7 +391,9 @@ fn coordinator_killed(cluster: &Broker) {
     // A watch with a short --timeout: its samples fail while the dead node is still named
     // coordinator (until the controller fences it), and it says so on stderr, going on.
     let rec = cluster.dir.join("killed.jsonl");
-    let watch = start_watch(cluster, &rec, "1", "2000");
+    // Sampled twice a second, each sample retried for 2 s: a sample that waits for the dead
+    // coordinator is late, and says so, before it fails.
+    let watch = start_watch(cluster, &rec, "500ms", "2000");
     // The watch of issue #33: twice a second, its retries bounded by 30 s, which the move takes
     // less than: no sample fails, one is late.
     let long_rec = cluster.dir.join("killed-waiting.jsonl");
@@ -457,6 +460,10 @@ fn coordinator_killed(cluster: &Broker) {
         "the watch did not recover: {last}"
     );
     let new = after["coordinator"]["id"].as_u64().unwrap() as u32;
+    // Every sample that waited for the dead coordinator waited longer than its interval.
+    let coordinator = format!("for the coordinator of {MOVING} (broker {dead} at ");
+    let line = waiting_line(&err, &coordinator);
+    eprintln!("waiting line of the watch whose samples failed: {line}");
     // Its samples lost the group while the coordinator moved; the move shows when it is back.
     timeline_tells_the_move(&rec, dead, new);
     the_late_sample_said_what_it_waited_for(waiting, &long_rec, dead, new);
@@ -476,9 +483,18 @@ fn timeline_tells_the_move(rec: &Path, dead: u32, new: u32) -> String {
     timeline
 }
 
-/// The watch with long retries: while it waited for the dead coordinator, a line on stderr
-/// said so (naming the group's coordinator and the dead broker), its recording kept the wait,
-/// and its output and `timeline` tell the coordinator moving.
+/// The first line of `err` that says the watch is waiting `named` (`for ...`).
+fn waiting_line<'a>(err: &'a str, named: &str) -> &'a str {
+    let line = err
+        .lines()
+        .find(|l| l.starts_with("waiting since ") && l.contains(named));
+    line.unwrap_or_else(|| panic!("no waiting line `{named}` on stderr:\n{err}"))
+}
+
+/// The watch with long retries: while it waited for the dead broker, a line on stderr said so,
+/// its recording kept the wait, and its output and `timeline` tell the coordinator moving.
+/// What it waited for is the coordinator of `moving` unless the kill met a sample reading
+/// offsets from a partition leader on the same broker: then that leader (`for broker N at`).
 fn the_late_sample_said_what_it_waited_for(watch: Running, rec: &Path, dead: u32, new: u32) {
     wait_for(
         "the waiting watch to sample the new coordinator",
@@ -490,20 +506,28 @@ fn the_late_sample_said_what_it_waited_for(watch: Running, rec: &Path, dead: u32
         },
     );
     let (samples, _) = stop_watch(watch, rec);
+    // Kept past the cluster's directory, to read what a real move looks like.
+    let kept = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cluster-killed-waiting");
+    for ext in ["jsonl", "out", "err"] {
+        let _ = std::fs::copy(rec.with_extension(ext), kept.with_extension(ext));
+    }
+    eprintln!(
+        "the waiting watch's recording and output: {}.*",
+        kept.display()
+    );
     let err = std::fs::read_to_string(rec.with_extension("err")).unwrap();
-    let named = format!("for the coordinator of {MOVING} (broker {dead} at ");
-    let line = err
-        .lines()
-        .find(|l| l.starts_with("waiting since ") && l.contains(&named));
-    let line = line.unwrap_or_else(|| panic!("no waiting line `{named}` on stderr:\n{err}"));
-    eprintln!("waiting line: {line}");
+    let named = format!("broker {dead} at ");
+    eprintln!("waiting lines:\n{err}");
+    waiting_line(&err, &named);
     let waited = samples.iter().find_map(|s| {
         let w = &s["waited"];
-        (w["for"]["what"] == "coordinator" && w["broker"]["id"] == dead).then_some(w)
+        let brokers = w["brokers"].as_array()?;
+        brokers.iter().any(|b| b["id"] == dead).then_some(w)
     });
     let waited = waited.unwrap_or_else(|| panic!("no sample recorded the wait: {samples:?}"));
     assert!(waited["waited_ms"].as_i64().unwrap() > 0, "{waited}");
     let out = std::fs::read_to_string(rec.with_extension("out")).unwrap();
+    eprintln!("its output:\n{out}");
     let moved = format!("{MOVING}: coordinator moved: broker {dead} (");
     assert!(
         out.contains(&moved),
@@ -512,7 +536,7 @@ fn the_late_sample_said_what_it_waited_for(watch: Running, rec: &Path, dead: u32
     let timeline = timeline_tells_the_move(rec, dead, new);
     let late = timeline
         .lines()
-        .find(|l| l.contains("no sample for ") && l.contains(&named.replacen("for ", "", 1)));
+        .find(|l| l.contains("no sample for ") && l.contains(&named));
     let late = late.unwrap_or_else(|| panic!("the timeline tells no wait:\n{timeline}"));
     eprintln!("timeline: {late}");
 }

@@ -15,7 +15,14 @@ use model::wait::{Awaited, Wait};
 /// The shared cell, or nothing when nobody listens (every command but a watch): then telling
 /// costs nothing.
 #[derive(Clone, Debug, Default)]
-pub struct Waits(Option<Arc<Mutex<Option<Wait>>>>);
+pub struct Waits(Option<Arc<Mutex<Cell>>>);
+
+#[derive(Debug, Default)]
+struct Cell {
+    current: Option<Wait>,
+    /// The longest wait that ended since [`Waits::take_longest`], and when it ended.
+    longest: Option<(Wait, i64)>,
+}
 
 /// Whose answer a request awaits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,12 +36,18 @@ pub(crate) enum Asked {
 impl Waits {
     /// A cell that [`Waits::current`] reads from another thread.
     pub fn shared() -> Self {
-        Waits(Some(Arc::new(Mutex::new(None))))
+        Waits(Some(Arc::new(Mutex::new(Cell::default()))))
     }
 
     /// What the session waits for now (nothing between steps, or when not shared).
     pub fn current(&self) -> Option<Wait> {
-        self.cell()?.clone()
+        self.cell()?.current.clone()
+    }
+
+    /// The longest wait that ended since the last call, and when it ended (milliseconds since
+    /// the Unix epoch): what held a late answer up most.
+    pub fn take_longest(&self) -> Option<(Wait, i64)> {
+        self.cell()?.longest.take()
     }
 
     /// A step that awaits `awaited` until the returned guard is dropped; then the wait it
@@ -45,10 +58,10 @@ impl Waits {
             restore: None,
         };
         if let Some(mut cell) = self.cell() {
-            if cell.as_ref().is_some_and(|w| w.awaited == awaited) {
+            if cell.current.as_ref().is_some_and(|w| w.awaited == awaited) {
                 return step;
             }
-            step.restore = Some(cell.replace(Wait::new(now_ms(), awaited)));
+            step.restore = Some(cell.current.replace(Wait::new(now_ms(), awaited)));
         }
         step
     }
@@ -57,26 +70,31 @@ impl Waits {
     /// (FindCoordinator asked of any broker is no answer of the coordinator).
     pub(crate) fn asking(&self, node: CoordinatorNode, asked: Asked) {
         let Some(mut cell) = self.cell() else { return };
-        let Some(wait) = cell.as_mut() else { return };
+        let Some(wait) = cell.current.as_mut() else {
+            return;
+        };
         let fits = match wait.awaited {
             Awaited::Coordinator { .. } => asked == Asked::Coordinator,
             Awaited::Broker => asked == Asked::Broker,
             Awaited::Bootstrap { .. } => false,
         };
         if fits {
+            if !wait.brokers.contains(&node) {
+                wait.brokers.push(node.clone());
+            }
             wait.broker = Some(node);
         }
     }
 
     /// A request of the current wait is retried, because of `why`.
     pub(crate) fn retried(&self, why: &str) {
-        if let Some(wait) = self.cell().as_mut().and_then(|c| c.as_mut()) {
+        if let Some(wait) = self.cell().as_mut().and_then(|c| c.current.as_mut()) {
             wait.retries += 1;
             wait.last_retry = Some(why.to_string());
         }
     }
 
-    fn cell(&self) -> Option<MutexGuard<'_, Option<Wait>>> {
+    fn cell(&self) -> Option<MutexGuard<'_, Cell>> {
         // A panic elsewhere while holding the lock leaves a value that is still whole.
         let cell = self.0.as_ref()?;
         Some(cell.lock().unwrap_or_else(|e| e.into_inner()))
@@ -93,8 +111,20 @@ pub(crate) struct Step {
 
 impl Drop for Step {
     fn drop(&mut self) {
-        if let (Some(previous), Some(mut cell)) = (self.restore.take(), self.waits.cell()) {
-            *cell = previous;
+        let (Some(previous), Some(mut cell)) = (self.restore.take(), self.waits.cell()) else {
+            return;
+        };
+        let ended = std::mem::replace(&mut cell.current, previous);
+        let now = now_ms();
+        let lasted = |(w, end): &(Wait, i64)| end - w.since_ms;
+        if let Some(ended) = ended.map(|w| (w, now)) {
+            if cell
+                .longest
+                .as_ref()
+                .is_none_or(|l| lasted(&ended) > lasted(l))
+            {
+                cell.longest = Some(ended);
+            }
         }
     }
 }
@@ -142,9 +172,14 @@ mod tests {
             Some(node(2)),
             "FindCoordinator's broker is not the coordinator"
         );
+        assert_eq!(w.brokers, vec![node(2)]);
         assert_eq!(w.last_retry.as_deref(), Some("again"));
         drop(outer);
         assert_eq!(waits.current(), None);
+        let (longest, ended) = waits.take_longest().expect("the wait ended");
+        assert_eq!((longest.since_ms, longest.retries), (since, 2));
+        assert!(ended >= since);
+        assert_eq!(waits.take_longest(), None, "taken");
     }
 
     #[test]

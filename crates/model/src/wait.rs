@@ -32,6 +32,10 @@ pub struct Wait {
     /// first request.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub broker: Option<CoordinatorNode>,
+    /// Every broker asked during the wait, in the order first asked: a coordinator that moved
+    /// while it was awaited is the first of two.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub brokers: Vec<CoordinatorNode>,
     /// Requests retried during this wait.
     #[serde(default)]
     pub retries: u32,
@@ -46,6 +50,7 @@ impl Wait {
             since_ms,
             awaited,
             broker: None,
+            brokers: Vec::new(),
             retries: 0,
             last_retry: None,
         }

@@ -158,6 +158,11 @@ fn a_late_sample_says_what_it_waits_for_since_when_and_how_it_retries() {
     assert_eq!(awaited_text(&any), "a broker's answer");
     any.broker = Some(node(3));
     assert_eq!(awaited_text(&any), "broker 3 at localhost:9093");
+    w.brokers = vec![node(2), node(3)];
+    assert_eq!(
+        awaited_all_text(&w),
+        "the coordinator of demo (broker 2 at localhost:9092, then broker 3 at localhost:9093)"
+    );
 }
 
 #[test]
