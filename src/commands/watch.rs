@@ -11,13 +11,15 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use kafka::config::ClientConfig;
+use kafka::waits::Waits;
 use model::group::Snapshot;
 use streams_group::error;
 use streams_group::render::out::note;
 use streams_group::render::watch::MarkBy;
 use streams_group::source::live::GroupSelection;
+use streams_group::watch::late::Late;
 use streams_group::watch::live as sampling;
-use streams_group::watch::sample::Sample;
+use streams_group::watch::sample::{Sample, Waited};
 
 use super::{GlobalArgs, Outcome};
 use crate::command_error::{CommandError, Kind};
@@ -57,9 +59,11 @@ pub struct View<'a> {
 }
 
 enum Event {
-    Sample(Sample),
+    Sample(Box<Sample>),
     Failed(error::Error),
     Stop,
+    /// No sample yet, and it is time to look at what the one in flight waits for.
+    Look,
 }
 
 /// Watch until Ctrl-C, `--samples` or `--for`.
@@ -74,16 +78,25 @@ pub fn run(
     let mut record = args.record.as_deref().map(Recording::open).transpose()?;
     let (tx, events) = mpsc::channel();
     on_signal(tx.clone())?;
-    start_sampler(client, selection.clone(), every, tx);
+    let waits = Waits::shared();
+    start_sampler(client, selection.clone(), every, tx, waits.clone());
     let title = title(&selection, &view, every);
     let mut show = screen::Show::new(global.format(), title, view);
     let deadline = args.for_duration.map(|d| Instant::now() + d);
+    let mut late = Late::new(every, Instant::now());
     let mut taken = 0;
     let outcome = loop {
-        match next(&events, deadline) {
+        match next(&events, deadline, late.next_look()) {
             Event::Stop => break Ok(Code::Success),
             Event::Failed(e) => break Err(e.into()),
-            Event::Sample(s) => {
+            Event::Look => {
+                if let Some(wait) = late.look(Instant::now(), waits.current()) {
+                    show.waiting(&wait, now_ms());
+                }
+            }
+            Event::Sample(mut s) => {
+                // The sampler gave the sample its longest wait; kept only if it was late.
+                s.waited = late.arrived(Instant::now(), s.waited.take());
                 taken += 1;
                 if let Some(r) = &mut record {
                     if let Err(e) = r.append(&s) {
@@ -91,7 +104,7 @@ pub fn run(
                     }
                 }
                 tell_what_failed(&s, every);
-                if let Err(e) = show.sample(s) {
+                if let Err(e) = show.sample(*s) {
                     break Err(e.into());
                 }
                 if args.samples == Some(taken) {
@@ -127,13 +140,22 @@ fn tell_what_failed(s: &Sample, every: Duration) {
     }
 }
 
-/// The next event, or `Stop` when `deadline` passes first.
-fn next(events: &Receiver<Event>, deadline: Option<Instant>) -> Event {
-    let got = match deadline {
-        None => events.recv().map_err(|_| RecvTimeoutError::Disconnected),
-        Some(d) => events.recv_timeout(d.saturating_duration_since(Instant::now())),
-    };
-    got.unwrap_or(Event::Stop)
+/// The next event: `Stop` when `deadline` passes first, `Look` when `look` does.
+fn next(events: &Receiver<Event>, deadline: Option<Instant>, look: Instant) -> Event {
+    let stop = deadline.is_some_and(|d| d <= look);
+    let until = if stop { deadline.unwrap_or(look) } else { look };
+    match events.recv_timeout(until.saturating_duration_since(Instant::now())) {
+        Ok(event) => event,
+        Err(RecvTimeoutError::Timeout) if !stop => Event::Look,
+        Err(_) => Event::Stop,
+    }
+}
+
+/// Now, by the wall clock, in milliseconds since the Unix epoch.
+fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
 }
 
 fn title(selection: &GroupSelection, view: &View, every: Duration) -> String {
@@ -151,21 +173,24 @@ fn title(selection: &GroupSelection, view: &View, every: Duration) -> String {
     )
 }
 
-/// One describe per tick; a tick missed by a slow describe is skipped, not caught up.
+/// One describe per tick; a tick missed by a slow describe is skipped, not caught up. The
+/// describe tells `waits` what it waits for, which the watch says when the sample is late.
 fn start_sampler(
     client: ClientConfig,
     selection: GroupSelection,
     every: Duration,
     tx: Sender<Event>,
+    waits: Waits,
 ) {
     std::thread::spawn(move || {
         let mut tick = Instant::now();
         loop {
-            let at_ms = SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .map_or(0, |d| d.as_millis() as i64);
-            let event = match sampling::sample(&client, &selection, at_ms) {
-                Ok(s) => Event::Sample(s),
+            let event = match sampling::sample(&client, &selection, &waits, now_ms) {
+                Ok(mut s) => {
+                    let longest = waits.take_longest();
+                    s.waited = longest.map(|(w, ended)| Waited::until(w, ended));
+                    Event::Sample(Box::new(s))
+                }
                 Err(e) => Event::Failed(e),
             };
             let failed = matches!(event, Event::Failed(_));

@@ -2,7 +2,7 @@
 //! target.
 
 use super::table;
-use super::watch::change_text;
+use super::watch::{awaited_all_text, change_text};
 use crate::time;
 use crate::watch::timeline::{CatchUp, Happening, Milestone, TimelineReport, Unpaired};
 
@@ -95,6 +95,17 @@ fn milestone_text(m: &Milestone) -> String {
              the target was seen",
             took(*took_ms, *at_most_ms)
         ),
+        Milestone::SampleLate { waited } => {
+            let retries = match (waited.wait.retries, &waited.wait.last_retry) {
+                (0, _) | (_, None) => String::new(),
+                (n, Some(last)) => format!("; {n} retries, last: {last}"),
+            };
+            format!(
+                "no sample for {}: waited for {}{retries}",
+                time::format_duration(waited.waited_ms),
+                awaited_all_text(&waited.wait)
+            )
+        }
         Milestone::StableAgain {
             group,
             group_epoch,

@@ -7,7 +7,8 @@ use crate::time;
 use crate::watch::change::{total_lag, Change, Progress};
 use crate::watch::sample::{Sample, WatchLine};
 use crate::watch::watcher::{Point, Watcher};
-use model::group::GroupDescription;
+use model::group::{CoordinatorNode, GroupDescription};
+use model::wait::{Awaited, Wait};
 
 /// A change as a sentence, prefixed with its group.
 pub fn change_text(c: &Change) -> String {
@@ -20,6 +21,9 @@ pub fn change_text(c: &Change) -> String {
             Some(e) => format!("no longer described: {e}"),
             None => "no longer described".into(),
         },
+        Change::CoordinatorMoved { from, to, .. } => {
+            format!("coordinator moved: {} -> {}", broker(from), broker(to))
+        }
         Change::State { from, to, .. } => format!("state {from} -> {to}"),
         Change::GroupEpoch { from, to, .. } => format!("group epoch {from} -> {to}"),
         Change::TargetAssignmentEpoch { from, to, .. } => {
@@ -72,6 +76,61 @@ pub fn change_text(c: &Change) -> String {
         Change::Lag { from, to, .. } => format!("lag {} -> {}", lag(*from), lag(*to)),
     };
     format!("{g}: {text}")
+}
+
+/// What a late sample waits for, and since when: `waiting since 17:40:13.250 for the
+/// coordinator of demo (broker 2 at localhost:9093): 1.5 s so far, retrying (3 retries, last:
+/// ...)`, at `now_ms`.
+pub fn waiting_line(w: &Wait, now_ms: i64) -> String {
+    let how = match (w.retries, &w.last_retry) {
+        (0, _) | (_, None) => "no answer yet".to_string(),
+        (n, Some(last)) => format!("retrying ({n} retries, last: {last})"),
+    };
+    format!(
+        "waiting since {} for {}: {} so far, {how}",
+        time::time_of_day(w.since_ms),
+        awaited_text(w),
+        time::format_duration(now_ms - w.since_ms)
+    )
+}
+
+/// `the coordinator of demo (broker 2 at localhost:9093)`, `the bootstrap servers (...)`,
+/// `broker 3 at localhost:9094`: the broker asked now.
+pub fn awaited_text(w: &Wait) -> String {
+    awaited_at(w, w.broker.as_ref().map(at))
+}
+
+/// What a wait awaited, with every broker it asked (`broker 2 at ..., then broker 3 at ...`).
+pub fn awaited_all_text(w: &Wait) -> String {
+    let all: Vec<String> = w.brokers.iter().map(at).collect();
+    awaited_at(w, (!all.is_empty()).then(|| all.join(", then ")))
+}
+
+/// `broker 2 at localhost:9093`.
+fn at(b: &CoordinatorNode) -> String {
+    format!("broker {} at {}:{}", b.id, b.host, b.port)
+}
+
+/// `w`'s awaited thing, at `brokers` (as text) when known.
+fn awaited_at(w: &Wait, brokers: Option<String>) -> String {
+    match (&w.awaited, brokers) {
+        (Awaited::Bootstrap { servers }, _) => {
+            format!("the bootstrap servers ({})", servers.join(", "))
+        }
+        (Awaited::Coordinator { groups }, Some(b)) => {
+            format!("the coordinator of {} ({b})", groups.join(", "))
+        }
+        (Awaited::Coordinator { groups }, None) => {
+            format!("the coordinator of {} (not found yet)", groups.join(", "))
+        }
+        (Awaited::Broker, Some(b)) => b,
+        (Awaited::Broker, None) => "a broker's answer".to_string(),
+    }
+}
+
+/// `broker 2 (localhost:9093)`.
+fn broker(b: &CoordinatorNode) -> String {
+    format!("broker {} ({}:{})", b.id, b.host, b.port)
 }
 
 fn progress_text(p: &Progress) -> String {
@@ -164,6 +223,8 @@ pub struct Frame<'a> {
     pub mark_by: MarkBy,
     pub width: usize,
     pub height: usize,
+    /// What the sample in flight waits for, when it is late ([`waiting_line`]).
+    pub waiting: Option<&'a str>,
 }
 
 /// The frame as text, or `None` when the terminal is too narrow for the view (the caller falls
@@ -175,6 +236,9 @@ pub fn frame(f: &Frame) -> Option<String> {
             "{} {error}",
             "! broker unreachable, retrying:".red().bold()
         ));
+    }
+    if let Some(waiting) = f.waiting {
+        top.push(fit(&format!("{} {waiting}", "…".yellow().bold()), f.width));
     }
     let last = f.watcher.last();
     for g in last

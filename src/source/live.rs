@@ -11,6 +11,7 @@ use crate::error::Error;
 use kafka::client::Cluster;
 use kafka::config::ClientConfig;
 use kafka::error::{KafkaError, KafkaResult};
+use kafka::waits::Waits;
 use model::group::{
     ClusterSettings, CommittedOffsets, GroupDescription, Snapshot, SNAPSHOT_SCHEMA_VERSION,
 };
@@ -66,10 +67,19 @@ pub fn describe(
     client: &ClientConfig,
     selection: GroupSelection,
 ) -> Result<Option<DescribeResult>, Error> {
+    describe_telling(client, selection, Waits::default())
+}
+
+/// [`describe`], telling `waits` what it waits for as it goes (a watch says so when late).
+pub fn describe_telling(
+    client: &ClientConfig,
+    selection: GroupSelection,
+    waits: Waits,
+) -> Result<Option<DescribeResult>, Error> {
     if let GroupSelection::Groups(ids) = &selection {
         kafka::limits::check_group_ids(ids)?;
     }
-    let result = kafka::run_session(client.clone(), move |cluster| {
+    let result = kafka::run_session_telling(client.clone(), waits, move |cluster| {
         Box::pin(async move {
             let ids = group_ids(cluster, &selection).await?;
             if ids.is_empty() {

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use model::group::{GroupDescription, MemberDescription};
+use model::group::{CoordinatorNode, GroupDescription, MemberDescription};
 use model::natural::Natural;
 use model::TaskRole;
 
@@ -30,6 +30,14 @@ pub enum Change {
         group: String,
         #[serde(skip_serializing_if = "Option::is_none")]
         error: Option<String>,
+    },
+    /// Another broker coordinates the group (its coordinator was stopped or killed, or the
+    /// leadership of its `__consumer_offsets` partition moved). Measured from the last sample
+    /// that described the group, so a move while it could not be described shows when it can.
+    CoordinatorMoved {
+        group: String,
+        from: CoordinatorNode,
+        to: CoordinatorNode,
     },
     State {
         group: String,
@@ -101,6 +109,7 @@ impl Change {
             Change::Unreachable { .. } | Change::Reachable => None,
             Change::GroupAppeared { group }
             | Change::GroupGone { group, .. }
+            | Change::CoordinatorMoved { group, .. }
             | Change::State { group, .. }
             | Change::GroupEpoch { group, .. }
             | Change::TargetAssignmentEpoch { group, .. }

@@ -100,3 +100,32 @@ pub fn sample(s: i64, groups: Vec<GroupDescription>) -> Sample {
     };
     Sample::new(s * 1000, snapshot, vec![])
 }
+
+/// `g`, coordinated by broker `id` (at `localhost:909<id>`).
+pub fn coordinated_by(mut g: GroupDescription, id: i32) -> GroupDescription {
+    g.coordinator = Some(broker(id));
+    g
+}
+
+pub fn broker(id: i32) -> model::group::CoordinatorNode {
+    model::group::CoordinatorNode {
+        id,
+        host: "localhost".into(),
+        port: 9090 + id,
+    }
+}
+
+/// A wait for the coordinator of `app` (broker `id`) since `since_ms`, retried `retries` times.
+pub fn coordinator_wait(since_ms: i64, id: i32, retries: u32) -> model::wait::Wait {
+    let mut w = model::wait::Wait::new(
+        since_ms,
+        model::wait::Awaited::Coordinator {
+            groups: vec!["app".into()],
+        },
+    );
+    w.broker = Some(broker(id));
+    w.brokers = vec![broker(id)];
+    w.retries = retries;
+    w.last_retry = (retries > 0).then(|| format!("coordinator {id} of `app`: refused; retrying"));
+    w
+}

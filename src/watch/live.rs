@@ -9,17 +9,23 @@ use crate::watch::recording;
 use crate::watch::sample::{GroupError, Sample};
 use crate::watch::timeline::{self, TimelineReport};
 use kafka::config::ClientConfig;
+use kafka::waits::Waits;
 use model::group::{Snapshot, SNAPSHOT_SCHEMA_VERSION};
 
-/// The groups of `selection` as described now (`at_ms`, from the caller's clock). A cluster
-/// that cannot be reached, or answers the session with an error, gives a sample that says so:
-/// a watch goes on. Only what no retry can fix (an impossible group id) is an error.
+/// The groups of `selection` as described now, telling `waits` what the describe waits for.
+/// The sample is stamped when its answers are in (`now`, the caller's clock): a sample that
+/// waited for a coordinator to move shows the group as it was after the wait. A cluster that
+/// cannot be reached, or answers the session with an error, gives a sample that says so: a
+/// watch goes on. Only what no retry can fix (an impossible group id) is an error.
 pub fn sample(
     client: &ClientConfig,
     selection: &GroupSelection,
-    at_ms: i64,
+    waits: &Waits,
+    now: impl FnOnce() -> i64,
 ) -> Result<Sample, Error> {
-    match live::describe(client, selection.clone()) {
+    let described = live::describe_telling(client, selection.clone(), waits.clone());
+    let at_ms = now();
+    match described {
         Ok(Some(result)) => {
             let errors = result
                 .errors

@@ -5,10 +5,12 @@
 //! * [`sample`]: one sample (a describe snapshot with its time), also one line of a recording;
 //! * [`change`]: what differs between two descriptions of a group;
 //! * [`watcher`]: the changes sample after sample, the tasks that moved, the recent history;
+//! * [`late`]: a sample late, and what it was waiting for;
 //! * [`recording`]: reading a recording back, naming the line that is wrong;
 //! * [`timeline`]: a recording replayed as what happened when.
 
 pub mod change;
+pub mod late;
 pub mod live;
 pub mod recording;
 pub mod sample;

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::change::Change;
 use crate::time;
 use model::group::{GroupDescription, Snapshot, SNAPSHOT_SCHEMA_VERSION};
+use model::wait::Wait;
 
 /// One sample: the `describe --output json` document plus the time it was taken. When the
 /// cluster could not be described at all, `error` says why and `groups` is empty.
@@ -22,8 +23,34 @@ pub struct Sample {
     /// Groups that could not be described in this sample (e.g. not found), with the error.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub group_errors: Vec<GroupError>,
+    /// What the watch was waiting for while this sample was late (no sample for more than an
+    /// interval after it was due).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub waited: Option<Waited>,
     #[serde(flatten)]
     pub snapshot: Snapshot,
+}
+
+/// A wait that made a sample late: the longest of its describe.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Waited {
+    /// When the wait began, RFC 3339 in UTC (`since_ms` in milliseconds).
+    pub since: String,
+    /// How long it lasted.
+    pub waited_ms: i64,
+    #[serde(flatten)]
+    pub wait: Wait,
+}
+
+impl Waited {
+    /// `wait`, which ended at `ended_ms`.
+    pub fn until(wait: Wait, ended_ms: i64) -> Self {
+        Waited {
+            since: time::rfc3339(wait.since_ms),
+            waited_ms: ended_ms - wait.since_ms,
+            wait,
+        }
+    }
 }
 
 /// A group the sample has no description of, and why.
@@ -41,6 +68,7 @@ impl Sample {
             sampled_at_ms: at_ms,
             error: None,
             group_errors,
+            waited: None,
             snapshot,
         }
     }

@@ -8,7 +8,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::change::{waits_for_first_target, Change, Progress};
-use super::sample::Sample;
+use super::sample::{Sample, Waited};
 use super::watcher::Watcher;
 use crate::time;
 use model::group::{GroupDescription, MemberDescription};
@@ -90,6 +90,12 @@ pub enum Milestone {
         target_epoch: i32,
         took_ms: i64,
         at_most_ms: i64,
+    },
+    /// No sample for a while: the describe waited, from this event's time for `waited_ms`, for
+    /// what `for` names (`describe --watch` records what a late sample waited for).
+    SampleLate {
+        #[serde(flatten)]
+        waited: Waited,
     },
     /// The group is Stable again, `after_ms` after it was last seen leaving Stable (or after the
     /// first sample, if it was not Stable then).
@@ -182,6 +188,17 @@ impl Replay {
                 what,
             })
         };
+        if let Some(waited) = &s.waited {
+            // At the time the wait began: after the previous sample, before this one.
+            self.events.push(Event {
+                at: waited.since.clone(),
+                at_ms: waited.wait.since_ms,
+                after_ms: waited.wait.since_ms - start,
+                what: Happening::Milestone(Milestone::SampleLate {
+                    waited: waited.clone(),
+                }),
+            });
+        }
         for g in &s.snapshot.groups {
             if self.seen.insert(g.group_id.clone()) {
                 push(&mut self.events, Happening::Milestone(start_of(g)));

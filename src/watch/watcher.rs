@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::change::{group_changes, Change};
 use super::sample::Sample;
-use model::group::GroupDescription;
+use model::group::{CoordinatorNode, GroupDescription};
 use model::movement::TaskMove;
 use model::{natural, TaskId, TaskRole};
 
@@ -38,6 +38,9 @@ pub struct Watcher {
     /// what the next move is measured from.
     owners: BTreeMap<String, Owners>,
     history: BTreeMap<String, Vec<Point>>,
+    /// Per group, its coordinator in the last sample that named one: a group gone meanwhile
+    /// (its describe timed out while the coordinator moved) is compared with it when it is back.
+    coordinators: BTreeMap<String, CoordinatorNode>,
 }
 
 impl Watcher {
@@ -67,6 +70,9 @@ impl Watcher {
             out.extend(groups_changes(prev, sample));
         }
         for g in &sample.snapshot.groups {
+            out.extend(self.coordinator_moved(g));
+        }
+        for g in &sample.snapshot.groups {
             out.extend(self.moves(g));
             self.remember(sample.sampled_at_ms, g);
         }
@@ -91,6 +97,18 @@ impl Watcher {
     /// Why the cluster cannot be described (the latest sample's error), while it cannot.
     pub fn unreachable(&self) -> Option<&str> {
         self.unreachable.as_deref()
+    }
+
+    /// The group's coordinator, when it is another broker than the last one seen. A broker is
+    /// known by its id: a node restarted on another address still coordinates.
+    fn coordinator_moved(&mut self, g: &GroupDescription) -> Option<Change> {
+        let now = g.coordinator.clone()?;
+        let before = self.coordinators.insert(g.group_id.clone(), now.clone())?;
+        (before.id != now.id).then(|| Change::CoordinatorMoved {
+            group: g.group_id.clone(),
+            from: before,
+            to: now,
+        })
     }
 
     /// Tasks that moved: an owner lost the task and another gained it, both since the task's

@@ -13,7 +13,12 @@
 //!    record; the watch exits 0 on SIGINT and `timeline R` shows the rebalance;
 //! 4. `history` reads the group's partition from its leader after the moves;
 //! 5. SIGKILL of `moving`'s coordinator: `describe` (the dead node first in the bootstrap list)
-//!    finds the new coordinator and shows the group, its members' epochs continued.
+//!    finds the new coordinator and shows the group, its members' epochs continued. Two watches
+//!    sample twice a second through it: one whose samples time out (`--timeout 2000`), which
+//!    says on stderr that it waits for the coordinator (the dead broker) before each fails, and
+//!    one whose retries may take as long as the move does (`--timeout 30000`), whose one late
+//!    sample says what it waits for and records it; both recordings' `timeline` tell the
+//!    coordinator moving from the dead broker to the new one.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -125,7 +130,7 @@ fn every_command_through_a_rolling_restart_and_a_crash() {
 
     any_node_answers_like_the_coordinator(&cluster);
     let rec = cluster.dir.join("rolling.jsonl");
-    let watch = start_watch(&cluster, &rec, "10000");
+    let watch = start_watch(&cluster, &rec, "1", "10000");
     let admin_done = rolling_restart(&cluster, &mut app);
     assert!(
         admin_done,
@@ -166,16 +171,16 @@ fn any_node_answers_like_the_coordinator(cluster: &Broker) {
     }
 }
 
-/// `describe --watch 1 --record REC` of `moving` with `--timeout MS`; stdout and stderr go to
-/// REC with the extensions `out` and `err`. Killed if the test ends (or fails) before stopping
-/// it; SIGINT waits at most [`GUARD`] for it to end.
-fn start_watch(cluster: &Broker, rec: &Path, timeout_ms: &str) -> Running {
+/// `describe --watch EVERY --record REC` of `moving` with `--timeout MS`; stdout and stderr go
+/// to REC with the extensions `out` and `err`. Killed if the test ends (or fails) before
+/// stopping it; SIGINT waits at most [`GUARD`] for it to end.
+fn start_watch(cluster: &Broker, rec: &Path, every: &str, timeout_ms: &str) -> Running {
     let out = std::fs::File::create(rec.with_extension("out")).unwrap();
     let err = std::fs::File::create(rec.with_extension("err")).unwrap();
     let rec = rec.display().to_string();
     let boot = cluster.bootstrap.as_str();
     StreamsGroup::new(["--bootstrap-server", boot, "--timeout", timeout_ms])
-        .args(["describe", "--group", MOVING, "--watch", "1"])
+        .args(["describe", "--group", MOVING, "--watch", every])
         .args(["--record", &rec])
         .stdout(out)
         .stderr(err)
@@ -386,9 +391,16 @@ fn coordinator_killed(cluster: &Broker) {
     // A watch with a short --timeout: its samples fail while the dead node is still named
     // coordinator (until the controller fences it), and it says so on stderr, going on.
     let rec = cluster.dir.join("killed.jsonl");
-    let watch = start_watch(cluster, &rec, "2000");
-    wait_for("the watch's first sample", GUARD, || {
-        (!recorded_samples(&rec).is_empty()).then_some(())
+    // Sampled twice a second, each sample retried for 2 s: a sample that waits for the dead
+    // coordinator is late, and says so, before it fails.
+    let watch = start_watch(cluster, &rec, "500ms", "2000");
+    // The watch of issue #33: twice a second, its retries bounded by 30 s, which the move takes
+    // less than: no sample fails, one is late.
+    let long_rec = cluster.dir.join("killed-waiting.jsonl");
+    let waiting = start_watch(cluster, &long_rec, "500ms", "30000");
+    wait_for("the watches' first samples", GUARD, || {
+        let both = [&rec, &long_rec].map(|r| !recorded_samples(r).is_empty());
+        (both == [true, true]).then_some(())
     });
     cluster.kill_node(dead);
     let t = Instant::now();
@@ -447,5 +459,84 @@ fn coordinator_killed(cluster: &Broker) {
         last["error"].is_null() && last["group_errors"].is_null(),
         "the watch did not recover: {last}"
     );
+    let new = after["coordinator"]["id"].as_u64().unwrap() as u32;
+    // Every sample that waited for the dead coordinator waited longer than its interval.
+    let coordinator = format!("for the coordinator of {MOVING} (broker {dead} at ");
+    let line = waiting_line(&err, &coordinator);
+    eprintln!("waiting line of the watch whose samples failed: {line}");
+    // Its samples lost the group while the coordinator moved; the move shows when it is back.
+    timeline_tells_the_move(&rec, dead, new);
+    the_late_sample_said_what_it_waited_for(waiting, &long_rec, dead, new);
     cluster.start_node(dead);
+}
+
+/// `timeline REC` has the coordinator of `moving` moving from broker `dead` to broker `new`.
+/// Returns the timeline.
+fn timeline_tells_the_move(rec: &Path, dead: u32, new: u32) -> String {
+    let args = ["timeline", rec.to_str().unwrap()];
+    let timeline = ok("timeline", &streams_group_guarded(&args, GUARD));
+    let moved = format!("{MOVING}: coordinator moved: broker {dead} (");
+    let line = timeline.lines().find(|l| l.contains(&moved));
+    let line = line.unwrap_or_else(|| panic!("no `{moved}` in the timeline:\n{timeline}"));
+    eprintln!("timeline {}: {line}", rec.display());
+    assert!(line.contains(&format!(") -> broker {new} (")), "{line}");
+    timeline
+}
+
+/// The first line of `err` that says the watch is waiting `named` (`for ...`).
+fn waiting_line<'a>(err: &'a str, named: &str) -> &'a str {
+    let line = err
+        .lines()
+        .find(|l| l.starts_with("waiting since ") && l.contains(named));
+    line.unwrap_or_else(|| panic!("no waiting line `{named}` on stderr:\n{err}"))
+}
+
+/// The watch with long retries: while it waited for the dead broker, a line on stderr said so,
+/// its recording kept the wait, and its output and `timeline` tell the coordinator moving.
+/// What it waited for is the coordinator of `moving` unless the kill met a sample reading
+/// offsets from a partition leader on the same broker: then that leader (`for broker N at`).
+fn the_late_sample_said_what_it_waited_for(watch: Running, rec: &Path, dead: u32, new: u32) {
+    wait_for(
+        "the waiting watch to sample the new coordinator",
+        GUARD,
+        || {
+            let all = recorded_samples(rec);
+            let last = all.last()?;
+            (last["groups"][0]["coordinator"]["id"] == new).then_some(())
+        },
+    );
+    let (samples, _) = stop_watch(watch, rec);
+    // Kept past the cluster's directory, to read what a real move looks like.
+    let kept = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cluster-killed-waiting");
+    for ext in ["jsonl", "out", "err"] {
+        let _ = std::fs::copy(rec.with_extension(ext), kept.with_extension(ext));
+    }
+    eprintln!(
+        "the waiting watch's recording and output: {}.*",
+        kept.display()
+    );
+    let err = std::fs::read_to_string(rec.with_extension("err")).unwrap();
+    let named = format!("broker {dead} at ");
+    eprintln!("waiting lines:\n{err}");
+    waiting_line(&err, &named);
+    let waited = samples.iter().find_map(|s| {
+        let w = &s["waited"];
+        let brokers = w["brokers"].as_array()?;
+        brokers.iter().any(|b| b["id"] == dead).then_some(w)
+    });
+    let waited = waited.unwrap_or_else(|| panic!("no sample recorded the wait: {samples:?}"));
+    assert!(waited["waited_ms"].as_i64().unwrap() > 0, "{waited}");
+    let out = std::fs::read_to_string(rec.with_extension("out")).unwrap();
+    eprintln!("its output:\n{out}");
+    let moved = format!("{MOVING}: coordinator moved: broker {dead} (");
+    assert!(
+        out.contains(&moved),
+        "no `{moved}` in the watch's output:\n{out}"
+    );
+    let timeline = timeline_tells_the_move(rec, dead, new);
+    let late = timeline
+        .lines()
+        .find(|l| l.contains("no sample for ") && l.contains(&named));
+    let late = late.unwrap_or_else(|| panic!("the timeline tells no wait:\n{timeline}"));
+    eprintln!("timeline: {late}");
 }

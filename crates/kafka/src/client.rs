@@ -19,6 +19,9 @@ use kafka_protocol::protocol::StrBytes;
 use super::config::ClientConfig;
 use super::conn::Connection;
 use super::error::{KafkaError, KafkaResult};
+use super::waits::{Asked, Waits};
+use model::group::CoordinatorNode;
+use model::wait::Awaited;
 
 mod admin;
 mod configs;
@@ -60,6 +63,8 @@ pub struct Cluster {
     topology_descriptions: bool,
     /// Why each broker last failed to answer a request any broker could answer.
     any_errors: BTreeMap<i32, String>,
+    /// Told what the session waits for.
+    waits: Waits,
 }
 
 fn s(x: &StrBytes) -> String {
@@ -69,11 +74,21 @@ fn s(x: &StrBytes) -> String {
 impl Cluster {
     /// Connect to the first bootstrap server that answers and learn the brokers.
     pub async fn connect(cfg: ClientConfig) -> KafkaResult<Cluster> {
+        Cluster::connect_telling(cfg, Waits::default()).await
+    }
+
+    /// [`Cluster::connect`], the session telling `waits` what it waits for.
+    pub async fn connect_telling(cfg: ClientConfig, waits: Waits) -> KafkaResult<Cluster> {
         if cfg.bootstrap.is_empty() {
             return Err(KafkaError::NoBootstrap);
         }
         let deadline = Instant::now() + cfg.timeout;
-        let (boot, md) = bootstrap_metadata(&cfg, deadline).await?;
+        let (boot, md) = {
+            let _step = waits.begin(Awaited::Bootstrap {
+                servers: cfg.bootstrap.clone(),
+            });
+            bootstrap_metadata(&cfg, deadline, &waits).await?
+        };
         let brokers: BTreeMap<i32, BrokerAddr> = md
             .brokers
             .iter()
@@ -105,6 +120,7 @@ impl Cluster {
             verbose_log: Vec::new(),
             topology_descriptions: false,
             any_errors: BTreeMap::new(),
+            waits,
         })
     }
 
@@ -126,7 +142,24 @@ impl Cluster {
             .unwrap_or_default()
     }
 
+    /// Broker `id` as the metadata knows it.
+    fn node(&self, id: i32) -> Option<CoordinatorNode> {
+        self.brokers.get(&id).map(|b| CoordinatorNode {
+            id,
+            host: b.host.clone(),
+            port: b.port,
+        })
+    }
+
+    /// Broker `id` is asked, as `asked` (see [`Waits::asking`]).
+    fn asking(&self, id: i32, asked: Asked) {
+        if let Some(node) = self.node(id) {
+            self.waits.asking(node, asked);
+        }
+    }
+
     async fn conn(&mut self, id: i32) -> KafkaResult<&mut Connection> {
+        self.asking(id, Asked::Broker);
         if !self.conns.contains_key(&id) {
             let addr = self.brokers.get(&id).map(BrokerAddr::addr).ok_or_else(|| {
                 KafkaError::Protocol {
@@ -164,6 +197,7 @@ impl Cluster {
 async fn bootstrap_metadata(
     cfg: &ClientConfig,
     deadline: Instant,
+    waits: &Waits,
 ) -> KafkaResult<(Connection, MetadataResponse)> {
     let req = MetadataRequest::default()
         .with_topics(Some(Vec::new()))
@@ -181,6 +215,7 @@ async fn bootstrap_metadata(
                 if deadline.saturating_duration_since(Instant::now()) <= wait {
                     return Err(e);
                 }
+                waits.retried(&format!("{}: {e}; retrying", boot.addr));
                 tokio::time::sleep(wait).await;
                 attempt += 1;
             }

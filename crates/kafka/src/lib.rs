@@ -10,6 +10,7 @@
 //! - `client`: the cluster session, `client::Cluster`, one file per API family below it
 //! - `batches`: record batches as Fetch returns them (`batches::build` writes them, for tests)
 //! - `error`: the client's errors
+//! - `waits`: what a session waits for, told while it waits
 
 pub mod batches;
 pub mod bootstrap;
@@ -23,6 +24,7 @@ pub mod limits;
 pub mod pkcs12;
 pub mod scram;
 pub mod tls;
+pub mod waits;
 pub mod wire;
 
 use std::time::Duration;
@@ -31,16 +33,25 @@ use std::time::Duration;
 /// generous multiple of the timeout so that nothing can hang.
 pub fn run_session<T>(
     cfg: config::ClientConfig,
-    f: impl for<'a> FnOnce(
-        &'a mut client::Cluster,
-    ) -> std::pin::Pin<
-        Box<dyn std::future::Future<Output = error::KafkaResult<T>> + 'a>,
-    >,
+    f: impl for<'a> FnOnce(&'a mut client::Cluster) -> Session<'a, T>,
+) -> error::KafkaResult<T> {
+    run_session_telling(cfg, waits::Waits::default(), f)
+}
+
+/// What a session function returns: its work against the cluster.
+pub type Session<'a, T> =
+    std::pin::Pin<Box<dyn std::future::Future<Output = error::KafkaResult<T>> + 'a>>;
+
+/// [`run_session`], telling `waits` what the session waits for as it goes.
+pub fn run_session_telling<T>(
+    cfg: config::ClientConfig,
+    waits: waits::Waits,
+    f: impl for<'a> FnOnce(&'a mut client::Cluster) -> Session<'a, T>,
 ) -> error::KafkaResult<T> {
     let overall = cfg.timeout * 4 + Duration::from_secs(1);
     let timeout = cfg.timeout;
     let fut = async move {
-        let mut cluster = client::Cluster::connect(cfg).await?;
+        let mut cluster = client::Cluster::connect_telling(cfg, waits).await?;
         f(&mut cluster).await
     };
     client::block_on(async move {

@@ -16,6 +16,7 @@ pub mod task_set;
 pub mod topic_name;
 pub mod topology;
 pub mod version;
+pub mod wait;
 
 pub use assignment::Assignment;
 pub use codes::{ErrorCode, StatusCode};

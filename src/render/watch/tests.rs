@@ -49,6 +49,10 @@ fn sample(at_s: i64, g: GroupDescription) -> Sample {
 const TABLE: &str = "GROUP  MEMBER  EPOCH\napp    m1      4\napp    m2      4\n";
 
 fn frame_of(width: usize, height: usize) -> Option<String> {
+    frame_waiting(width, height, None)
+}
+
+fn frame_waiting(width: usize, height: usize, waiting: Option<&str>) -> Option<String> {
     colored::control::set_override(false);
     let mut w = Watcher::new();
     w.observe(&sample(1, group(3, &["m1"])));
@@ -62,6 +66,7 @@ fn frame_of(width: usize, height: usize) -> Option<String> {
         mark_by: MarkBy::Member,
         width,
         height,
+        waiting,
     })
 }
 
@@ -116,4 +121,63 @@ fn lines_are_timestamped_changes() {
         "{text}"
     );
     assert_eq!(visible_width("\x1b[1;33m*\x1b[0m ab"), 4);
+}
+
+fn node(id: i32) -> CoordinatorNode {
+    CoordinatorNode {
+        id,
+        host: "localhost".into(),
+        port: 9090 + id,
+    }
+}
+
+#[test]
+fn a_late_sample_says_what_it_waits_for_since_when_and_how_it_retries() {
+    let groups = vec!["demo".to_string()];
+    let mut w = Wait::new(63_613_250, Awaited::Coordinator { groups });
+    assert_eq!(
+        waiting_line(&w, 63_614_750),
+        "waiting since 17:40:13.250 for the coordinator of demo (not found yet): 1.5 s so far, \
+         no answer yet"
+    );
+    w.broker = Some(node(2));
+    w.retries = 3;
+    w.last_retry = Some("coordinator 2 of `demo`: refused; retrying".into());
+    assert_eq!(
+        waiting_line(&w, 63_614_750),
+        "waiting since 17:40:13.250 for the coordinator of demo (broker 2 at localhost:9092): \
+         1.5 s so far, retrying (3 retries, last: coordinator 2 of `demo`: refused; retrying)"
+    );
+    let servers = vec!["a:9092".to_string(), "b:9092".to_string()];
+    let boot = Wait::new(0, Awaited::Bootstrap { servers });
+    assert_eq!(
+        awaited_text(&boot),
+        "the bootstrap servers (a:9092, b:9092)"
+    );
+    let mut any = Wait::new(0, Awaited::Broker);
+    assert_eq!(awaited_text(&any), "a broker's answer");
+    any.broker = Some(node(3));
+    assert_eq!(awaited_text(&any), "broker 3 at localhost:9093");
+    w.brokers = vec![node(2), node(3)];
+    assert_eq!(
+        awaited_all_text(&w),
+        "the coordinator of demo (broker 2 at localhost:9092, then broker 3 at localhost:9093)"
+    );
+}
+
+#[test]
+fn the_frame_shows_the_wait_under_its_title_and_a_move_names_both_brokers() {
+    let text = frame_waiting(120, 40, Some("waiting since 00:00:02.500 for ...")).unwrap();
+    let lines: Vec<&str> = text.lines().map(|l| l.trim_end_matches("\x1b[K")).collect();
+    assert_eq!(lines[1], "… waiting since 00:00:02.500 for ...");
+    assert!(lines[2].starts_with("app  Stable"), "{text}");
+    let moved = Change::CoordinatorMoved {
+        group: "app".into(),
+        from: node(2),
+        to: node(1),
+    };
+    assert_eq!(
+        change_text(&moved),
+        "app: coordinator moved: broker 2 (localhost:9092) -> broker 1 (localhost:9091)"
+    );
 }

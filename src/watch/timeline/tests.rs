@@ -217,3 +217,32 @@ fn a_member_still_waiting_at_the_end_is_on_no_way_to_a_target() {
     assert!(!kinds(&r).contains(&"member_reached_target@1".to_string()));
     assert!(r.catch_ups.is_empty(), "{:?}", r.catch_ups);
 }
+
+#[test]
+fn a_late_sample_tells_what_it_waited_for_before_the_coordinator_moved() {
+    use crate::watch::fixtures::{coordinated_by, coordinator_wait};
+    use crate::watch::sample::Waited;
+    let stable = || group("Stable", 3, 3, vec![member("m1", 3, &[0], &[0])]);
+    let mut late = sample(14, vec![coordinated_by(stable(), 1)]);
+    late.waited = Some(Waited::until(
+        coordinator_wait(10_500, 2, 7),
+        late.sampled_at_ms,
+    ));
+    let samples = vec![sample(10, vec![coordinated_by(stable(), 2)]), late];
+    let report = build("r.jsonl", &samples);
+    let whats: Vec<(i64, &Happening)> = report.events.iter().map(|e| (e.at_ms, &e.what)).collect();
+    let Some((at, Happening::Milestone(Milestone::SampleLate { waited }))) = whats.get(1) else {
+        panic!("{whats:?}")
+    };
+    assert_eq!(
+        (*at, waited.waited_ms, waited.wait.retries),
+        (10_500, 3500, 7)
+    );
+    assert!(
+        matches!(
+            whats[2],
+            (14_000, Happening::Change(Change::CoordinatorMoved { .. }))
+        ),
+        "{whats:?}"
+    );
+}

@@ -387,3 +387,42 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn the_coordinator_moving_is_a_change_even_across_samples_that_lost_the_group() {
+    use crate::watch::fixtures::{broker, coordinated_by};
+    let stable = || group("Stable", 3, 3, vec![member("m1", 3, &[0], &[0])]);
+    let mut w = Watcher::new();
+    assert_eq!(
+        w.observe(&sample(1, vec![coordinated_by(stable(), 2)])),
+        vec![]
+    );
+    // The same broker again, and a sample without a coordinator (an old recording): no move.
+    assert_eq!(
+        w.observe(&sample(2, vec![coordinated_by(stable(), 2)])),
+        vec![]
+    );
+    assert_eq!(w.observe(&sample(3, vec![stable()])), vec![]);
+    // Broker 2 is killed: the group is not described for a while, then by broker 1.
+    let gone = w.observe(&sample(4, vec![]));
+    assert!(matches!(gone[..], [Change::GroupGone { .. }]), "{gone:?}");
+    let back = w.observe(&sample(5, vec![coordinated_by(stable(), 1)]));
+    let moved = Change::CoordinatorMoved {
+        group: "app".into(),
+        from: broker(2),
+        to: broker(1),
+    };
+    assert_eq!(
+        back,
+        vec![
+            Change::GroupAppeared {
+                group: "app".into()
+            },
+            moved
+        ]
+    );
+    assert_eq!(
+        w.observe(&sample(6, vec![coordinated_by(stable(), 1)])),
+        vec![]
+    );
+}

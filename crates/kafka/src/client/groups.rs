@@ -8,10 +8,11 @@ use kafka_protocol::protocol::StrBytes;
 
 use model::group::{CoordinatorNode, GroupDescription};
 use model::processor_graph::StoredDescription;
+use model::wait::Awaited;
 
 use super::locate::Metadata;
 use super::retry::{coordinator_moved, transient};
-use super::{s, Cluster};
+use super::{s, Asked, Cluster};
 use crate::codec::describe::{DescribeRequest, DescribeResponse, WireDescribedGroup};
 use crate::conn::API_STREAMS_GROUP_DESCRIBE;
 use crate::error::{KafkaError, KafkaResult, HINT_OLD_BROKER};
@@ -60,6 +61,7 @@ impl Cluster {
                     .map(|x| StrBytes::from_string(x.clone()))
                     .collect(),
             );
+        let _step = self.waits.begin(Awaited::Broker);
         let mut out: BTreeMap<String, ListedGroup> = BTreeMap::new();
         let mut pending: BTreeSet<i32> = self.broker_ids().into_iter().collect();
         let mut asked = BTreeSet::new();
@@ -157,6 +159,9 @@ impl Cluster {
     /// StreamsGroupDescribe for `groups`, batched per coordinator, retried on coordinator moves
     /// and on coordinators that cannot be reached, until the deadline.
     async fn describe_raw(&mut self, groups: &[String]) -> KafkaResult<(RawDescribed, i16)> {
+        let _step = self.waits.begin(Awaited::Coordinator {
+            groups: groups.to_vec(),
+        });
         let mut results = BTreeMap::new();
         let mut pending: Vec<String> = groups.to_vec();
         let mut attempt = 0;
@@ -241,6 +246,7 @@ impl Cluster {
         group_ids: Vec<String>,
     ) -> KafkaResult<(i16, DescribeResponse)> {
         let descriptions = self.topology_descriptions;
+        self.asking(node, Asked::Coordinator);
         let conn = self.conn(node).await?;
         let Some(version) = conn.version_for(API_STREAMS_GROUP_DESCRIBE) else {
             return Err(KafkaError::Unsupported {

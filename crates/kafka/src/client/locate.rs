@@ -11,9 +11,10 @@ use kafka_protocol::messages::{
 use kafka_protocol::protocol::StrBytes;
 
 use model::group::CoordinatorNode;
+use model::wait::Awaited;
 
 use super::retry::{coordinator_moved, Op};
-use super::{s, BrokerAddr, Cluster};
+use super::{s, Asked, BrokerAddr, Cluster};
 use crate::error::{KafkaError, KafkaResult};
 
 impl Cluster {
@@ -23,6 +24,9 @@ impl Cluster {
         &mut self,
         groups: &[String],
     ) -> KafkaResult<BTreeMap<String, CoordinatorNode>> {
+        let _step = self.waits.begin(Awaited::Coordinator {
+            groups: groups.to_vec(),
+        });
         let mut found = BTreeMap::new();
         let mut pending: Vec<String> = groups.to_vec();
         let mut attempt = 0;
@@ -37,6 +41,7 @@ impl Cluster {
                             host: s(&c.host),
                             port: c.port,
                         });
+                        self.asking(c.node_id.0, Asked::Coordinator);
                         found.insert(
                             key,
                             CoordinatorNode {
@@ -46,7 +51,11 @@ impl Cluster {
                             },
                         );
                     }
-                    code if coordinator_moved(code) => retry.push(key),
+                    code if coordinator_moved(code) => {
+                        let why = model::ErrorCode::from_code(code).name();
+                        self.note(format!("the coordinator of `{key}`: {why}; retrying"));
+                        retry.push(key)
+                    }
                     code => {
                         return Err(KafkaError::broker(
                             code,
@@ -78,6 +87,7 @@ impl Cluster {
         if topics.is_empty() {
             return Ok(out);
         }
+        let _step = self.waits.begin(Awaited::Broker);
         let md = self
             .at_any(&Metadata(Some(topics.iter().cloned().collect())))
             .await?;

@@ -16,6 +16,7 @@ use model::group::CommittedOffsets;
 use super::retry::{retriable_partition_code, transient, Op};
 use super::Cluster;
 use crate::error::{KafkaError, KafkaResult};
+use model::wait::Awaited;
 
 /// Why a partition's offset could not be listed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,6 +80,7 @@ impl Cluster {
         parts: &BTreeMap<(String, i32), i32>,
         timestamp: i64,
     ) -> KafkaResult<BTreeMap<(String, i32), Result<i64, LeaderlessOr>>> {
+        let _step = self.waits.begin(Awaited::Broker);
         let mut out = BTreeMap::new();
         let mut pending = parts.clone();
         let mut attempt = 0;

@@ -9,8 +9,9 @@ use std::collections::BTreeSet;
 
 use kafka_protocol::messages::{ApiKey, MetadataRequest, MetadataResponse};
 
-use super::{s, BrokerAddr, Cluster};
+use super::{s, Asked, BrokerAddr, Cluster};
 use crate::error::{KafkaError, KafkaResult};
+use model::wait::Awaited;
 
 /// Codes of a broker that is not (or no longer, or not yet) the one to ask: the coordinator or
 /// the partition leader moved, is loading, or the request met a broker on its way out.
@@ -188,6 +189,9 @@ impl Cluster {
         known: Option<i32>,
         op: &O,
     ) -> KafkaResult<O::Out> {
+        let _step = self.waits.begin(Awaited::Coordinator {
+            groups: vec![group.to_string()],
+        });
         let mut node = known;
         let mut attempt = 0;
         loop {
@@ -195,6 +199,7 @@ impl Cluster {
                 Some(id) => id,
                 None => self.coordinator_id(group).await?,
             };
+            self.asking(id, Asked::Coordinator);
             match op.at(self, id).await {
                 Err(e) if transient(&e) => {
                     self.note(format!("coordinator {id} of `{group}`: {e}; retrying"));
@@ -223,6 +228,7 @@ impl Cluster {
 
     /// A line for `--verbose`: what was retried and why.
     pub(crate) fn note(&mut self, line: String) {
+        self.waits.retried(&line);
         self.verbose_log.push(line);
     }
 }
