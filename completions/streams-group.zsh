@@ -62,7 +62,7 @@ _arguments "${_arguments_options[@]}" : \
 '--seed=[Seed for start-up jitter and for the ids samples draw; the same seed gives the same report]:SEED:_default' \
 '--samples=[Run the scenario N times, drawing what no tool can know\: the ids Kafka gives joiners (the assignor breaks ties by id), each instance'\''s heartbeat phase, when a stopping instance'\''s threads leave; report what is certain, what varies and every distinct outcome. 1 runs it once \[default\: 20 when they are cheap, else as many as keep the run within 3 times one run\: 1 + 1 per core\]]:N:_default' \
 '--max-time=[Stop at this virtual time even if the group never settles]:MS:_default' \
-'--kafka-version=[Kafka release whose group coordinator runs\: 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1, 4.2 (4.2.2), 4.1 (4.1.2) or kip (the KIP-1071 text, with topology epoch updates). Default\: the snapshot'\''s or live broker'\''s version, else 4.4]:VERSION:_default' \
+'--kafka-version=[Kafka release whose group coordinator runs\: 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1 (also 4.3.0), 4.2 (4.2.2), 4.2.1 (also 4.2.0), 4.1 (4.1.2, also 4.1.1) or kip (the KIP-1071 text, with topology epoch updates). Default\: the snapshot'\''s or live broker'\''s version, else 4.4]:VERSION:_default' \
 '--assignor=[Task assignor\: \`sticky\` (the release'\''s own StickyTaskAssignor, exactly) or \`balanced-sticky\` (this tool'\''s\: stateful and stateless balanced apart, rack-aware standbys). Default\: the group'\''s (describe v1 reports it), else sticky]:NAME:_default' \
 '(--topology --from-group)--from-snapshot=[Start from a group in a \`describe --output json\` snapshot (its members, epochs, tasks)]:FILE:_files' \
 '(--topology)--from-group=[Start from a live group (needs --bootstrap-server)]:GROUP:_default' \
@@ -181,7 +181,7 @@ _arguments "${_arguments_options[@]}" : \
 '--assignor=[With --simulate\: the task assignor (sticky or balanced-sticky). Default\: the group'\''s, else sticky]:NAME:_default' \
 '--partitions=[Partitions of every source topic whose count is not known otherwise (from --topic-partitions, or from the group)]:N:_default' \
 '*--topic-partitions=[Partition count of one topic (repeatable, or comma-separated); internal topics too, to model existing ones; 0 = the topic is missing]:TOPIC=N:_default' \
-'--kafka-version=[With --simulate\: the Kafka release whose coordinator simulates\: 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1, 4.2 (4.2.2), 4.1 (4.1.2) or kip. Default\: the version the snapshot records, else 4.4]:VERSION:_default' \
+'--kafka-version=[With --simulate\: the Kafka release whose coordinator simulates\: 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1 (also 4.3.0), 4.2 (4.2.2), 4.2.1 (also 4.2.0), 4.1 (4.1.2, also 4.1.1) or kip. Default\: the version the snapshot records, else 4.4]:VERSION:_default' \
 '--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\] \[env\: STREAMS_GROUP_BOOTSTRAP_SERVER\]]:HOST:PORT:_default' \
 '--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
 '--timeout=[Upper bound for every network wait, in milliseconds \[default\: 30000\]]:MS:_default' \
@@ -245,7 +245,7 @@ broker\:"What shipped Apache Kafka brokers (4.1 to 4.4) do"))' \
 '--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\] \[env\: STREAMS_GROUP_BOOTSTRAP_SERVER\]]:HOST:PORT:_default' \
 '--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
 '--timeout=[Upper bound for every network wait, in milliseconds \[default\: 30000\]]:MS:_default' \
-'--kafka-version=[The Kafka release whose coordinator decides\: 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1, 4.2 (4.2.2), 4.1 (4.1.2) or kip (KIP-1071'\''s epoch rules). Default\: the snapshot'\''s or live broker'\''s version, else 4.4]:VERSION:_default' \
+'--kafka-version=[The Kafka release whose coordinator decides\: 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1 (also 4.3.0), 4.2 (4.2.2), 4.2.1 (also 4.2.0), 4.1 (4.1.2, also 4.1.1) or kip (KIP-1071'\''s epoch rules). Default\: the snapshot'\''s or live broker'\''s version, else 4.4]:VERSION:_default' \
 '-o+[Output format]:OUTPUT:(table json)' \
 '--output=[Output format]:OUTPUT:(table json)' \
 '--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
@@ -455,7 +455,7 @@ _arguments "${_arguments_options[@]}" : \
 '--bootstrap-server=[Kafka bootstrap server(s), host\:port\[,host\:port...\] \[env\: STREAMS_GROUP_BOOTSTRAP_SERVER\]]:HOST:PORT:_default' \
 '--command-config=[Kafka client properties file (security.protocol, sasl.*, ssl.*)]:FILE:_files' \
 '--timeout=[Upper bound for every network wait, in milliseconds \[default\: 30000\]]:MS:_default' \
-'--kafka-version=[Release whose coordinator --verify runs\: 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1, 4.2 (4.2.2) or 4.1 (4.1.2). Default\: the broker'\''s, from StreamsGroupDescribe'\''s version and the fields its records carry]:VERSION:_default' \
+'--kafka-version=[Release whose coordinator --verify runs\: 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1 (also 4.3.0), 4.2 (4.2.2), 4.2.1 (also 4.2.0) or 4.1 (4.1.2, also 4.1.1). Default\: the broker'\''s, from StreamsGroupDescribe'\''s version and the fields its records carry]:VERSION:_default' \
 '-o+[Output format]:OUTPUT:(table json)' \
 '--output=[Output format]:OUTPUT:(table json)' \
 '--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \

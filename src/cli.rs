@@ -49,7 +49,8 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Simulate Streams clients against the local coordinator on a virtual clock
-    Simulate(commands::simulate::Args),
+    // Boxed: its many options make it far larger than the other commands' arguments.
+    Simulate(Box<commands::simulate::Args>),
     /// List the streams groups of a cluster
     List(commands::list::Args),
     /// Describe streams groups: state, members, offsets and lag, topology

@@ -4,8 +4,7 @@
 use std::path::PathBuf;
 
 use coordinator::broker_settings::BrokerSettings;
-use model::version::UnknownVersion;
-use model::KafkaVersion;
+use model::version::{RequestedVersion, UnknownVersion};
 use streams_group::simulate::setup::{MAX_MEMBERS, MAX_PARTITIONS};
 use streams_group::source::live::GroupSelection;
 use streams_group::source::{GroupSource, TopologySource};
@@ -17,8 +16,9 @@ use crate::command_error::CommandError;
 /// Partitions assumed for a source topic whose count is not known otherwise, in every command.
 pub const DEFAULT_PARTITIONS: i32 = 8;
 
-/// clap value parser for `--kafka-version`.
-pub fn kafka_version(s: &str) -> Result<KafkaVersion, String> {
+/// clap value parser for `--kafka-version`: the profile, and the release named when another
+/// release's profile serves it (said in a note by `source::choice::choose`).
+pub fn kafka_version(s: &str) -> Result<RequestedVersion, String> {
     s.parse().map_err(|e: UnknownVersion| e.to_string())
 }
 
@@ -109,11 +109,11 @@ impl GroupSelectionArgs {
 /// its own use with `#[command(mut_arg("kafka_version", ..))]`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct KafkaVersionArg {
-    /// Kafka release whose group coordinator runs: 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1, 4.2 (4.2.2),
-    /// 4.1 (4.1.2) or kip (the KIP-1071 text, with topology epoch updates). Default: the
-    /// snapshot's or live broker's version, else 4.4
+    /// Kafka release whose group coordinator runs: 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1 (also 4.3.0),
+    /// 4.2 (4.2.2), 4.2.1 (also 4.2.0), 4.1 (4.1.2, also 4.1.1) or kip (the KIP-1071 text, with
+    /// topology epoch updates). Default: the snapshot's or live broker's version, else 4.4
     #[arg(long, value_name = "VERSION", value_parser = kafka_version)]
-    pub kafka_version: Option<KafkaVersion>,
+    pub kafka_version: Option<RequestedVersion>,
 }
 
 /// `--group` values must not be empty.

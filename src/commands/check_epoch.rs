@@ -39,9 +39,9 @@ pub enum Rules {
 #[command(
     after_help = AFTER_HELP,
     mut_arg("kafka_version", |a| a.help(
-        "The Kafka release whose coordinator decides: 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1, 4.2 \
-         (4.2.2), 4.1 (4.1.2) or kip (KIP-1071's epoch rules). Default: the snapshot's or live \
-         broker's version, else 4.4")),
+        "The Kafka release whose coordinator decides: 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1 (also \
+         4.3.0), 4.2 (4.2.2), 4.2.1 (also 4.2.0), 4.1 (4.1.2, also 4.1.1) or kip (KIP-1071's epoch \
+         rules). Default: the snapshot's or live broker's version, else 4.4")),
 )]
 pub struct Args {
     /// The new topology: FILE (JSON, describe text, snapshot) or group:ID
@@ -119,7 +119,7 @@ fn build(global: &GlobalArgs, args: &Args) -> Result<CheckReport, CommandError> 
 fn chosen_version(args: &Args, origin: &Origin) -> KafkaVersion {
     let flag = match (args.version.kafka_version, args.rules) {
         (Some(v), _) => Some(v),
-        (None, Some(Rules::Kip)) => Some(KafkaVersion::Kip),
+        (None, Some(Rules::Kip)) => Some(KafkaVersion::Kip.into()),
         _ => None,
     };
     let choice = choice::choose(flag, Some(origin));

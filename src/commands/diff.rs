@@ -76,8 +76,8 @@ pub struct TopologyArgs {
     mut_arg("kafka_version", |a| a
         .requires("simulate")
         .help("With --simulate: the Kafka release whose coordinator simulates: 4.4 (4.4.0), 4.3 \
-               (4.3.2), 4.3.1, 4.2 (4.2.2), 4.1 (4.1.2) or kip. Default: the version the snapshot \
-               records, else 4.4")),
+               (4.3.2), 4.3.1 (also 4.3.0), 4.2 (4.2.2), 4.2.1 (also 4.2.0), 4.1 (4.1.2, also \
+               4.1.1) or kip. Default: the version the snapshot records, else 4.4")),
 )]
 pub struct AssignmentArgs {
     /// Snapshot files or group:ID: one (current vs target, or vs --simulate) or two (old vs

@@ -32,9 +32,9 @@ when it has it (\"history from\").";
 #[command(
     after_help = AFTER_HELP,
     mut_arg("kafka_version", |a| a.help(
-        "Release whose coordinator --verify runs: 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1, 4.2 (4.2.2) \
-         or 4.1 (4.1.2). Default: the broker's, from StreamsGroupDescribe's version and the \
-         fields its records carry")),
+        "Release whose coordinator --verify runs: 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1 (also 4.3.0), \
+         4.2 (4.2.2), 4.2.1 (also 4.2.0) or 4.1 (4.1.2, also 4.1.1). Default: the broker's, from \
+         StreamsGroupDescribe's version and the fields its records carry")),
 )]
 pub struct Args {
     /// The streams group
@@ -128,7 +128,11 @@ fn no_records(report: &streams_group::history::report::HistoryReport) -> Result<
 
 /// `--verify`: the verification, and exit 1 naming the first difference the records prove.
 fn verify(global: &GlobalArgs, args: &Args, client: &kafka::config::ClientConfig) -> Outcome {
-    let version = args.kafka_version.kafka_version;
+    let requested = args.kafka_version.kafka_version;
+    if let Some(n) = requested.and_then(|r| r.note()) {
+        out::note(&format!("note: {n}"));
+    }
+    let version = requested.map(|r| r.version);
     let report = with_progress(|progress| verify_history(client, &args.group, version, progress))?;
     for n in &report.notes {
         out::note(&format!("note: {n}"));

@@ -419,12 +419,12 @@ fn recompute(
     // The topics were what the coordinator validated then, not what they are now: 4.2+ records
     // say whether the topology was ready (not: every target empty); 4.1's do not say, and an
     // all-empty target is not compared.
-    let ready = cx.version < KafkaVersion::V4_2 || t.validated_topology_epoch == topology.epoch;
+    let ready = cx.version == KafkaVersion::V4_1 || t.validated_topology_epoch == topology.epoch;
     let configuration = match ready {
         true => Some(configure(topology, cx.partitions).map_err(|e| e.to_string())?),
         false => None,
     };
-    if cx.version < KafkaVersion::V4_2 && t.written.values().all(Assignment::is_empty) {
+    if cx.version == KafkaVersion::V4_1 && t.written.values().all(Assignment::is_empty) {
         return Err(
             "every member's target is empty: the topology was not ready then, or the \
                     topics were missing (a 4.1 broker does not record which)"

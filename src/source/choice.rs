@@ -5,6 +5,7 @@
 use super::Origin;
 use crate::error::Error;
 use coordinator::assignor::ASSIGNOR_NAMES;
+use model::version::RequestedVersion;
 use model::KafkaVersion;
 
 /// The profile chosen, with a note for the user when the choice was a fallback.
@@ -15,14 +16,15 @@ pub struct Choice {
 }
 
 /// The profile to run: `flag` if given, else the group's (`origin`; `None` when there is no
-/// group), else the newest release. The note says what the user could not see: a profile
-/// guessed for an old snapshot, an old snapshot's name that now means another release, or the
-/// patch releases a live broker may be instead of the one modelled.
-pub fn choose(flag: Option<KafkaVersion>, origin: Option<&Origin>) -> Choice {
-    if let Some(v) = flag {
+/// group), else the newest release. The note says what the user could not see: a release named
+/// that another release's profile serves, a profile guessed for an old snapshot, an old
+/// snapshot's name that now means another release, or the patch releases a live broker may be
+/// instead of the one modelled.
+pub fn choose(flag: Option<RequestedVersion>, origin: Option<&Origin>) -> Choice {
+    if let Some(r) = flag {
         return Choice {
-            version: v,
-            note: None,
+            version: r.version,
+            note: r.note().map(|n| format!("note: {n}")),
         };
     }
     match origin {
@@ -107,7 +109,7 @@ mod tests {
             legacy_name: None,
             note: None,
         };
-        let v42 = Some(KafkaVersion::V4_2);
+        let v42 = Some(KafkaVersion::V4_2.into());
         assert_eq!(choose(v42, None).version, KafkaVersion::V4_2);
         assert_eq!(choose(None, None).version, KafkaVersion::NEWEST);
         let recorded = choose(None, Some(&snap(Some(KafkaVersion::V4_3))));
@@ -117,6 +119,25 @@ mod tests {
         assert_eq!(old.version, KafkaVersion::NEWEST);
         assert!(old.note.unwrap().contains("s.json does not record"));
         assert!(choose(v42, Some(&snap(None))).note.is_none());
+    }
+
+    #[test]
+    fn a_release_served_by_another_profile_is_said() {
+        let flag = |s: &str| Some(s.parse::<RequestedVersion>().unwrap());
+        let c = choose(flag("4.3.0"), None);
+        assert_eq!(c.version, KafkaVersion::V4_3_1);
+        assert_eq!(
+            c.note.unwrap(),
+            "note: Kafka 4.3.0's group coordinator behaves as 4.3.1's (the oracles agree on \
+             every scenario): modelling it as 4.3.1"
+        );
+        let c = choose(flag("4.2.0"), None);
+        assert_eq!(c.version, KafkaVersion::V4_2_1);
+        assert!(c.note.unwrap().contains("modelling it as 4.2.1"));
+        // A release with its own profile, or a minor name, needs no note.
+        for plain in ["4.2.1", "4.2", "4.3.1", "4.1.2"] {
+            assert!(choose(flag(plain), None).note.is_none(), "{plain}");
+        }
     }
 
     #[test]

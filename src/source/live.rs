@@ -168,7 +168,7 @@ pub async fn describe_groups(
 }
 
 /// The release the groups' coordinator runs, from its ApiVersions (the release line) and its
-/// configs (4.3.1 or 4.3.2), and what is not certain; from the StreamsGroupDescribe version
+/// configs (4.2.1 or 4.2.2, 4.3.1 or 4.3.2), and what is not certain; from the StreamsGroupDescribe version
 /// when no coordinator was reached.
 fn release(
     cluster: &Cluster,
@@ -193,7 +193,8 @@ fn release(
 
 /// The coordinator's settings a snapshot records.
 const BROKER_PREFIX: &str = "group.streams.";
-/// A broker config 4.3.2 has and 4.3.1 has not (measured): what tells them apart.
+/// A broker config 4.2.2 and 4.3.2 have and 4.2.0, 4.2.1, 4.3.0 and 4.3.1 have not (measured):
+/// what tells the patches of a line apart.
 const MAX_DECOMPRESSED: &str = "max.decompressed.message.bytes";
 
 /// DescribeConfigs resource types.

@@ -309,4 +309,20 @@ fn every_modelled_version_is_documented_and_accepted() {
             assert_eq!(code, 0, "{name}: {err}");
         }
     }
+    // Every release with streams groups is accepted; one served by another release's profile
+    // is named with that profile, in a note.
+    for (release, v) in model::version::SERVED_RELEASES {
+        let (code, _, err) = run(
+            &["simulate", "--members", "2", "--kafka-version", release],
+            &[],
+        );
+        assert_eq!(code, 0, "{release}: {err}");
+        let note = format!("behaves as {}'s", v.release());
+        assert_eq!(
+            err.contains(&note),
+            release != v.release(),
+            "{release}: {err}"
+        );
+        assert!(readme.contains(release), "README does not name {release}");
+    }
 }

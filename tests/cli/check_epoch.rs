@@ -302,7 +302,10 @@ fn an_unknown_kafka_version_lists_the_valid_ones() {
     );
     assert_eq!(code, 2, "{err}");
     assert!(
-        err.contains("use one of 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1, 4.2 (4.2.2), 4.1 (4.1.2), kip"),
+        err.contains(
+            "use one of 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1 (also 4.3.0), 4.2 (4.2.2), \
+             4.2.1 (also 4.2.0), 4.1 (4.1.2, also 4.1.1), kip"
+        ),
         "{err}"
     );
 }

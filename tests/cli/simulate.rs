@@ -173,7 +173,10 @@ fn standby_replicas_beyond_the_broker_bound_are_refused() {
     let (code, _, err) = run(&["simulate", "--kafka-version", "5.0"]);
     assert_eq!(code, 2, "{err}");
     assert!(
-        err.contains("use one of 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1, 4.2 (4.2.2), 4.1 (4.1.2), kip"),
+        err.contains(
+            "use one of 4.4 (4.4.0), 4.3 (4.3.2), 4.3.1 (also 4.3.0), 4.2 (4.2.2), \
+             4.2.1 (also 4.2.0), 4.1 (4.1.2, also 4.1.1), kip"
+        ),
         "{err}"
     );
 }

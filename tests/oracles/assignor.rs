@@ -1,13 +1,15 @@
 //! Exactness test: our `StickyAssignor` (Apache's algorithm, emulated) against Apache Kafka's
-//! own `StickyTaskAssignor` of every modelled release (`ShippedVersion::ALL`), on random specs.
+//! own `StickyTaskAssignor` of every release with streams groups (`ORACLE_VERSIONS`), each against
+//! the emulation of the profile that serves it, on random specs.
 //!
 //! One JVM per version reads the specs as JSON lines and answers one line each
 //! (`streamsgroup.AssignorOracle` for 4.1-4.3, `streamsgroup.AssignorOracle44` for 4.4, built
 //! by `tests/kafka/harness classpath --version V`). Assignments and warnings must be identical.
 //! 4.1 breaks ties by identity hash codes: `AssignorOracle` reports the identity hashes its
 //! thread drew just before each assignment, and ours continues that thread's sequence.
-//! `ASSIGNOR_SPECS=N` sets the number of specs per version (default 1000), `ASSIGNOR_SEED=S` the
-//! seed. Without Java or Maven the test fails with one line (never skipped).
+//! `ASSIGNOR_SPECS=N` sets the number of specs per release (default 1000, and 250 for a release
+//! served by another release's profile, such as 4.3.0 by 4.3.1's), `ASSIGNOR_SEED=S` the seed,
+//! `ASSIGNOR_RELEASES=4.2.0,4.2.1` the releases (default: every one in `ORACLE_VERSIONS`). Without Java or Maven the test fails with one line (never skipped).
 //! A quality table compares Apache's sticky with our `balanced-sticky` on the same specs.
 
 use std::collections::BTreeMap;
@@ -25,6 +27,9 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
+
+use crate::support::gmm_oracle::{profile_of, runs_for, served_by, ORACLE_VERSIONS};
+use coordinator::profile::Profile;
 
 /// The harness classpath of Kafka `version`. Without Java or Maven the test fails with one
 /// line: the comparison is never skipped.
@@ -72,8 +77,9 @@ struct Oracle {
 }
 
 impl Oracle {
-    fn start(version: ShippedVersion) -> Option<Oracle> {
-        let cp = classpath(version.kafka_version())?;
+    /// Apache's assignor of Kafka `release`, whose emulation is `version`.
+    fn start(release: &str, version: ShippedVersion) -> Option<Oracle> {
+        let cp = classpath(release)?;
         let class = match version {
             ShippedVersion::V4_4 => "streamsgroup.AssignorOracle44",
             _ => "streamsgroup.AssignorOracle",
@@ -467,11 +473,32 @@ impl Quality {
     }
 }
 
-fn env_usize(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.trim().parse().ok())
-        .unwrap_or(default)
+/// The releases to check (`ASSIGNOR_RELEASES=4.2.0,4.2.1` for some; default every one), each
+/// with the emulation of the profile that serves it.
+fn releases() -> Vec<(&'static str, ShippedVersion)> {
+    let only = std::env::var("ASSIGNOR_RELEASES").unwrap_or_default();
+    let only: Vec<&str> = only
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    ORACLE_VERSIONS
+        .into_iter()
+        .filter(|r| only.is_empty() || only.contains(r))
+        .map(|r| (r, profile_of(r).shipped_assignor()))
+        .collect()
+}
+
+/// A seed per release. The five releases checked first keep the salts they had (their index),
+/// so their spec sequences and recorded figures stay; the others draw theirs from their name.
+fn release_salt(release: &str) -> u64 {
+    const FIRST: [&str; 5] = ["4.1.2", "4.2.2", "4.3.1", "4.3.2", "4.4.0"];
+    match FIRST.iter().position(|r| *r == release) {
+        Some(i) => i as u64,
+        None => release
+            .bytes()
+            .fold(0, |h: u64, b| h.wrapping_mul(31).wrapping_add(u64::from(b))),
+    }
 }
 
 /// What one version's run found.
@@ -484,9 +511,14 @@ struct VersionReport {
     failures: Vec<String>,
 }
 
-fn check_version(version: ShippedVersion, specs: u64, seed: u64) -> Option<VersionReport> {
-    let mut oracle = Oracle::start(version)?;
-    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ version as u64);
+fn check_version(
+    release: &'static str,
+    version: ShippedVersion,
+    specs: u64,
+    seed: u64,
+) -> Option<VersionReport> {
+    let mut oracle = Oracle::start(release, version)?;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ release_salt(release));
     let (mut exact, mut differ) = (0, 0);
     let (mut apache_q, mut balanced_q) = (Quality::default(), Quality::default());
     // How many specs each other version's emulation gets wrong: the specs tell versions apart.
@@ -514,7 +546,7 @@ fn check_version(version: ShippedVersion, specs: u64, seed: u64) -> Option<Versi
                 let small = shrink(&mut oracle, version, spec.clone());
                 let apache = oracle.assign(&small);
                 failures.push(format!(
-                    "{version} spec #{i} (shrunk) differs:\nspec: {}\napache: {}\nours:   {}",
+                    "{release} spec #{i} (shrunk) differs:\nspec: {}\napache: {}\nours:   {}",
                     serde_json::to_string(&small).expect("json"),
                     serde_json::to_string(&apache).expect("json"),
                     serde_json::to_string(&ours(version, &small, &apache)).expect("json"),
@@ -545,11 +577,14 @@ fn check_version(version: ShippedVersion, specs: u64, seed: u64) -> Option<Versi
         "total",
         "moved",
         "sb short",
-        apache_q.row(&format!("sticky {version}")),
+        apache_q.row(&format!("sticky {release}")),
         balanced_q.row("balanced-sticky"),
     );
     Some(VersionReport {
-        line: format!("assignor {version}: {specs} specs, {exact} exact, {differ} differ"),
+        line: format!(
+            "assignor {release}: {specs} specs, {exact} exact, {differ} differ{}",
+            served_by(release)
+        ),
         details,
         differ,
         failures,
@@ -558,12 +593,17 @@ fn check_version(version: ShippedVersion, specs: u64, seed: u64) -> Option<Versi
 
 #[test]
 fn sticky_is_exactly_apaches_in_every_shipped_version() {
-    let specs = env_usize("ASSIGNOR_SPECS", 1000);
-    let seed = env_usize("ASSIGNOR_SEED", 1071);
+    let seed = std::env::var("ASSIGNOR_SEED")
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(1071);
     // One JVM per version, all at once.
-    let runs: Vec<_> = ShippedVersion::ALL
+    let runs: Vec<_> = releases()
         .into_iter()
-        .map(|v| std::thread::spawn(move || check_version(v, specs, seed)))
+        .map(|(r, v)| {
+            let specs = runs_for(r, "ASSIGNOR_SPECS", 1000) as u64;
+            std::thread::spawn(move || check_version(r, v, specs, seed))
+        })
         .collect();
     let reports: Vec<Option<VersionReport>> = runs
         .into_iter()
@@ -587,7 +627,7 @@ fn sticky_is_exactly_apaches_in_every_shipped_version() {
 /// reference notes say Apache gives.
 #[test]
 fn readme_example_on_the_jvm() {
-    let Some(mut oracle) = Oracle::start(ShippedVersion::V4_4) else {
+    let Some(mut oracle) = Oracle::start("4.4.0", ShippedVersion::V4_4) else {
         return;
     };
     let spec = GroupSpec {

@@ -1,5 +1,5 @@
 //! Lock-step differential test of the local coordinator against Apache Kafka's own
-//! `GroupMetadataManager` (every release in `ORACLE_VERSIONS`: 4.1.2, 4.2.2, 4.3.1, 4.3.2, 4.4.0), run in process by the oracle of
+//! `GroupMetadataManager` (every release in `ORACLE_VERSIONS`: 4.1.1 to 4.4.0), run in process by the oracle of
 //! `tests/support/gmm_oracle.rs` (see docs/dev/oracle.md).
 //!
 //! For each version, one oracle JVM first replays the minimal reproducer of every difference ever
@@ -23,7 +23,8 @@
 //! minimal reproducer (JSON; replay it with `ORACLE_REPLAY=file.json`).
 //!
 //! Environment:
-//! - `ORACLE_SCENARIOS=N` scenarios per version (default 200); `ORACLE_SEED=S` (default fixed);
+//! - `ORACLE_SCENARIOS=N` scenarios per version (default 200, and 50 for a release served by
+//!   another release's profile, such as 4.3.0 by 4.3.1's); `ORACLE_SEED=S` (default fixed);
 //! - `ORACLE_ONLY=K` runs only scenario K of the seeded sequence, with a trace of every step;
 //! - `ORACLE_REPLAY=file.json` runs one scenario from a file (as printed), with a trace;
 //! - `ORACLE_ASSIGNOR=ours` uses our real assignor: assignments are compared modulo ties (task
@@ -38,7 +39,8 @@
 //!   (counted and listed, the scenario goes on): to look past a known text-only difference.
 //!
 //! Output: one line per version, `oracle VERSION: N scenarios, H heartbeats, D differences`
-//! (N counts the reproducers too). Any difference fails the test.
+//! (N counts the reproducers too), with `(profile P)` when another release's profile P serves
+//! it. Any difference fails the test.
 
 #![allow(clippy::collapsible_match)]
 
@@ -63,7 +65,7 @@ use model::{
 };
 
 use crate::support;
-use crate::support::gmm_oracle::{GmmOracle, OracleGroup};
+use crate::support::gmm_oracle::{self, GmmOracle, OracleGroup};
 
 // =============================================================================== settings
 
@@ -99,14 +101,15 @@ fn env_flag(key: &str) -> bool {
 }
 
 impl Settings {
-    fn from_env() -> Settings {
+    /// The settings of the run against Kafka `release`.
+    fn from_env(release: &str) -> Settings {
         let assignor = match std::env::var("ORACLE_ASSIGNOR").as_deref() {
             Ok("ours") => AssignorMode::Ours,
             Ok("replay") | Err(_) => AssignorMode::Replay,
             Ok(other) => panic!("ORACLE_ASSIGNOR={other}: use 'replay' (default) or 'ours'"),
         };
         Settings {
-            scenarios: env_num("ORACLE_SCENARIOS").unwrap_or(200),
+            scenarios: gmm_oracle::runs_for(release, "ORACLE_SCENARIOS", 200),
             seed: env_num("ORACLE_SEED").unwrap_or(0x1071_5eed),
             only: env_num("ORACLE_ONLY"),
             replay: std::env::var("ORACLE_REPLAY")
@@ -1326,17 +1329,6 @@ fn check_target_validity(g: &StreamsGroup) -> Option<String> {
 }
 
 // =============================================================================== one run
-
-fn version_of(name: &str) -> KafkaVersion {
-    match name {
-        "4.1.2" => KafkaVersion::V4_1,
-        "4.2.2" => KafkaVersion::V4_2,
-        "4.3.1" => KafkaVersion::V4_3_1,
-        "4.3.2" => KafkaVersion::V4_3,
-        "4.4.0" => KafkaVersion::V4_4,
-        other => panic!("no profile for Kafka {other}"),
-    }
-}
 
 fn instantiate_name(n: &str, gid: &str) -> String {
     n.replace(PLACEHOLDER, gid)
@@ -2632,11 +2624,11 @@ fn read_scenario(path: &std::path::Path) -> Scenario {
 
 fn lockstep(version_name: &'static str) {
     GmmOracle::require();
-    let settings = Settings::from_env();
+    let settings = Settings::from_env(version_name);
     let started = Instant::now();
     let mut lab = Lab {
         name: version_name,
-        version: version_of(version_name),
+        version: gmm_oracle::profile_of(version_name),
         oracle: GmmOracle::start(version_name, &BROKER_CONFIG),
         runs: 0,
         mode: settings.assignor,
@@ -2760,11 +2752,12 @@ fn lockstep(version_name: &'static str) {
         }
     }
     let line = format!(
-        "oracle {}: {} scenarios, {} heartbeats, {} differences",
+        "oracle {}: {} scenarios, {} heartbeats, {} differences{}",
         lab.name,
         scenarios.len(),
         heartbeats,
-        differences
+        differences,
+        gmm_oracle::served_by(version_name)
     );
     println!("{line}");
     // Straight to stderr, past libtest's capture: `cargo test` (and so .ci/run) shows it.
@@ -2790,13 +2783,33 @@ fn lockstep(version_name: &'static str) {
 }
 
 #[test]
+fn lockstep_apache_4_1_1() {
+    lockstep("4.1.1");
+}
+
+#[test]
 fn lockstep_apache_4_1_2() {
     lockstep("4.1.2");
 }
 
 #[test]
+fn lockstep_apache_4_2_0() {
+    lockstep("4.2.0");
+}
+
+#[test]
+fn lockstep_apache_4_2_1() {
+    lockstep("4.2.1");
+}
+
+#[test]
 fn lockstep_apache_4_2_2() {
     lockstep("4.2.2");
+}
+
+#[test]
+fn lockstep_apache_4_3_0() {
+    lockstep("4.3.0");
 }
 
 #[test]

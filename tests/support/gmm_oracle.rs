@@ -38,10 +38,53 @@ use coordinator::GroupState;
 use kafka::codec::heartbeat::{decode_response, encode_request};
 use kafka::wire::{from_hex, to_hex};
 use model::heartbeat::Endpoint;
-use model::{Assignment, HeartbeatRequest, HeartbeatResponse};
+use model::version::SERVED_RELEASES;
+use model::{Assignment, HeartbeatRequest, HeartbeatResponse, KafkaVersion};
 
-/// The Kafka versions the oracle is built and tested for.
-pub const ORACLE_VERSIONS: [&str; 5] = ["4.1.2", "4.2.2", "4.3.1", "4.3.2", "4.4.0"];
+/// The Kafka versions the oracle is built and tested for: every release with streams groups
+/// that the tool models (`SERVED_RELEASES`), oldest first.
+pub const ORACLE_VERSIONS: [&str; SERVED_RELEASES.len()] = {
+    let mut names = [""; SERVED_RELEASES.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = SERVED_RELEASES[i].0;
+        i += 1;
+    }
+    names
+};
+
+/// The profile that models Kafka `release` (one of [`ORACLE_VERSIONS`]).
+pub fn profile_of(release: &str) -> KafkaVersion {
+    SERVED_RELEASES
+        .into_iter()
+        .find(|(r, _)| *r == release)
+        .unwrap_or_else(|| panic!("no profile serves Kafka {release}"))
+        .1
+}
+
+/// " (profile 4.3.1)" when another release's profile serves `release`: the oracles'
+/// per-release lines say which profile a release was checked against.
+pub fn served_by(release: &str) -> String {
+    let profile = profile_of(release);
+    match profile.release() == release {
+        true => String::new(),
+        false => format!(" (profile {profile})"),
+    }
+}
+
+/// How many scenarios or specs to run against Kafka `release`: `env` when set, else `default`
+/// for a release a profile is named after, and a quarter of it for a release served by another
+/// release's profile (that profile is checked in full against its own release; the quarter
+/// shows the two releases agree, and keeps the oracles' time in CI down).
+pub fn runs_for(release: &str, env: &str, default: usize) -> usize {
+    if let Some(n) = std::env::var(env).ok().and_then(|v| v.trim().parse().ok()) {
+        return n;
+    }
+    match profile_of(release).release() == release {
+        true => default,
+        false => default.div_ceil(4),
+    }
+}
 
 const MAIN_CLASS: &str = "org.apache.kafka.coordinator.group.StreamsCoordinatorOracle";
 const STDERR_TAIL_LINES: usize = 60;

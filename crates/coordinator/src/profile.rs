@@ -2,7 +2,7 @@
 //!
 //! Every behaviour that differs between releases is a method here, so the heartbeat code reads
 //! "if the profile does X" instead of comparing version numbers, and a newcomer finds in one
-//! place what 4.1, 4.2, 4.3.1, 4.3.2, 4.4 and the KIP do differently. The facts come from Apache's
+//! place what 4.1, 4.2.1, 4.2.2, 4.3.1, 4.3.2, 4.4 and the KIP do differently. The facts come from Apache's
 //! `GroupMetadataManager`, `GroupCoordinatorService` and `CurrentAssignmentBuilder` of each
 //! release, checked in lock-step by `tests/oracles/coordinator.rs`.
 
@@ -53,14 +53,14 @@ pub trait Profile: Copy {
     /// `group.streams.initial.rebalance.delay.ms` (and its ASSIGNMENT_DELAYED) exists from 4.2
     /// on: 4.1 computes the first target at the first group epoch bump.
     fn has_initial_rebalance_delay(self) -> bool {
-        self.release() >= KafkaVersion::V4_2
+        self.release() > KafkaVersion::V4_1
     }
 
     /// From 4.2 a newly validated topology epoch and changed assignment configs (standby
     /// replicas) bump the group epoch; 4.1 bumps only for member and metadata changes, so a new
     /// standby count waits for the next target computed for another reason.
     fn bumps_on_validation(self) -> bool {
-        self.release() >= KafkaVersion::V4_2
+        self.release() > KafkaVersion::V4_1
     }
 
     /// `group.streams.assignment.interval.ms` (KIP-1263) exists from 4.3 on.
@@ -97,7 +97,7 @@ pub trait Profile: Copy {
 
     /// 4.2 jumps from group epoch 0 straight to 2 on the first bump.
     fn first_bump_skips_epoch_one(self) -> bool {
-        self.release() == KafkaVersion::V4_2
+        matches!(self.release(), KafkaVersion::V4_2_1 | KafkaVersion::V4_2)
     }
 
     /// A new group's epochs: 0 in 4.1 and 4.2, 1 from 4.3 (`TargetAssignmentMetadata.INITIAL`).
@@ -131,6 +131,7 @@ pub trait Profile: Copy {
         use crate::assignor::ShippedVersion;
         match self.release() {
             KafkaVersion::V4_1 => ShippedVersion::V4_1,
+            KafkaVersion::V4_2_1 => ShippedVersion::V4_2_1,
             KafkaVersion::V4_2 => ShippedVersion::V4_2,
             KafkaVersion::V4_3_1 => ShippedVersion::V4_3_1,
             KafkaVersion::V4_3 => ShippedVersion::V4_3,
@@ -165,10 +166,13 @@ pub trait Profile: Copy {
         }
     }
 
-    /// 4.2.2, 4.3.2 and 4.4.0 list only partitions that exist; 4.1.2 and 4.3.1 cut a list only
-    /// when the topic has fewer partitions than the member has tasks.
+    /// 4.2.2, 4.3.2 and 4.4.0 list only partitions that exist (KAFKA-20885); 4.1, 4.2.1 and
+    /// 4.3.1 cut a list only when the topic has fewer partitions than the member has tasks.
     fn endpoint_map_keeps_existing_partitions_only(self) -> bool {
-        !matches!(self.release(), KafkaVersion::V4_1 | KafkaVersion::V4_3_1)
+        !matches!(
+            self.release(),
+            KafkaVersion::V4_1 | KafkaVersion::V4_2_1 | KafkaVersion::V4_3_1
+        )
     }
 
     /// From 4.4 a member's warm-up tasks are listed with its standbys.

@@ -145,11 +145,14 @@ pub trait TaskAssignor {
 /// The Apache Kafka releases whose sticky assignor [`StickyAssignor`] reproduces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ShippedVersion {
-    /// 4.1.x (checked against 4.1.2).
+    /// 4.1.x (checked against 4.1.1 and 4.1.2).
     V4_1,
-    /// 4.2.x (checked against 4.2.2).
+    /// 4.2.0 and 4.2.1: 4.2.2's algorithm with 4.3.1's first-candidate quirk (the fix,
+    /// KAFKA-20899, reached 4.2.2 and 4.3.2).
+    V4_2_1,
+    /// 4.2.2 (checked against 4.2.2).
     V4_2,
-    /// 4.3.1: `findPrevMemberWithLeastLoad` has the first-candidate quirk.
+    /// 4.3.0 and 4.3.1: `findPrevMemberWithLeastLoad` has the first-candidate quirk.
     V4_3_1,
     /// 4.3.2: the quirk fixed (KAFKA-20899).
     V4_3,
@@ -158,8 +161,9 @@ pub enum ShippedVersion {
 }
 
 impl ShippedVersion {
-    pub const ALL: [ShippedVersion; 5] = [
+    pub const ALL: [ShippedVersion; 6] = [
         ShippedVersion::V4_1,
+        ShippedVersion::V4_2_1,
         ShippedVersion::V4_2,
         ShippedVersion::V4_3_1,
         ShippedVersion::V4_3,
@@ -170,6 +174,7 @@ impl ShippedVersion {
     pub fn kafka_version(self) -> &'static str {
         match self {
             ShippedVersion::V4_1 => "4.1.2",
+            ShippedVersion::V4_2_1 => "4.2.1",
             ShippedVersion::V4_2 => "4.2.2",
             ShippedVersion::V4_3_1 => "4.3.1",
             ShippedVersion::V4_3 => "4.3.2",

@@ -104,7 +104,7 @@ impl StreamsGroup {
         epoch: i32,
         owned: Option<&Assignment>,
     ) -> Result<(), Rejection> {
-        let rejoin_allowed = self.version >= KafkaVersion::V4_2;
+        let rejoin_allowed = self.version > KafkaVersion::V4_1;
         validate_member_epoch(m, epoch, owned, rejoin_allowed).map_err(|mut r| {
             r.fence = self.version.fencing_removes_member();
             r

@@ -18,7 +18,9 @@ pub(super) fn find_prev_member_with_least_load(
         return None;
     }
     match st.version {
-        ShippedVersion::V4_3_1 => first_candidate_quirk(st, members, standby),
+        ShippedVersion::V4_2_1 | ShippedVersion::V4_3_1 => {
+            first_candidate_quirk(st, members, standby)
+        }
         _ => skip_holders(st, members, standby),
     }
 }
