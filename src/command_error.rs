@@ -171,6 +171,17 @@ fn sasl_hint(fix: SaslFix) -> &'static str {
         SaslFix::Credentials => HINT_AUTH,
         SaslFix::NotSaslListener => HINT_NOT_SASL,
         SaslFix::Mechanism => HINT_MECHANISM,
+        SaslFix::TokenEndpoint => {
+            "check sasl.oauthbearer.token.endpoint.url (is the identity provider up?)"
+        }
+        SaslFix::OAuthClient => {
+            "check clientId and clientSecret in sasl.jaas.config (or \
+             sasl.oauthbearer.client.credentials.client.id and .client.secret)"
+        }
+        SaslFix::Token => {
+            "the broker validates tokens with its own settings (sasl.oauthbearer.jwks.endpoint.url, \
+             expected audience and issuer); check the scope and the identity provider"
+        }
     }
 }
 

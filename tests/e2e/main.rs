@@ -12,6 +12,7 @@ mod history;
 mod lag;
 mod live;
 mod net_edges;
+mod oauth;
 mod picture;
 mod predict;
 mod predict_paths;

@@ -111,6 +111,10 @@ pub struct Broker {
     /// SASL_SSL listener (SCRAM-SHA-256/512 and PLAIN, user `alice`/`alice-secret`), when started
     /// with [`Broker::start_sasl_ssl`].
     pub sasl_ssl_bootstrap: Option<String>,
+    /// OAUTHBEARER listener (`start --security oauthbearer`), when started.
+    pub oauth_bootstrap: Option<String>,
+    /// The identity provider's base URL (`/token`, `/jwks`, `/mint?lifetime_s=N`), with OAUTHBEARER.
+    pub oauth_idp: Option<String>,
     /// The run directory (server.properties, logs, certificates, client properties).
     pub dir: PathBuf,
     /// Kafka version of the broker.
@@ -137,7 +141,7 @@ impl Broker {
 
     /// Start a PLAINTEXT broker of Kafka `version` with extra broker configs (`KEY=VALUE`).
     pub fn start_configured(version: &str, configs: &[&str]) -> Broker {
-        Self::start_full(false, version.to_string(), configs)
+        Self::start_full(&[], version.to_string(), configs)
     }
 
     /// Start a broker with an extra SASL_SSL listener (see [`Broker::client_properties`]).
@@ -146,7 +150,25 @@ impl Broker {
     }
 
     fn start_with(sasl_ssl: bool, version: String) -> Broker {
-        Self::start_full(sasl_ssl, version, &[])
+        let security: &[&str] = if sasl_ssl {
+            &["--security", "sasl_ssl"]
+        } else {
+            &[]
+        };
+        Self::start_full(security, version, &[])
+    }
+
+    /// A broker with an OAUTHBEARER listener and the harness's identity provider, whose tokens
+    /// live `token_lifetime_s` seconds; `client-oauth.properties` in [`Broker::dir`].
+    pub fn start_oauth(token_lifetime_s: u32) -> Broker {
+        let lifetime = token_lifetime_s.to_string();
+        let security = [
+            "--security",
+            "oauthbearer",
+            "--oauth-token-lifetime-s",
+            &lifetime,
+        ];
+        Self::start_full(&security, kafka_version(), &[])
     }
 
     /// Start a KRaft cluster of `brokers` (3 or more) combined broker+controller nodes of Kafka
@@ -154,10 +176,10 @@ impl Broker {
     /// lists every node, [`Broker::nodes`] each one's address.
     pub fn start_cluster(version: &str, brokers: u32) -> Broker {
         let n = brokers.to_string();
-        Self::start_full(false, version.to_string(), &["--brokers", &n])
+        Self::start_full(&[], version.to_string(), &["--brokers", &n])
     }
 
-    fn start_full(sasl_ssl: bool, version: String, configs: &[&str]) -> Broker {
+    fn start_full(security: &[&str], version: String, configs: &[&str]) -> Broker {
         let n = RUN_COUNTER.fetch_add(1, Ordering::SeqCst);
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -171,9 +193,7 @@ impl Broker {
         let mut cmd = harness_cmd(&dir);
         cmd.args(["start", "--version", &version, "--owner-pid"])
             .arg(std::process::id().to_string());
-        if sasl_ssl {
-            cmd.args(["--security", "sasl_ssl"]);
-        }
+        cmd.args(security);
         match configs {
             ["--brokers", n] => {
                 cmd.args(["--brokers", n]);
@@ -220,6 +240,8 @@ impl Broker {
         Broker {
             bootstrap,
             sasl_ssl_bootstrap,
+            oauth_bootstrap: value("OAUTH_BOOTSTRAP="),
+            oauth_idp: value("OAUTH_IDP="),
             dir,
             version,
             start_time: t0.elapsed(),

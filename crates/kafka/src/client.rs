@@ -160,6 +160,11 @@ impl Cluster {
 
     async fn conn(&mut self, id: i32) -> KafkaResult<&mut Connection> {
         self.asking(id, Asked::Broker);
+        // A SASL session about to end (a token about to expire): a new connection, with a new
+        // token, rather than a request the broker would answer by closing the connection.
+        if self.conns.get(&id).is_some_and(Connection::session_ending) {
+            self.conns.remove(&id);
+        }
         if !self.conns.contains_key(&id) {
             let addr = self.brokers.get(&id).map(BrokerAddr::addr).ok_or_else(|| {
                 KafkaError::Protocol {

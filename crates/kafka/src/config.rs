@@ -4,7 +4,8 @@
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime};
 
 /// Parse Java `.properties` text: `#`/`!` comments, `key=value`, `key: value`, `key value`,
 /// backslash escapes (`\t \n \r \f \uXXXX`, others literal) and line continuations.
@@ -130,6 +131,7 @@ pub enum SaslMechanism {
     Plain,
     ScramSha256,
     ScramSha512,
+    OAuthBearer,
 }
 
 impl SaslMechanism {
@@ -138,6 +140,7 @@ impl SaslMechanism {
             SaslMechanism::Plain => "PLAIN",
             SaslMechanism::ScramSha256 => "SCRAM-SHA-256",
             SaslMechanism::ScramSha512 => "SCRAM-SHA-512",
+            SaslMechanism::OAuthBearer => "OAUTHBEARER",
         }
     }
 }
@@ -172,6 +175,70 @@ pub struct SaslConfig {
     pub mechanism: SaslMechanism,
     pub username: String,
     pub password: Secret,
+    /// OAUTHBEARER's token source (`None` for the other mechanisms).
+    pub oauth: Option<OAuthConfig>,
+}
+
+/// Where OAUTHBEARER tokens come from, as Kafka's `OAuthBearerLoginCallbackHandler` reads
+/// `sasl.oauthbearer.token.endpoint.url`: a `file:` URL or an OAuth token endpoint.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TokenSource {
+    /// A file holding one JWT, re-read when the token it held nears its expiry.
+    File(PathBuf),
+    /// The client-credentials grant against a token endpoint (http or https).
+    ClientCredentials {
+        endpoint: String,
+        client_id: String,
+        client_secret: Secret,
+        scope: Option<String>,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OAuthConfig {
+    pub source: TokenSource,
+    /// SASL extensions (`extension_NAME="value"` JAAS options), sent with the token.
+    pub extensions: Vec<(String, String)>,
+    /// The session's tokens, shared by its connections.
+    pub cache: TokenCache,
+}
+
+/// A token and when to fetch the next one.
+#[derive(Clone, Debug)]
+pub struct CachedToken {
+    pub token: Secret,
+    pub refresh_at: SystemTime,
+    pub expires_at: SystemTime,
+}
+
+/// The tokens a session fetched; clones of a configuration share it, so that every connection
+/// of a session uses one token until it nears its expiry.
+#[derive(Clone, Default)]
+pub struct TokenCache(pub Arc<Mutex<Option<CachedToken>>>);
+
+impl TokenCache {
+    pub fn get(&self) -> Option<CachedToken> {
+        self.0.lock().ok().and_then(|c| c.clone())
+    }
+    pub fn set(&self, t: CachedToken) {
+        if let Ok(mut c) = self.0.lock() {
+            *c = Some(t);
+        }
+    }
+}
+
+/// A cache is state, not a setting: two configurations differ by their settings only.
+impl PartialEq for TokenCache {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+impl Eq for TokenCache {}
+
+impl fmt::Debug for TokenCache {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("TokenCache")
+    }
 }
 
 /// Where certificates or a key come from: PEM (a file or inline) or a PKCS12 store.
@@ -351,6 +418,14 @@ const SASL_KEYS: &[&str] = &[
     "sasl.jaas.config",
     "sasl.username",
     "sasl.password",
+    "sasl.login.callback.handler.class",
+    "sasl.oauthbearer.token.endpoint.url",
+    "sasl.oauthbearer.client.credentials.client.id",
+    "sasl.oauthbearer.client.credentials.client.secret",
+    "sasl.oauthbearer.scope",
+    // Read by the Java client's own token check; the broker checks the token anyway.
+    "sasl.oauthbearer.scope.claim.name",
+    "sasl.oauthbearer.sub.claim.name",
 ];
 
 /// The parsed properties, with relative paths taken from the file's directory.
@@ -578,9 +653,11 @@ fn sasl(p: &Props<'_>) -> Result<SaslConfig, ClientConfigError> {
         "PLAIN" => SaslMechanism::Plain,
         "SCRAM-SHA-256" => SaslMechanism::ScramSha256,
         "SCRAM-SHA-512" => SaslMechanism::ScramSha512,
+        "OAUTHBEARER" => return oauth(p),
         other => {
             return Err(ClientConfigError(format!(
-                "sasl.mechanism={other} is not supported (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512)"
+                "sasl.mechanism={other} is not supported (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, \
+                 OAUTHBEARER)"
             )))
         }
     };
@@ -602,7 +679,77 @@ fn sasl(p: &Props<'_>) -> Result<SaslConfig, ClientConfigError> {
         mechanism,
         username,
         password: Secret::new(password),
+        oauth: None,
     })
+}
+
+/// OAUTHBEARER, with the keys Kafka's Java client reads: the token endpoint URL (or a `file:`
+/// URL), and the client credentials from their 4.1+ settings or the older JAAS options.
+fn oauth(p: &Props<'_>) -> Result<SaslConfig, ClientConfigError> {
+    const URL_KEY: &str = "sasl.oauthbearer.token.endpoint.url";
+    let jaas = p.get("sasl.jaas.config").unwrap_or_default();
+    let setting = |key: &str, jaas_name: &str| p.get(key).or_else(|| jaas_option(&jaas, jaas_name));
+    let Some(url) = p.get(URL_KEY).filter(|u| !u.is_empty()) else {
+        return Err(ClientConfigError(format!(
+            "sasl.mechanism=OAUTHBEARER needs {URL_KEY}: the identity provider's token endpoint \
+             (https://...) or a token file (file:///path)"
+        )));
+    };
+    let source = if let Some(path) = url.strip_prefix("file://") {
+        TokenSource::File(PathBuf::from(path))
+    } else if url.starts_with("http://") || url.starts_with("https://") {
+        let id = setting("sasl.oauthbearer.client.credentials.client.id", "clientId");
+        let secret = setting(
+            "sasl.oauthbearer.client.credentials.client.secret",
+            "clientSecret",
+        );
+        let (Some(client_id), Some(secret)) = (id, secret) else {
+            return Err(ClientConfigError(
+                "OAUTHBEARER with a token endpoint needs the client credentials: set \
+                 sasl.jaas.config (clientId=\"...\" clientSecret=\"...\") or \
+                 sasl.oauthbearer.client.credentials.client.id and .client.secret"
+                    .into(),
+            ));
+        };
+        TokenSource::ClientCredentials {
+            endpoint: url,
+            client_id,
+            client_secret: Secret::new(secret),
+            scope: setting("sasl.oauthbearer.scope", "scope").filter(|s| !s.is_empty()),
+        }
+    } else {
+        return Err(ClientConfigError(format!(
+            "{URL_KEY}={url}: not an http, https or file URL"
+        )));
+    };
+    Ok(SaslConfig {
+        mechanism: SaslMechanism::OAuthBearer,
+        username: String::new(),
+        password: Secret::default(),
+        oauth: Some(OAuthConfig {
+            source,
+            extensions: jaas_extensions(&jaas),
+            cache: TokenCache::default(),
+        }),
+    })
+}
+
+/// The `extension_NAME="value"` options of a JAAS line, as (NAME, value).
+fn jaas_extensions(jaas: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for (at, _) in jaas.match_indices("extension_") {
+        let name: String = jaas[at..]
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        if let Some(v) = jaas_option(jaas, &name) {
+            let ext = name["extension_".len()..].to_string();
+            if !out.iter().any(|(n, _)| *n == ext) {
+                out.push((ext, v));
+            }
+        }
+    }
+    out
 }
 
 fn looks_pem(loc: &str) -> bool {

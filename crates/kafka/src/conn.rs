@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 use std::future::Future;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use bytes::{Bytes, BytesMut};
 use kafka_protocol::messages::{
@@ -15,9 +15,10 @@ use kafka_protocol::protocol::{Encodable, StrBytes};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::TcpStream;
 
-use super::config::{ClientConfig, SaslMechanism};
+use super::config::{ClientConfig, OAuthConfig, SaslConfig, SaslMechanism};
 use super::error::{KafkaError, KafkaResult, SaslFix};
 use super::guard::{self, Guarded};
+use super::oauth;
 use super::scram::{ScramClient, ScramHash};
 use super::tls;
 use super::wire::{self, Writer};
@@ -82,6 +83,9 @@ pub struct Connection {
     pub versions: BTreeMap<i16, (i16, i16)>,
     /// Finalized features (name → max level) from ApiVersions.
     pub finalized_features: BTreeMap<String, i16>,
+    /// When the broker ends this SASL session (KIP-368, `connections.max.reauth.ms`), and how
+    /// long it was: past it the broker closes the connection, so the client opens a new one.
+    session: Option<(Instant, Duration)>,
 }
 
 impl std::fmt::Debug for Connection {
@@ -214,15 +218,51 @@ impl Connection {
             next_correlation: 1,
             versions: BTreeMap::new(),
             finalized_features: BTreeMap::new(),
+            session: None,
         };
         conn.negotiate_versions().await?;
         if cfg.security.uses_sasl() {
-            if let Some(sasl) = &cfg.sasl {
-                conn.authenticate(sasl.mechanism, &sasl.username, sasl.password.expose())
-                    .await?;
+            match cfg.sasl.as_ref() {
+                Some(SaslConfig {
+                    oauth: Some(oauth), ..
+                }) => conn.authenticate_oauth(oauth).await?,
+                Some(sasl) => {
+                    conn.authenticate(sasl.mechanism, &sasl.username, sasl.password.expose())
+                        .await?
+                }
+                None => {}
             }
         }
         Ok(conn)
+    }
+
+    /// Whether the broker's session ends soon (within a fifth of its length): a request sent
+    /// then could find the connection closed, so the caller opens a new one first.
+    pub fn session_ending(&self) -> bool {
+        self.session
+            .is_some_and(|(end, length)| Instant::now() + length / 5 >= end)
+    }
+
+    /// OAUTHBEARER: the token in the initial response; a refusal comes back as a JSON
+    /// challenge that the client acknowledges with 0x01 before the broker fails the exchange.
+    async fn authenticate_oauth(&mut self, oauth: &OAuthConfig) -> KafkaResult<()> {
+        let token = oauth::token(oauth, self.timeout).await?;
+        self.sasl_handshake(SaslMechanism::OAuthBearer).await?;
+        let first = oauth::initial_response(token.expose(), &oauth.extensions);
+        let challenge = self.sasl_step(first).await?;
+        if challenge.is_empty() {
+            return Ok(());
+        }
+        let detail = oauth::broker_rejection(&challenge);
+        let refused = |addr: &str| KafkaError::Sasl {
+            addr: addr.to_string(),
+            detail: detail.clone(),
+            fix: SaslFix::Token,
+        };
+        match self.sasl_step(vec![0x01]).await {
+            Err(KafkaError::Sasl { .. }) | Ok(_) => Err(refused(&self.addr)),
+            Err(other) => Err(other),
+        }
     }
 
     fn protocol_error(&self, detail: impl Into<String>) -> KafkaError {
@@ -437,6 +477,12 @@ impl Connection {
                 token.extend_from_slice(password.as_bytes());
                 self.sasl_step(token).await?;
             }
+            SaslMechanism::OAuthBearer => {
+                return Err(sasl_err(
+                    &self.addr,
+                    "OAUTHBEARER needs a token source".into(),
+                ))
+            }
             SaslMechanism::ScramSha256 | SaslMechanism::ScramSha512 => {
                 let hash = ScramHash::for_mechanism(mechanism).unwrap_or(ScramHash::Sha256);
                 let mut scram = ScramClient::new(hash, username, password);
@@ -501,6 +547,10 @@ impl Connection {
                 detail: format!("{msg} (error {})", resp.error_code),
                 fix: SaslFix::Credentials,
             });
+        }
+        if resp.session_lifetime_ms > 0 {
+            let length = Duration::from_millis(resp.session_lifetime_ms as u64);
+            self.session = Some((Instant::now() + length, length));
         }
         Ok(resp.auth_bytes.to_vec())
     }

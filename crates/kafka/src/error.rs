@@ -14,6 +14,12 @@ pub enum SaslFix {
     NotSaslListener,
     /// The listener does SASL, but not with the configured mechanism.
     Mechanism,
+    /// OAUTHBEARER: the token endpoint did not answer.
+    TokenEndpoint,
+    /// OAUTHBEARER: the identity provider refused the client id or secret.
+    OAuthClient,
+    /// OAUTHBEARER: the broker refused the token.
+    Token,
 }
 
 pub const HINT_OLD_BROKER: &str = "streams groups need Apache Kafka 4.1+ (4.2+ recommended)";

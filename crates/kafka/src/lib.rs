@@ -21,6 +21,7 @@ pub mod conn;
 pub mod error;
 pub mod guard;
 pub mod limits;
+pub mod oauth;
 pub mod pkcs12;
 pub mod scram;
 pub mod tls;
