@@ -1,7 +1,7 @@
 //! What a session is waiting for, told to whoever holds the other end (`describe --watch`, which
 //! says what a late sample waits for instead of going silent while retries absorb a move).
 //!
-//! The session marks each step it takes with what the step awaits ([`Waits::begin`]); a step
+//! The session marks each step it takes with what the step awaits (`Waits::begin`); a step
 //! inside one that awaits the same thing (FindCoordinator inside a describe that is retried
 //! as the coordinator moves) is the same wait, so its start stays when the wait began. Which
 //! broker is asked and each retry are added as they happen.
