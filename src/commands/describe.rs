@@ -3,7 +3,7 @@
 use model::group::{Snapshot, SNAPSHOT_SCHEMA_VERSION};
 use streams_group::render::watch::MarkBy;
 use streams_group::render::{describe as view, out};
-use streams_group::source::live::{self, DescribeResult};
+use streams_group::source::live::{self, Depth, DescribeResult};
 
 use super::args::GroupSelectionArgs;
 use super::GlobalArgs;
@@ -82,7 +82,7 @@ pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
         };
         return super::watch::run(global, &args.watch, every, client, selection, view);
     }
-    let Some(mut result) = live::describe(&client, selection)? else {
+    let Some(mut result) = live::describe(&client, selection, depth(global, args))? else {
         return no_groups(global);
     };
     if result.snapshot.groups.is_empty() && !result.errors.is_empty() {
@@ -100,6 +100,15 @@ pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
     } else {
         report_errors(&result);
         Ok(Code::Broker)
+    }
+}
+
+/// What the output needs read: the `--state` and `--members` tables print only what
+/// StreamsGroupDescribe answers (as Apache's tool reads them); JSON is the full snapshot.
+fn depth(global: &GlobalArgs, args: &Args) -> Depth {
+    match global.format() {
+        out::Format::Table if args.state || args.members => Depth::Described,
+        _ => Depth::Full,
     }
 }
 

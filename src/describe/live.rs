@@ -2,7 +2,7 @@
 
 use super::{ListReport, ListRow};
 use crate::error::Error;
-use crate::source::live::{describe_groups, STREAMS};
+use crate::source::live::{describe_groups_to, Depth, STREAMS};
 use kafka::config::ClientConfig;
 use kafka::{self};
 
@@ -28,7 +28,7 @@ pub fn list(
                 .collect();
             if verbose && !rows.is_empty() {
                 let ids: Vec<String> = rows.iter().map(|r| r.group_id.clone()).collect();
-                let described = describe_groups(cluster, &ids).await?;
+                let described = describe_groups_to(cluster, &ids, Depth::Described).await?;
                 for r in &mut rows {
                     if let Some(d) = described
                         .snapshot

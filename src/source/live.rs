@@ -7,14 +7,14 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::endpoints::fill_endpoint_partitions;
 use super::offsets::{input_topics, partitions, uncommitted, Offsets};
+pub use super::settings::settings;
+use super::settings::settings_of;
 use crate::error::Error;
 use kafka::client::Cluster;
 use kafka::config::ClientConfig;
 use kafka::error::{KafkaError, KafkaResult};
 use kafka::waits::Waits;
-use model::group::{
-    ClusterSettings, CommittedOffsets, GroupDescription, Snapshot, SNAPSHOT_SCHEMA_VERSION,
-};
+use model::group::{GroupDescription, Snapshot, SNAPSHOT_SCHEMA_VERSION};
 use model::processor_graph::StoredDescription;
 use model::KafkaVersion;
 
@@ -62,18 +62,21 @@ pub async fn group_ids(
     Ok(ids.into_iter().filter(|g| seen.insert(g.clone())).collect())
 }
 
-/// Describe the groups: `None` when the selection is empty (a cluster without streams groups).
+/// Describe the groups to `depth`: `None` when the selection is empty (a cluster without
+/// streams groups).
 pub fn describe(
     client: &ClientConfig,
     selection: GroupSelection,
+    depth: Depth,
 ) -> Result<Option<DescribeResult>, Error> {
-    describe_telling(client, selection, Waits::default())
+    describe_telling(client, selection, depth, Waits::default())
 }
 
 /// [`describe`], telling `waits` what it waits for as it goes (a watch says so when late).
 pub fn describe_telling(
     client: &ClientConfig,
     selection: GroupSelection,
+    depth: Depth,
     waits: Waits,
 ) -> Result<Option<DescribeResult>, Error> {
     if let GroupSelection::Groups(ids) = &selection {
@@ -85,7 +88,7 @@ pub fn describe_telling(
             if ids.is_empty() {
                 return Ok(None);
             }
-            describe_groups(cluster, &ids).await.map(Some)
+            describe_groups_to(cluster, &ids, depth).await.map(Some)
         })
     })?;
     Ok(result.map(|mut r: DescribeResult| {
@@ -94,11 +97,32 @@ pub fn describe_telling(
     }))
 }
 
+/// How much of each group a reading asks the cluster for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Depth {
+    /// What StreamsGroupDescribe answers alone (state, epochs, members, their tasks, the
+    /// topology): all the `--state` and `--members` tables print, one round trip per
+    /// coordinator, as Apache's tool reads them.
+    Described,
+    /// Also committed offsets, end offsets, lag and settings: the full snapshot.
+    Full,
+}
+
 /// Describe groups with their committed offsets, end offsets and lag; the release is detected
 /// from the StreamsGroupDescribe version the broker speaks.
 pub async fn describe_groups(
     cluster: &mut Cluster,
     groups: &[String],
+) -> KafkaResult<DescribeResult> {
+    describe_groups_to(cluster, groups, Depth::Full).await
+}
+
+/// [`describe_groups`] to `depth`. Each request goes once to each coordinator (or partition
+/// leader) for all the groups it holds, not once per group.
+pub async fn describe_groups_to(
+    cluster: &mut Cluster,
+    groups: &[String],
+    depth: Depth,
 ) -> KafkaResult<DescribeResult> {
     let answered = cluster.describe_groups(groups).await?;
     let mut descriptions = BTreeMap::new();
@@ -113,42 +137,10 @@ pub async fn describe_groups(
             Err(e) => errors.push((g, e)),
         }
     }
-    let mut described: Vec<GroupDescription> = Vec::new();
-    let mut committed_all: BTreeMap<String, CommittedOffsets> = BTreeMap::new();
-    for g in groups {
-        if let Some(mut d) = ok.remove(g) {
-            let coordinator = d.coordinator.as_ref().map_or(-1, |c| c.id);
-            let committed = cluster.committed_offsets(coordinator, g).await?;
-            committed_all.insert(g.clone(), committed);
-            d.configs = Some(settings(cluster, coordinator, g).await?);
-            described.push(d);
-        }
-    }
+    let mut described: Vec<GroupDescription> = groups.iter().filter_map(|g| ok.remove(g)).collect();
     let mut warnings = Vec::new();
-    let inputs = input_topics(&described, &committed_all);
-    let all_topics: BTreeSet<String> = inputs.values().flatten().cloned().collect();
-    let leaders = cluster.leaders(&all_topics).await?;
-    let ends = cluster
-        .offsets_at(&partitions(&leaders), -1, &mut warnings)
-        .await?;
-    // Earliest only where some group has no commit.
-    let need_earliest = uncommitted(&described, &inputs, &leaders, &committed_all);
-    let earliest = if need_earliest.is_empty() {
-        BTreeMap::new()
-    } else {
-        cluster
-            .offsets_at(&need_earliest, -2, &mut warnings)
-            .await?
-    };
-    let offsets = Offsets {
-        leaders: &leaders,
-        ends: &ends,
-        earliest: &earliest,
-    };
-    for d in &mut described {
-        let committed = committed_all.remove(&d.group_id).unwrap_or_default();
-        let topics = inputs.get(&d.group_id).into_iter().flatten();
-        d.offsets = offsets.rows(&d.group_id, topics, &committed, &mut warnings);
+    if depth == Depth::Full {
+        read_offsets_and_settings(cluster, &mut described, &mut warnings).await?;
     }
     described.sort_by(|a, b| a.group_id.cmp(&b.group_id));
     let (kafka_version, kafka_version_note) = release(cluster, &described, answered.version);
@@ -165,6 +157,54 @@ pub async fn describe_groups(
         descriptions,
         warnings,
     })
+}
+
+/// The groups' committed offsets and settings (one request each per coordinator), then the
+/// end offsets (and earliest, where nothing is committed) of their input partitions and the
+/// lag rows.
+async fn read_offsets_and_settings(
+    cluster: &mut Cluster,
+    described: &mut [GroupDescription],
+    warnings: &mut Vec<String>,
+) -> KafkaResult<()> {
+    let coordinators: BTreeMap<String, i32> = described
+        .iter()
+        .map(|d| {
+            (
+                d.group_id.clone(),
+                d.coordinator.as_ref().map_or(-1, |c| c.id),
+            )
+        })
+        .collect();
+    let mut committed_all = cluster.committed_offsets_of(&coordinators).await?;
+    let mut settings_all = settings_of(cluster, &coordinators).await?;
+    for d in described.iter_mut() {
+        d.configs = settings_all.remove(&d.group_id);
+    }
+    let inputs = input_topics(described, &committed_all);
+    let all_topics: BTreeSet<String> = inputs.values().flatten().cloned().collect();
+    let leaders = cluster.leaders(&all_topics).await?;
+    let ends = cluster
+        .offsets_at(&partitions(&leaders), -1, warnings)
+        .await?;
+    // Earliest only where some group has no commit.
+    let need_earliest = uncommitted(described, &inputs, &leaders, &committed_all);
+    let earliest = if need_earliest.is_empty() {
+        BTreeMap::new()
+    } else {
+        cluster.offsets_at(&need_earliest, -2, warnings).await?
+    };
+    let offsets = Offsets {
+        leaders: &leaders,
+        ends: &ends,
+        earliest: &earliest,
+    };
+    for d in described.iter_mut() {
+        let committed = committed_all.remove(&d.group_id).unwrap_or_default();
+        let topics = inputs.get(&d.group_id).into_iter().flatten();
+        d.offsets = offsets.rows(&d.group_id, topics, &committed, warnings);
+    }
+    Ok(())
 }
 
 /// The release the groups' coordinator runs, from its ApiVersions (the release line) and its
@@ -189,72 +229,4 @@ fn release(
         .find_map(|d| d.configs.as_ref()?.lists_max_decompressed);
     let (v, note) = KafkaVersion::of_line(line, listed);
     (Some(v), note)
-}
-
-/// The coordinator's settings a snapshot records.
-const BROKER_PREFIX: &str = "group.streams.";
-/// A broker config 4.2.2 and 4.3.2 have and 4.2.0, 4.2.1, 4.3.0 and 4.3.1 have not (measured):
-/// what tells the patches of a line apart.
-const MAX_DECOMPRESSED: &str = "max.decompressed.message.bytes";
-
-/// DescribeConfigs resource types.
-const GROUP_RESOURCE: i8 = 32;
-const BROKER_RESOURCE: i8 = 4;
-
-/// The group's `streams.*` configs and its coordinator's `group.streams.*` settings. A part the
-/// principal may not read (or a broker that has no such resource) is named, never fatal.
-pub async fn settings(
-    cluster: &mut Cluster,
-    coordinator: i32,
-    group: &str,
-) -> KafkaResult<ClusterSettings> {
-    let answers = match cluster
-        .configs_at_coordinator(coordinator, group, GROUP_RESOURCE, BROKER_RESOURCE)
-        .await
-    {
-        Ok(a) => a,
-        Err(e @ KafkaError::Unsupported { .. }) => {
-            let line = format!("configs not read: {e}");
-            return Ok(ClusterSettings {
-                unreadable: vec![line],
-                ..ClusterSettings::default()
-            });
-        }
-        Err(e) => return Err(e),
-    };
-    let mut answers = answers.into_iter();
-    let mut unreadable = Vec::new();
-    // Only the streams-group part of each: a group's configs include its consumer.* and
-    // share.* ones, a broker's every setting it has.
-    let mut lists_max_decompressed = None;
-    let mut read = |prefix: &str, what: &str| match answers.next() {
-        Some(Ok(all)) => {
-            if prefix == BROKER_PREFIX {
-                lists_max_decompressed = Some(all.iter().any(|(k, _)| k == MAX_DECOMPRESSED));
-            }
-            Some(
-                all.into_iter()
-                    .filter(|(k, _)| k.starts_with(prefix))
-                    .collect(),
-            )
-        }
-        Some(Err(KafkaError::Broker { code, .. })) => {
-            unreadable.push(format!("{what} not read: {}", code.name()));
-            None
-        }
-        Some(Err(e)) => {
-            unreadable.push(format!("{what} not read: {e}"));
-            None
-        }
-        None => None,
-    };
-    let group = read("streams.", "group configs");
-    let broker = read(BROKER_PREFIX, "broker settings");
-    let out = ClusterSettings {
-        group,
-        broker,
-        unreadable,
-        lists_max_decompressed,
-    };
-    Ok(out)
 }

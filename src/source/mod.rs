@@ -8,6 +8,7 @@ pub mod choice;
 pub mod endpoints;
 pub mod live;
 pub mod offsets;
+pub mod settings;
 
 use std::path::{Path, PathBuf};
 

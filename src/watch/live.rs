@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use crate::error::Error;
-use crate::source::live::{self, GroupSelection};
+use crate::source::live::{self, Depth, GroupSelection};
 use crate::watch::recording;
 use crate::watch::sample::{GroupError, Sample};
 use crate::watch::timeline::{self, TimelineReport};
@@ -23,7 +23,7 @@ pub fn sample(
     waits: &Waits,
     now: impl FnOnce() -> i64,
 ) -> Result<Sample, Error> {
-    let described = live::describe_telling(client, selection.clone(), waits.clone());
+    let described = live::describe_telling(client, selection.clone(), Depth::Full, waits.clone());
     let at_ms = now();
     match described {
         Ok(Some(result)) => {

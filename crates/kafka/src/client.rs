@@ -31,6 +31,7 @@ mod locate;
 mod offsets;
 mod retry;
 
+pub use configs::CoordinatorConfigs;
 pub use groups::{DescribedGroups, ListedGroup};
 pub use offsets::LeaderlessOr;
 

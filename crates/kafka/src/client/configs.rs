@@ -84,6 +84,44 @@ impl Cluster {
     }
 }
 
+/// One DescribeConfigs at a coordinator: its groups' configs and its own.
+#[derive(Debug)]
+pub struct CoordinatorConfigs {
+    /// Each group's configs (name to value) or its error, by group id.
+    pub groups: BTreeMap<String, Result<BTreeMap<String, String>, KafkaError>>,
+    /// The coordinator's own configs or the error.
+    pub broker: Result<BTreeMap<String, String>, KafkaError>,
+}
+
+impl Cluster {
+    /// DescribeConfigs at coordinator `node` of all of `groups` (resource type `group_type`)
+    /// and of `node` itself (`broker_type`), in one request: one round trip for the groups a
+    /// coordinator holds, and the broker's configs read once for all of them. No retry: a
+    /// caller falls back to [`Cluster::configs_at_coordinator`] group by group.
+    pub async fn configs_at_coordinator_of(
+        &mut self,
+        node: i32,
+        groups: &[String],
+        group_type: i8,
+        broker_type: i8,
+    ) -> KafkaResult<CoordinatorConfigs> {
+        let mut resources: Vec<(i8, String)> =
+            groups.iter().map(|g| (group_type, g.clone())).collect();
+        resources.push((broker_type, node.to_string()));
+        let mut answers = self.describe_configs(node, &resources).await?;
+        let broker = answers.pop().unwrap_or_else(|| {
+            Err(KafkaError::Protocol {
+                addr: format!("node {node}"),
+                detail: "DescribeConfigs did not answer for the broker".into(),
+            })
+        });
+        Ok(CoordinatorConfigs {
+            groups: groups.iter().cloned().zip(answers).collect(),
+            broker,
+        })
+    }
+}
+
 /// DescribeConfigs of a group and of the broker asked (see [`Cluster::configs_at_coordinator`]).
 struct GroupConfigs<'a> {
     group: &'a str,

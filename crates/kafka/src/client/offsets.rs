@@ -41,6 +41,48 @@ impl Cluster {
             .await
     }
 
+    /// Committed offsets of many groups (`groups` maps each to its coordinator): one
+    /// OffsetFetch per coordinator for all its groups, as v8+ allows, instead of one round
+    /// trip per group. A group whose coordinator moved or could not be reached is asked again
+    /// alone, the way [`Cluster::committed_offsets`] asks; any other error is the answer.
+    pub async fn committed_offsets_of(
+        &mut self,
+        groups: &BTreeMap<String, i32>,
+    ) -> KafkaResult<BTreeMap<String, CommittedOffsets>> {
+        let mut by_coordinator: BTreeMap<i32, Vec<String>> = BTreeMap::new();
+        for (g, c) in groups {
+            by_coordinator.entry(*c).or_default().push(g.clone());
+        }
+        let mut out = BTreeMap::new();
+        let mut alone = Vec::new();
+        for (node, gs) in by_coordinator {
+            match fetch_committed(self, node, &gs).await {
+                Ok(answers) => {
+                    for (g, r) in answers {
+                        match r {
+                            Ok(offsets) => {
+                                out.insert(g, offsets);
+                            }
+                            Err(e) if transient(&e) => alone.push((g, node)),
+                            Err(e) => return Err(e),
+                        }
+                    }
+                }
+                Err(e) if transient(&e) => {
+                    self.note(format!("OffsetFetch at coordinator {node}: {e}; retrying"));
+                    self.forget(node);
+                    alone.extend(gs.into_iter().map(|g| (g, node)));
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        for (g, node) in alone {
+            let offsets = self.committed_offsets(node, &g).await?;
+            out.insert(g, offsets);
+        }
+        Ok(out)
+    }
+
     /// ListOffsets at `timestamp` (-1 latest, -2 earliest), one request per leader; the
     /// partitions that failed become warnings.
     pub async fn offsets_at(
@@ -226,36 +268,60 @@ impl Op for FetchCommitted {
     type Out = CommittedOffsets;
     async fn at(&self, cluster: &mut Cluster, node: i32) -> KafkaResult<CommittedOffsets> {
         let group = &self.0;
-        let conn = cluster.conn(node).await?;
-        let req = OffsetFetchRequest::default()
-            .with_groups(vec![OffsetFetchRequestGroup::default()
-                .with_group_id(GroupId(StrBytes::from_string(group.to_string())))
-                .with_member_id(None)
-                .with_member_epoch(-1)
-                .with_topics(None)])
-            .with_require_stable(false);
-        let (_, resp): (i16, OffsetFetchResponse) =
-            conn.negotiated(ApiKey::OffsetFetch, 8, &req).await?;
-        let mut out = BTreeMap::new();
-        for g in resp.groups {
-            if g.error_code != 0 {
-                return Err(KafkaError::broker(
-                    g.error_code,
-                    None,
-                    format!("committed offsets of `{group}`"),
-                ));
-            }
-            for t in g.topics {
-                for p in t.partitions {
-                    if p.error_code == 0 && p.committed_offset >= 0 {
-                        out.insert(
-                            (t.name.to_string(), p.partition_index),
-                            (p.committed_offset, p.committed_leader_epoch),
-                        );
-                    }
+        let mut answers = fetch_committed(cluster, node, std::slice::from_ref(group)).await?;
+        answers.remove(group).unwrap_or_else(|| {
+            Err(KafkaError::Protocol {
+                addr: format!("node {node}"),
+                detail: format!("OffsetFetch did not answer for `{group}`"),
+            })
+        })
+    }
+}
+
+/// One OffsetFetch (admin-style, all topics) at `node` for `groups`: each group's committed
+/// offsets or its error. A group the broker did not answer for is left out.
+async fn fetch_committed(
+    cluster: &mut Cluster,
+    node: i32,
+    groups: &[String],
+) -> KafkaResult<BTreeMap<String, KafkaResult<CommittedOffsets>>> {
+    let conn = cluster.conn(node).await?;
+    let req = OffsetFetchRequest::default()
+        .with_groups(
+            groups
+                .iter()
+                .map(|g| {
+                    OffsetFetchRequestGroup::default()
+                        .with_group_id(GroupId(StrBytes::from_string(g.clone())))
+                        .with_member_id(None)
+                        .with_member_epoch(-1)
+                        .with_topics(None)
+                })
+                .collect(),
+        )
+        .with_require_stable(false);
+    let (_, resp): (i16, OffsetFetchResponse) =
+        conn.negotiated(ApiKey::OffsetFetch, 8, &req).await?;
+    let mut out = BTreeMap::new();
+    for g in resp.groups {
+        let group = g.group_id.to_string();
+        if g.error_code != 0 {
+            let what = format!("committed offsets of `{group}`");
+            out.insert(group, Err(KafkaError::broker(g.error_code, None, what)));
+            continue;
+        }
+        let mut offsets = CommittedOffsets::new();
+        for t in g.topics {
+            for p in t.partitions {
+                if p.error_code == 0 && p.committed_offset >= 0 {
+                    offsets.insert(
+                        (t.name.to_string(), p.partition_index),
+                        (p.committed_offset, p.committed_leader_epoch),
+                    );
                 }
             }
         }
-        Ok(out)
+        out.insert(group, Ok(offsets));
     }
+    Ok(out)
 }
