@@ -22,11 +22,16 @@ fn sg(bootstrap: &str, config: &Path, args: &[&str]) -> CommandOutput {
 
 /// A token minted by the identity provider, living `lifetime_s` (negative: already expired).
 fn mint(idp: &str, lifetime_s: i64) -> String {
+    get(idp, &format!("/mint?lifetime_s={lifetime_s}"))
+}
+
+/// The body of the identity provider's answer to `GET path`.
+fn get(idp: &str, path: &str) -> String {
     let host = idp.trim_start_matches("http://");
     let mut s = TcpStream::connect(host).expect("the identity provider listens");
     write!(
         s,
-        "GET /mint?lifetime_s={lifetime_s} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+        "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
     )
     .unwrap();
     let mut answer = String::new();
@@ -36,7 +41,13 @@ fn mint(idp: &str, lifetime_s: i64) -> String {
 
 /// The harness's properties file with one line replaced (`key=` prefix) or added.
 fn variant(broker: &Broker, name: &str, key: &str, line: &str) -> std::path::PathBuf {
-    let base = std::fs::read_to_string(broker.dir.join("client-oauth.properties")).unwrap();
+    variant_of(&broker.dir.join("client-oauth.properties"), name, key, line)
+}
+
+/// A properties file beside `base` with one line replaced (`key=` prefix) or added.
+fn variant_of(base: &Path, name: &str, key: &str, line: &str) -> std::path::PathBuf {
+    let dir = base.parent().unwrap().to_path_buf();
+    let base = std::fs::read_to_string(base).unwrap();
     let mut text: String = base
         .lines()
         .filter(|l| !l.starts_with(key))
@@ -44,7 +55,7 @@ fn variant(broker: &Broker, name: &str, key: &str, line: &str) -> std::path::Pat
         .collect();
     text.push_str(line);
     text.push('\n');
-    let path = broker.dir.join(name);
+    let path = dir.join(name);
     std::fs::write(&path, text).unwrap();
     path
 }
@@ -56,6 +67,8 @@ fn oauthbearer_client_credentials_token_files_and_errors() {
     let idp = broker.oauth_idp.clone().expect("OAUTH_IDP");
     let props = broker.dir.join("client-oauth.properties");
     let _app = broker.app(GROUP, 1, 1);
+    // The two-minute watch runs beside every other check.
+    let watch = LongWatch::start(&broker, &ob);
 
     let list = sg(&ob, &props, &["list"]);
     assert_eq!(list.code(), 0, "{list}");
@@ -103,27 +116,116 @@ fn oauthbearer_client_credentials_token_files_and_errors() {
         "{out}"
     );
 
-    watch_outlives_two_tokens(&ob, &props);
+    https_token_endpoint(&broker, &ob);
+    watch.check(&idp);
 }
 
-/// 15 samples 5 s apart: 70 s, more than two 30 s tokens; every sample comes, no error.
-fn watch_outlives_two_tokens(ob: &str, props: &Path) {
-    let dir = tempfile::tempdir().unwrap();
-    let rec = dir.path().join("rec.jsonl");
-    let out = StreamsGroup::new(["describe", "--bootstrap-server", ob, "--group", GROUP])
-        .args(["--command-config", props.to_str().unwrap()])
-        .args([
-            "--watch",
-            "5",
-            "--samples",
-            "15",
-            "--record",
-            rec.to_str().unwrap(),
-        ])
-        .spawn()
-        .wait();
+/// The token endpoint over HTTPS: its CA given in `sasl.jaas.config`'s `ssl.*` options (where
+/// Kafka's Java client takes the token endpoint's TLS settings from) works; without them the
+/// built-in web PKI roots refuse the harness CA: exit 3, naming the endpoint.
+fn https_token_endpoint(broker: &Broker, ob: &str) {
+    let https = broker.oauth_idp_https.clone().expect("OAUTH_IDP_HTTPS");
+    let url = "sasl.oauthbearer.token.endpoint.url=";
+    let base = std::fs::read_to_string(broker.dir.join("client-oauth.properties")).unwrap();
+    let jaas = base
+        .lines()
+        .find(|l| l.starts_with("sasl.jaas.config="))
+        .expect("the harness's JAAS line")
+        .trim_end_matches(';');
+    let ca = broker.ca_pem();
+    let with_ca = format!(
+        "{jaas} ssl.truststore.type=\"PEM\" ssl.truststore.location=\"{}\";",
+        ca.display()
+    );
+    let endpoint = format!("{url}{https}/token");
+    let trusted = variant(broker, "https.properties", url, &endpoint);
+    let trusted = variant_of(
+        &trusted,
+        "https-ca.properties",
+        "sasl.jaas.config=",
+        &with_ca,
+    );
+    let out = sg(ob, &trusted, &["list"]);
     assert_eq!(out.code(), 0, "{out}");
-    assert!(!out.stderr.contains("error"), "{out}");
-    let recorded = std::fs::read_to_string(&rec).unwrap();
-    assert!(recorded.lines().count() >= 15, "{recorded}");
+    assert!(out.stdout.contains(GROUP), "{out}");
+    let untrusted = variant(broker, "https-no-ca.properties", url, &endpoint);
+    let out = sg(ob, &untrusted, &["list"]);
+    assert_eq!(out.code(), 3, "{out}");
+    assert!(
+        out.stderr.contains(&https) && out.stderr.contains("TLS"),
+        "{out}"
+    );
+    assert!(!out.stderr.contains("streams-group-secret"), "{out}");
+}
+
+/// `describe --watch` for two minutes (25 samples 5 s apart) with tokens that live 30 s, with
+/// a scope of its own so that the identity provider counts its grants: every sample comes, no
+/// error, a new token at least every 30 s, and neither the secret nor a token in its output,
+/// JSON or recording.
+struct LongWatch {
+    running: crate::support::Running,
+    recording: std::path::PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+const WATCH_SAMPLES: usize = 25;
+
+impl LongWatch {
+    fn start(broker: &Broker, ob: &str) -> LongWatch {
+        let dir = tempfile::tempdir().unwrap();
+        let recording = dir.path().join("rec.jsonl");
+        let props = variant(
+            broker,
+            "watch.properties",
+            "sasl.jaas.config=",
+            &jaas_scope("watch"),
+        );
+        let samples = WATCH_SAMPLES.to_string();
+        let running = StreamsGroup::new(["describe", "--bootstrap-server", ob, "--group", GROUP])
+            .args(["--command-config", props.to_str().unwrap(), "-o", "json"])
+            .args(["--watch", "5", "--samples", &samples])
+            .args(["--record", recording.to_str().unwrap()])
+            .spawn();
+        LongWatch {
+            running,
+            recording,
+            _dir: dir,
+        }
+    }
+
+    fn check(self, idp: &str) {
+        let out = self.running.wait();
+        assert_eq!(out.code(), 0, "{out}");
+        assert!(!out.stderr.contains("error"), "{out}");
+        assert_eq!(
+            out.stdout.lines().count(),
+            WATCH_SAMPLES,
+            "one JSON line a sample: {out}"
+        );
+        let recorded = std::fs::read_to_string(&self.recording).unwrap();
+        assert!(recorded.lines().count() >= WATCH_SAMPLES, "{recorded}");
+        for text in [&out.stdout, &out.stderr, &recorded] {
+            assert!(
+                !text.contains("streams-group-secret"),
+                "the secret in {text}"
+            );
+            // Every JWT starts with the base64url of `{"`.
+            assert!(!text.contains("eyJ"), "a token in {text}");
+        }
+        // 120 s of 30 s tokens, each fetched again after 80% of its life: 5 grants, and the
+        // broker ends each session as its token expires.
+        let grants: u32 = get(idp, "/grants?scope=watch").trim().parse().unwrap();
+        assert!(
+            grants >= 4,
+            "{grants} token(s) in two minutes of 30 s tokens"
+        );
+    }
+}
+
+/// The harness's JAAS line with another scope.
+fn jaas_scope(scope: &str) -> String {
+    format!(
+        "sasl.jaas.config=org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule \
+         required clientId=\"streams-group\" clientSecret=\"streams-group-secret\" scope=\"{scope}\";"
+    )
 }

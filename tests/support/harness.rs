@@ -115,6 +115,9 @@ pub struct Broker {
     pub oauth_bootstrap: Option<String>,
     /// The identity provider's base URL (`/token`, `/jwks`, `/mint?lifetime_s=N`), with OAUTHBEARER.
     pub oauth_idp: Option<String>,
+    /// Its `/token` over HTTPS (`https://127.0.0.1:PORT`, a certificate of the harness CA,
+    /// [`Broker::ca_pem`]), with OAUTHBEARER.
+    pub oauth_idp_https: Option<String>,
     /// The run directory (server.properties, logs, certificates, client properties).
     pub dir: PathBuf,
     /// Kafka version of the broker.
@@ -242,6 +245,7 @@ impl Broker {
             sasl_ssl_bootstrap,
             oauth_bootstrap: value("OAUTH_BOOTSTRAP="),
             oauth_idp: value("OAUTH_IDP="),
+            oauth_idp_https: value("OAUTH_IDP_HTTPS="),
             dir,
             version,
             start_time: t0.elapsed(),

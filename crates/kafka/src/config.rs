@@ -191,6 +191,9 @@ pub enum TokenSource {
         client_id: String,
         client_secret: Secret,
         scope: Option<String>,
+        /// TLS for an `https` endpoint: the `ssl.*` options of `sasl.jaas.config`, as Kafka's
+        /// `JaasOptionsUtils.createSSLSocketFactory` reads them (not the connection's).
+        tls: Box<TlsConfig>,
     },
 }
 
@@ -389,7 +392,10 @@ const KNOWN_IGNORED: &[&str] = &[
     "ssl.enabled.protocols",
 ];
 
-/// The keys of the TLS settings this tool reads.
+/// How many of [`TLS_KEYS`] (the first) are Kafka's names; the others are librdkafka's.
+const KAFKA_TLS_KEYS: usize = 11;
+
+/// The keys of the TLS settings this tool reads: Kafka's, then librdkafka's.
 const TLS_KEYS: &[&str] = &[
     "ssl.truststore.type",
     "ssl.truststore.location",
@@ -716,6 +722,7 @@ fn oauth(p: &Props<'_>) -> Result<SaslConfig, ClientConfigError> {
             client_id,
             client_secret: Secret::new(secret),
             scope: setting("sasl.oauthbearer.scope", "scope").filter(|s| !s.is_empty()),
+            tls: Box::new(login_tls(p, &jaas)?),
         }
     } else {
         return Err(ClientConfigError(format!(
@@ -732,6 +739,32 @@ fn oauth(p: &Props<'_>) -> Result<SaslConfig, ClientConfigError> {
             cache: TokenCache::default(),
         }),
     })
+}
+
+/// The TLS settings of an HTTPS token endpoint. Kafka's Java client takes them from the `ssl.*`
+/// options inside `sasl.jaas.config` (`JaasOptionsUtils.getSslClientConfig`, clients 4.4 line
+/// 92), not from the connection's `ssl.*` settings; without any, the JDK's default trust store
+/// (here the built-in web PKI roots) with host-name verification. The same rules as the
+/// connection's: PEM or PKCS12 stores, JKS refused with its conversion hint.
+fn login_tls(p: &Props<'_>, jaas: &str) -> Result<TlsConfig, ClientConfigError> {
+    // Kafka's own names only: the JAAS options go through Kafka's client SSL ConfigDef.
+    let options: BTreeMap<String, String> = TLS_KEYS[..KAFKA_TLS_KEYS]
+        .iter()
+        .filter_map(|k| jaas_option(jaas, k).map(|v| (k.to_string(), v)))
+        .collect();
+    let jp = Props {
+        props: &options,
+        base_dir: p.base_dir,
+    };
+    let in_jaas = |e: ClientConfigError| ClientConfigError(format!("sasl.jaas.config: {e}"));
+    let mut tls = TlsConfig {
+        verify_hostname: true,
+        ..TlsConfig::default()
+    };
+    truststore(&jp, &mut tls).map_err(in_jaas)?;
+    keystore(&jp, &mut tls).map_err(in_jaas)?;
+    tls_checks(&jp, &mut tls).map_err(in_jaas)?;
+    Ok(tls)
 }
 
 /// The `extension_NAME="value"` options of a JAAS line, as (NAME, value).
@@ -858,6 +891,52 @@ mod tests {
         assert_eq!(c.ignored_keys, vec!["linger.ms".to_string()]);
         let dbg = format!("{c:?}");
         assert!(!dbg.contains("secret-pw"), "{dbg}");
+    }
+
+    /// The token endpoint's TLS comes from the JAAS options, not from the connection's.
+    #[test]
+    fn https_token_endpoint_tls_from_jaas_options() {
+        let oauth_tls = |jaas: &str| -> Result<TlsConfig, ClientConfigError> {
+            let p = props(&[
+                ("security.protocol", "SASL_SSL"),
+                ("sasl.mechanism", "OAUTHBEARER"),
+                (
+                    "sasl.oauthbearer.token.endpoint.url",
+                    "https://idp:8443/token",
+                ),
+                ("ssl.truststore.type", "PEM"),
+                ("ssl.truststore.location", "broker-ca.pem"),
+                ("sasl.jaas.config", jaas),
+            ]);
+            let c = from_properties("h:1", Duration::from_secs(1), &p, Some(Path::new("/etc/x")))?;
+            match c.sasl.and_then(|s| s.oauth).map(|o| o.source) {
+                Some(TokenSource::ClientCredentials { tls, .. }) => Ok(*tls),
+                other => panic!("{other:?}"),
+            }
+        };
+        let m = "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required \
+                 clientId=\"c\" clientSecret=\"s\"";
+        let none = oauth_tls(&format!("{m};")).unwrap();
+        assert_eq!(
+            none.ca, None,
+            "web PKI roots, as the JDK's default trust store"
+        );
+        assert!(none.verify_hostname);
+        let pem = oauth_tls(&format!(
+            r#"{m} ssl.truststore.type="PEM" ssl.truststore.location="idp-ca.pem" ssl.endpoint.identification.algorithm="";"#
+        ))
+        .unwrap();
+        assert_eq!(
+            pem.ca,
+            Some(KeyMaterial::File(PathBuf::from("/etc/x/idp-ca.pem")))
+        );
+        assert!(!pem.verify_hostname);
+        let jks = oauth_tls(&format!(r#"{m} ssl.truststore.location="idp.jks";"#)).unwrap_err();
+        assert!(
+            jks.0
+                .starts_with("sasl.jaas.config: ssl.truststore.location=idp.jks: JKS"),
+            "{jks}"
+        );
     }
 
     #[test]

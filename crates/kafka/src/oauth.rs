@@ -73,6 +73,7 @@ async fn client_credentials(source: &TokenSource, timeout: Duration) -> KafkaRes
         client_id,
         client_secret,
         scope,
+        tls,
     } = source
     else {
         return Err(KafkaError::Config("no token endpoint".into()));
@@ -92,7 +93,7 @@ async fn client_credentials(source: &TokenSource, timeout: Duration) -> KafkaRes
     if let Some(s) = scope {
         form.push_str(&format!("&scope={}", http::form_escape(s)));
     }
-    let answer = http::post_form(&url, &basic, &form, timeout)
+    let answer = http::post_form(&url, tls, &basic, &form, timeout)
         .await
         .map_err(|why| KafkaError::Sasl {
             addr: endpoint.clone(),

@@ -2,6 +2,8 @@ package streamsgroup;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -13,12 +15,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
+import java.security.KeyStore;
 import java.security.KeyPairGenerator;
 import java.security.Signature;
 import java.security.interfaces.RSAPublicKey;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
 
 /**
  * A small OAuth identity provider for the harness's OAUTHBEARER listener: the broker validates
@@ -33,6 +38,7 @@ import java.util.Map;
  * </pre>
  *
  * Usage: OAuthIdp --port-file FILE --client-id ID --client-secret S [--lifetime-s N]
+ *        [--https-keystore P12 --https-password PW --https-port-file FILE]  (/token over HTTPS too)
  */
 public final class OAuthIdp {
     private static final Base64.Encoder B64URL = Base64.getUrlEncoder().withoutPadding();
@@ -42,6 +48,7 @@ public final class OAuthIdp {
     private final String clientId;
     private final String clientSecret;
     private final long lifetimeS;
+    private final java.util.concurrent.ConcurrentHashMap<String, Integer> grants = new java.util.concurrent.ConcurrentHashMap<>();
 
     private OAuthIdp(KeyPair key, String clientId, String clientSecret, long lifetimeS) {
         this.key = key;
@@ -61,14 +68,44 @@ public final class OAuthIdp {
         server.createContext("/jwks", ex -> idp.answer(ex, 200, "application/json", idp.jwks()));
         server.createContext("/token", idp::token);
         server.createContext("/mint", idp::mint);
+        // How many tokens the client-credentials grant issued for a scope: what shows a client
+        // fetched new tokens as the old ones expired.
+        server.createContext("/grants", ex -> {
+            String q = ex.getRequestURI().getQuery();
+            String scope = q != null && q.startsWith("scope=") ? q.substring(6) : "";
+            idp.answer(ex, 200, "text/plain", Integer.toString(idp.grants.getOrDefault(scope, 0)));
+        });
         server.createContext("/html", ex -> idp.answer(ex, 200, "text/html",
             "<!DOCTYPE html><html><body><h1>Sign in</h1></body></html>"));
         server.start();
+        if (a.containsKey("--https-keystore")) {
+            int httpsPort = startHttps(idp, Path.of(a.get("--https-keystore")), a.get("--https-password"));
+            Path httpsFile = Path.of(a.get("--https-port-file"));
+            Files.writeString(httpsFile, Integer.toString(httpsPort));
+        }
         // Written last, so that a reader of the file knows the server listens.
         Path portFile = Path.of(a.get("--port-file"));
         Path tmp = Path.of(portFile + ".tmp");
         Files.writeString(tmp, Integer.toString(server.getAddress().getPort()));
         Files.move(tmp, portFile);
+    }
+
+    /** The token endpoint again over HTTPS, with the PKCS12 key store's key (signed by the harness CA). */
+    private static int startHttps(OAuthIdp idp, Path keystore, String password) throws Exception {
+        char[] pw = password.toCharArray();
+        KeyStore ks = KeyStore.getInstance("PKCS12");
+        try (var in = Files.newInputStream(keystore)) {
+            ks.load(in, pw);
+        }
+        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        kmf.init(ks, pw);
+        SSLContext ctx = SSLContext.getInstance("TLS");
+        ctx.init(kmf.getKeyManagers(), null, null);
+        HttpsServer https = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
+        https.setHttpsConfigurator(new HttpsConfigurator(ctx));
+        https.createContext("/token", idp::token);
+        https.start();
+        return https.getAddress().getPort();
     }
 
     private String jwks() {
@@ -121,6 +158,7 @@ public final class OAuthIdp {
                 "{\"error\":\"invalid_client\",\"error_description\":\"client authentication failed: unknown client or wrong secret\"}");
         } else {
             String scope = form.getOrDefault("scope", "kafka");
+            grants.merge(scope, 1, Integer::sum);
             answer(ex, 200, "application/json", "{\"access_token\":\"" + jwt(id, scope, lifetimeS)
                 + "\",\"token_type\":\"Bearer\",\"expires_in\":" + lifetimeS + "}");
         }
