@@ -149,3 +149,41 @@ fn credentials_are_found_and_never_printed() {
         }
     }
 }
+
+/// MSK's OAUTHBEARER variant (`IAMOAuthBearerLoginCallbackHandler`): the same credentials, and
+/// the region from the environment (the handler signs for `kafka.REGION.amazonaws.com`).
+#[test]
+fn msk_oauthbearer_needs_a_region_and_prints_no_secret() {
+    let d = dir("oauth");
+    let f = d.join("msk-oauth.properties");
+    std::fs::write(
+        &f,
+        "security.protocol=SASL_SSL\nsasl.mechanism=OAUTHBEARER\n\
+         sasl.jaas.config=org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required;\n\
+         sasl.login.callback.handler.class=software.amazon.msk.auth.iam.IAMOAuthBearerLoginCallbackHandler\n\
+         sasl.client.callback.handler.class=software.amazon.msk.auth.iam.IAMOAuthBearerLoginCallbackHandler\n",
+    )
+    .unwrap();
+    let cfg = f.display().to_string();
+    let keys = [
+        ("AWS_ACCESS_KEY_ID", "AKIDSENTINEL"),
+        ("AWS_SECRET_ACCESS_KEY", SECRET),
+        ("AWS_SESSION_TOKEN", TOKEN),
+    ];
+    let r = list(&d, &cfg, &keys, false);
+    assert_one_line_exit_2(
+        &r,
+        &["IAMOAuthBearerLoginCallbackHandler", "set AWS_REGION"],
+    );
+    let r = list(&d, &cfg, &[("AWS_REGION", "us-east-1")], false);
+    assert_one_line_exit_2(&r, &["AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY"]);
+    let mut env = keys.to_vec();
+    env.push(("AWS_REGION", "us-east-1"));
+    for verbose in [false, true] {
+        let (code, out, err) = list(&d, &cfg, &env, verbose);
+        assert_eq!(code, 3, "stdout: {out}\nstderr: {err}");
+        for secret in [SECRET, TOKEN] {
+            assert!(!out.contains(secret) && !err.contains(secret), "{out}{err}");
+        }
+    }
+}

@@ -2,7 +2,9 @@
 //! 2.4.0, through `streamsgroup.MskIamOracle` on the harness classpath: for each case the
 //! library signs with its clock, and our signer, given the library's `x-amz-date` and
 //! `x-amz-expires`, must write the same bytes (so the SigV4 signature, the JSON key order and
-//! the escaping all agree). The region our host parsing finds must be the library's too.
+//! the escaping all agree). The region our host parsing finds must be the library's too. MSK's
+//! OAUTHBEARER token is compared the same way, from the library's own
+//! `IAMOAuthBearerLoginCallbackHandler`.
 //!
 //! `cargo test --test oracles msk_iam -- --nocapture` prints one line per case.
 
@@ -12,7 +14,7 @@ use serde_json::{json, Value};
 
 use kafka::config::Secret;
 use kafka::msk_iam::credentials::Credentials;
-use kafka::msk_iam::{payload, region_of_host};
+use kafka::msk_iam::{oauth_token, payload, region_of_host};
 
 use crate::support;
 use crate::support::gmm_oracle::GmmOracle;
@@ -194,5 +196,82 @@ fn regions_of_host_names_equal_amazons_library() {
         let ours = region_of_host(h);
         println!("msk_iam region of {h}: {ours:?}");
         assert_eq!(ours.as_deref(), a["region"].as_str(), "{h}");
+    }
+}
+
+/// `%XX` decoding of a query value.
+fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            out.push(u8::from_str_radix(&s[i + 1..i + 3], 16).expect("hex"));
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).expect("UTF-8")
+}
+
+#[test]
+fn oauthbearer_tokens_equal_amazons_handler() {
+    let cases = [
+        (
+            "AKIAIOSFODNN7EXAMPLE",
+            "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+            None,
+            "us-east-1",
+        ),
+        (
+            "ASIATEMP",
+            "s3cr3t+/=",
+            Some("IQoJb3JpZ2lu/+tok=="),
+            "eu-west-1",
+        ),
+        ("ASIACN", "cn", Some("t"), "cn-north-1"),
+    ];
+    let requests: Vec<Value> = cases
+        .iter()
+        .map(|(id, secret, token, region)| {
+            json!({"op": "oauth_token", "access_key": id, "secret_key": secret,
+                   "session_token": token, "region": region})
+        })
+        .collect();
+    let answers = ask_amazon(&requests);
+    for ((id, secret, token, region), a) in cases.iter().zip(&answers) {
+        let theirs = a["token"].as_str().expect("token");
+        let url = base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .decode(theirs)
+            .expect("base64url");
+        let url = String::from_utf8(url).expect("UTF-8");
+        let param = |name: &str| {
+            let query = url.split_once('?').expect("query").1;
+            query
+                .split('&')
+                .find_map(|kv| kv.strip_prefix(&format!("{name}=")))
+                .map(percent_decode)
+                .unwrap_or_else(|| panic!("{name} missing from {url}"))
+        };
+        let date = unix_of_amz_date(&param("X-Amz-Date"));
+        let expires: u64 = param("X-Amz-Expires").parse().unwrap();
+        assert!((899..=900).contains(&expires), "x-amz-expires {expires}");
+        // The token's lifetime, as the handler reports it, is the signature's.
+        assert_eq!(a["start_time_ms"].as_u64(), Some(date * 1000));
+        assert_eq!(a["lifetime_ms"].as_u64(), Some((date + expires) * 1000));
+        let creds = Credentials {
+            access_key_id: id.to_string(),
+            secret_access_key: Secret::new(*secret),
+            session_token: token.map(Secret::new),
+        };
+        let ours = oauth_token(&creds, region, &param("User-Agent"), date, expires);
+        println!(
+            "msk_iam OAUTHBEARER {region} (token: {}): {}",
+            token.is_some(),
+            if ours == theirs { "equal" } else { "DIFFERENT" }
+        );
+        assert_eq!(ours, theirs, "token for {region}: {url}");
     }
 }

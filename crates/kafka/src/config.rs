@@ -175,6 +175,8 @@ pub enum TokenSource {
         client_secret: Secret,
         scope: Option<String>,
     },
+    /// MSK's OAUTHBEARER variant: a presigned request made for each token (`crate::msk_iam`).
+    MskIam { iam: MskIamConfig, region: String },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -670,12 +672,51 @@ fn sasl(p: &Props<'_>) -> Result<SaslConfig, ClientConfigError> {
     })
 }
 
+/// `sasl.login.callback.handler.class` of MSK's OAUTHBEARER variant.
+pub const MSK_OAUTH_HANDLER: &str =
+    "software.amazon.msk.auth.iam.IAMOAuthBearerLoginCallbackHandler";
+
+/// MSK's OAUTHBEARER: the token is a presigned request made here, signed for the region of the
+/// AWS default chain (the handler does not look at the broker's name).
+fn msk_oauth(jaas: &str) -> Result<SaslConfig, ClientConfigError> {
+    let iam = msk_credentials(jaas)?;
+    let Some(region) = iam.fallback_region.clone() else {
+        return Err(ClientConfigError(format!(
+            "sasl.login.callback.handler.class={MSK_OAUTH_HANDLER} signs for the AWS region of \
+             the environment: set AWS_REGION (or region in the AWS profile)"
+        )));
+    };
+    Ok(SaslConfig {
+        mechanism: SaslMechanism::OAuthBearer,
+        username: String::new(),
+        password: Secret::default(),
+        oauth: Some(OAuthConfig {
+            source: TokenSource::MskIam { iam, region },
+            extensions: Vec::new(),
+            cache: TokenCache::default(),
+        }),
+        msk_iam: None,
+    })
+}
+
 /// AWS_MSK_IAM, configured as Amazon documents it for Java clients (`IAMLoginModule` in
 /// `sasl.jaas.config`, optionally `awsProfileName`); the credentials are found now, from the
 /// process environment and the shared profile files (`crate::msk_iam::credentials`).
 fn msk_iam(p: &Props<'_>) -> Result<SaslConfig, ClientConfigError> {
     let jaas = p.get("sasl.jaas.config").unwrap_or_default();
-    if jaas_option(&jaas, "awsRoleArn").is_some() {
+    Ok(SaslConfig {
+        mechanism: SaslMechanism::AwsMskIam,
+        username: String::new(),
+        password: Secret::default(),
+        oauth: None,
+        msk_iam: Some(msk_credentials(&jaas)?),
+    })
+}
+
+/// The AWS credentials of the JAAS options (`awsProfileName`; `awsRoleArn` refused) and the
+/// environment.
+fn msk_credentials(jaas: &str) -> Result<MskIamConfig, ClientConfigError> {
+    if jaas_option(jaas, "awsRoleArn").is_some() {
         return Err(ClientConfigError(
             "awsRoleArn in sasl.jaas.config: assuming a role needs AWS STS, which this tool does \
              not call: remove it and export the role's temporary keys (AWS_ACCESS_KEY_ID, \
@@ -683,20 +724,14 @@ fn msk_iam(p: &Props<'_>) -> Result<SaslConfig, ClientConfigError> {
                 .into(),
         ));
     }
-    let profile = jaas_option(&jaas, "awsProfileName");
+    let profile = jaas_option(jaas, "awsProfileName");
     let env = |k: &str| std::env::var(k).ok();
     let found = super::msk_iam::credentials::resolve(profile.as_deref(), &env)
         .map_err(ClientConfigError)?;
-    Ok(SaslConfig {
-        mechanism: SaslMechanism::AwsMskIam,
-        username: String::new(),
-        password: Secret::default(),
-        oauth: None,
-        msk_iam: Some(MskIamConfig {
-            credentials: found.credentials,
-            source: found.source,
-            fallback_region: found.region,
-        }),
+    Ok(MskIamConfig {
+        credentials: found.credentials,
+        source: found.source,
+        fallback_region: found.region,
     })
 }
 
@@ -707,14 +742,9 @@ fn oauth(p: &Props<'_>) -> Result<SaslConfig, ClientConfigError> {
     let jaas = p.get("sasl.jaas.config").unwrap_or_default();
     let setting = |key: &str, jaas_name: &str| p.get(key).or_else(|| jaas_option(&jaas, jaas_name));
     if p.get("sasl.login.callback.handler.class")
-        .is_some_and(|c| c.starts_with("software.amazon.msk."))
+        .is_some_and(|c| c == MSK_OAUTH_HANDLER)
     {
-        return Err(ClientConfigError(
-            "sasl.login.callback.handler.class: MSK's OAUTHBEARER (IAMOAuthBearerLoginCallbackHandler) \
-             is not supported: set sasl.mechanism=AWS_MSK_IAM and sasl.jaas.config=\
-             software.amazon.msk.auth.iam.IAMLoginModule required;"
-                .into(),
-        ));
+        return msk_oauth(&jaas);
     }
     let Some(url) = p.get(URL_KEY).filter(|u| !u.is_empty()) else {
         return Err(ClientConfigError(format!(
@@ -905,7 +935,7 @@ mod tests {
 
     /// What needs a call to AWS is refused before any credentials are looked for.
     #[test]
-    fn msk_roles_and_msk_oauthbearer_are_refused_by_name() {
+    fn msk_roles_are_refused_by_name() {
         let err = |extra: &[(&str, &str)]| {
             let mut p = vec![("security.protocol", "SASL_SSL")];
             p.extend_from_slice(extra);
@@ -924,12 +954,14 @@ mod tests {
         assert!(e.starts_with("awsRoleArn in sasl.jaas.config"), "{e}");
         let e = err(&[
             ("sasl.mechanism", "OAUTHBEARER"),
+            ("sasl.login.callback.handler.class", MSK_OAUTH_HANDLER),
             (
-                "sasl.login.callback.handler.class",
-                "software.amazon.msk.auth.iam.IAMOAuthBearerLoginCallbackHandler",
+                "sasl.jaas.config",
+                "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required \
+                 awsRoleArn=\"arn:aws:iam::123456789012:role/r\";",
             ),
         ]);
-        assert!(e.contains("set sasl.mechanism=AWS_MSK_IAM"), "{e}");
+        assert!(e.starts_with("awsRoleArn in sasl.jaas.config"), "{e}");
     }
 
     #[test]

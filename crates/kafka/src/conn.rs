@@ -15,7 +15,9 @@ use kafka_protocol::protocol::{Encodable, StrBytes};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::TcpStream;
 
-use super::config::{ClientConfig, MskIamConfig, OAuthConfig, SaslConfig, SaslMechanism};
+use super::config::{
+    ClientConfig, MskIamConfig, OAuthConfig, SaslConfig, SaslMechanism, TokenSource,
+};
 use super::error::{KafkaError, KafkaResult, SaslFix};
 use super::guard::{self, Guarded};
 use super::msk_iam;
@@ -258,10 +260,15 @@ impl Connection {
             return Ok(());
         }
         let detail = oauth::broker_rejection(&challenge);
+        // An MSK token is refused for its keys or their IAM policy, not for JWT settings.
+        let fix = match oauth.source {
+            TokenSource::MskIam { .. } => SaslFix::AwsIam,
+            _ => SaslFix::Token,
+        };
         let refused = |addr: &str| KafkaError::Sasl {
             addr: addr.to_string(),
             detail: detail.clone(),
-            fix: SaslFix::Token,
+            fix,
         };
         match self.sasl_step(vec![0x01]).await {
             Err(KafkaError::Sasl { .. }) | Ok(_) => Err(refused(&self.addr)),

@@ -11,8 +11,11 @@ pub mod sigv4;
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
+
 use credentials::Credentials;
-use sigv4::{PresignRequest, EMPTY_PAYLOAD_SHA256};
+use sigv4::{PresignRequest, Presigned, EMPTY_PAYLOAD_SHA256};
 
 /// The mechanism's name in SaslHandshake.
 pub const MECHANISM: &str = "AWS_MSK_IAM";
@@ -38,19 +41,75 @@ pub struct MskIamConfig {
     pub fallback_region: Option<String>,
 }
 
-/// The payload for `host` signed now.
-pub fn payload_now(cfg: &MskIamConfig, host: &str, region: &str) -> Vec<u8> {
-    let now = SystemTime::now()
+fn unix_now() -> u64 {
+    SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_secs())
-        .unwrap_or(0);
+        .unwrap_or(0)
+}
+
+/// The payload for `host` signed now.
+pub fn payload_now(cfg: &MskIamConfig, host: &str, region: &str) -> Vec<u8> {
     payload(
         &cfg.credentials,
         host,
         region,
         &user_agent(),
-        now,
+        unix_now(),
         EXPIRES_S,
+    )
+}
+
+/// MSK's OAUTHBEARER token signed now, and when it expires (unix seconds).
+pub fn oauth_token_now(cfg: &MskIamConfig, region: &str) -> (String, u64) {
+    let now = unix_now();
+    let token = oauth_token(&cfg.credentials, region, &user_agent(), now, EXPIRES_S);
+    (token, now + EXPIRES_S)
+}
+
+/// MSK's OAUTHBEARER token, as `IAMOAuthBearerLoginCallbackHandler` makes it: the presigned
+/// `kafka-cluster:Connect` request for `kafka.REGION.amazonaws.com` (not the broker's name),
+/// with a `User-Agent` parameter after the signature, as a URL
+/// (`https://HOST?` and the parameters in the order they were added, SigV4-encoded), in
+/// unpadded URL-safe base64.
+pub fn oauth_token(
+    creds: &Credentials,
+    region: &str,
+    user_agent: &str,
+    time_s: u64,
+    expires_s: u64,
+) -> String {
+    let host = format!("kafka.{region}.amazonaws.com");
+    let mut params = presign_connect(creds, &host, region, time_s, expires_s).params;
+    params.push(("User-Agent".into(), user_agent.into()));
+    let query: Vec<String> = params
+        .iter()
+        .map(|(k, v)| format!("{}={}", sigv4::uri_encode(k), sigv4::uri_encode(v)))
+        .collect();
+    URL_SAFE_NO_PAD.encode(format!("https://{host}?{}", query.join("&")))
+}
+
+/// `AWS4SignedPayloadGenerator.presignRequest`: `GET https://HOST/?Action=kafka-cluster:Connect`
+/// presigned for the `kafka-cluster` service.
+fn presign_connect(
+    creds: &Credentials,
+    host: &str,
+    region: &str,
+    time_s: u64,
+    expires_s: u64,
+) -> Presigned {
+    sigv4::presign(
+        creds,
+        &PresignRequest {
+            host,
+            path: "/",
+            query: &[("Action", "kafka-cluster:Connect")],
+            region,
+            service: SERVICE,
+            time_s,
+            expires_s,
+            payload_hash: EMPTY_PAYLOAD_SHA256,
+        },
     )
 }
 
@@ -65,19 +124,7 @@ pub fn payload(
     time_s: u64,
     expires_s: u64,
 ) -> Vec<u8> {
-    let presigned = sigv4::presign(
-        creds,
-        &PresignRequest {
-            host,
-            path: "/",
-            query: &[("Action", "kafka-cluster:Connect")],
-            region,
-            service: SERVICE,
-            time_s,
-            expires_s,
-            payload_hash: EMPTY_PAYLOAD_SHA256,
-        },
-    );
+    let presigned = presign_connect(creds, host, region, time_s, expires_s);
     let mut fields: Vec<(String, &str)> = presigned
         .params
         .iter()
