@@ -178,6 +178,11 @@ fn sasl_hint(fix: SaslFix) -> &'static str {
             "check clientId and clientSecret in sasl.jaas.config (or \
              sasl.oauthbearer.client.credentials.client.id and .client.secret)"
         }
+        SaslFix::AwsIam => {
+            "check the AWS keys (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN or \
+             the profile), that they are not expired, and that their IAM policy allows \
+             kafka-cluster:Connect on this cluster"
+        }
         SaslFix::Token => {
             "the broker validates tokens with its own settings (sasl.oauthbearer.jwks.endpoint.url, \
              expected audience and issuer); check the scope and the identity provider"

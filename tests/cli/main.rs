@@ -13,6 +13,7 @@ mod golden;
 mod json_schema;
 mod lag;
 mod man;
+mod msk_iam;
 mod simulate;
 mod topology;
 mod topology_show;

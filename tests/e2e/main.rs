@@ -11,6 +11,7 @@ mod harness_smoke;
 mod history;
 mod lag;
 mod live;
+mod msk_iam;
 mod net_edges;
 mod oauth;
 mod picture;

@@ -7,6 +7,9 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
+pub use super::msk_iam::MskIamConfig;
+pub use super::secret::Secret;
+
 /// Parse Java `.properties` text: `#`/`!` comments, `key=value`, `key: value`, `key value`,
 /// backslash escapes (`\t \n \r \f \uXXXX`, others literal) and line continuations.
 pub fn parse_properties(text: &str) -> BTreeMap<String, String> {
@@ -132,6 +135,8 @@ pub enum SaslMechanism {
     ScramSha256,
     ScramSha512,
     OAuthBearer,
+    /// Amazon MSK's IAM access control (`crate::msk_iam`).
+    AwsMskIam,
 }
 
 impl SaslMechanism {
@@ -141,32 +146,8 @@ impl SaslMechanism {
             SaslMechanism::ScramSha256 => "SCRAM-SHA-256",
             SaslMechanism::ScramSha512 => "SCRAM-SHA-512",
             SaslMechanism::OAuthBearer => "OAUTHBEARER",
+            SaslMechanism::AwsMskIam => super::msk_iam::MECHANISM,
         }
-    }
-}
-
-/// A secret string: `Debug` and `Display` print `[redacted]`.
-#[derive(Clone, Default, PartialEq, Eq)]
-pub struct Secret(String);
-
-impl Secret {
-    pub fn new(s: impl Into<String>) -> Self {
-        Secret(s.into())
-    }
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Debug for Secret {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("[redacted]")
-    }
-}
-
-impl fmt::Display for Secret {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("[redacted]")
     }
 }
 
@@ -177,6 +158,8 @@ pub struct SaslConfig {
     pub password: Secret,
     /// OAUTHBEARER's token source (`None` for the other mechanisms).
     pub oauth: Option<OAuthConfig>,
+    /// AWS_MSK_IAM's credentials (`None` for the other mechanisms).
+    pub msk_iam: Option<MskIamConfig>,
 }
 
 /// Where OAUTHBEARER tokens come from, as Kafka's `OAuthBearerLoginCallbackHandler` reads
@@ -195,6 +178,8 @@ pub enum TokenSource {
         /// `JaasOptionsUtils.createSSLSocketFactory` reads them (not the connection's).
         tls: Box<TlsConfig>,
     },
+    /// MSK's OAUTHBEARER variant: a presigned request made for each token (`crate::msk_iam`).
+    MskIam { iam: MskIamConfig, region: String },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -425,6 +410,8 @@ const SASL_KEYS: &[&str] = &[
     "sasl.username",
     "sasl.password",
     "sasl.login.callback.handler.class",
+    // AWS_MSK_IAM's `IAMClientCallbackHandler`: the mechanism implies it.
+    "sasl.client.callback.handler.class",
     "sasl.oauthbearer.token.endpoint.url",
     "sasl.oauthbearer.client.credentials.client.id",
     "sasl.oauthbearer.client.credentials.client.secret",
@@ -660,10 +647,11 @@ fn sasl(p: &Props<'_>) -> Result<SaslConfig, ClientConfigError> {
         "SCRAM-SHA-256" => SaslMechanism::ScramSha256,
         "SCRAM-SHA-512" => SaslMechanism::ScramSha512,
         "OAUTHBEARER" => return oauth(p),
+        "AWS_MSK_IAM" => return msk_iam(p),
         other => {
             return Err(ClientConfigError(format!(
                 "sasl.mechanism={other} is not supported (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, \
-                 OAUTHBEARER)"
+                 OAUTHBEARER, AWS_MSK_IAM)"
             )))
         }
     };
@@ -686,6 +674,70 @@ fn sasl(p: &Props<'_>) -> Result<SaslConfig, ClientConfigError> {
         username,
         password: Secret::new(password),
         oauth: None,
+        msk_iam: None,
+    })
+}
+
+/// `sasl.login.callback.handler.class` of MSK's OAUTHBEARER variant.
+pub const MSK_OAUTH_HANDLER: &str =
+    "software.amazon.msk.auth.iam.IAMOAuthBearerLoginCallbackHandler";
+
+/// MSK's OAUTHBEARER: the token is a presigned request made here, signed for the region of the
+/// AWS default chain (the handler does not look at the broker's name).
+fn msk_oauth(jaas: &str) -> Result<SaslConfig, ClientConfigError> {
+    let iam = msk_credentials(jaas)?;
+    let Some(region) = iam.fallback_region.clone() else {
+        return Err(ClientConfigError(format!(
+            "sasl.login.callback.handler.class={MSK_OAUTH_HANDLER} signs for the AWS region of \
+             the environment: set AWS_REGION (or region in the AWS profile)"
+        )));
+    };
+    Ok(SaslConfig {
+        mechanism: SaslMechanism::OAuthBearer,
+        username: String::new(),
+        password: Secret::default(),
+        oauth: Some(OAuthConfig {
+            source: TokenSource::MskIam { iam, region },
+            extensions: Vec::new(),
+            cache: TokenCache::default(),
+        }),
+        msk_iam: None,
+    })
+}
+
+/// AWS_MSK_IAM, configured as Amazon documents it for Java clients (`IAMLoginModule` in
+/// `sasl.jaas.config`, optionally `awsProfileName`); the credentials are found now, from the
+/// process environment and the shared profile files (`crate::msk_iam::credentials`).
+fn msk_iam(p: &Props<'_>) -> Result<SaslConfig, ClientConfigError> {
+    let jaas = p.get("sasl.jaas.config").unwrap_or_default();
+    Ok(SaslConfig {
+        mechanism: SaslMechanism::AwsMskIam,
+        username: String::new(),
+        password: Secret::default(),
+        oauth: None,
+        msk_iam: Some(msk_credentials(&jaas)?),
+    })
+}
+
+/// The AWS credentials of the JAAS options (`awsProfileName`; `awsRoleArn` refused) and the
+/// environment.
+fn msk_credentials(jaas: &str) -> Result<MskIamConfig, ClientConfigError> {
+    if jaas_option(jaas, "awsRoleArn").is_some() {
+        return Err(ClientConfigError(
+            "awsRoleArn in sasl.jaas.config: assuming a role needs AWS STS, which this tool does \
+             not call: remove it and export the role's temporary keys (AWS_ACCESS_KEY_ID, \
+             AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN), e.g. from `aws sts assume-role`"
+                .into(),
+        ));
+    }
+    let profile = jaas_option(jaas, "awsProfileName");
+    let env = |k: &str| std::env::var(k).ok();
+    let found = super::msk_iam::credentials::resolve(profile.as_deref(), &env)
+        .map_err(ClientConfigError)?;
+    Ok(MskIamConfig {
+        credentials: found.credentials,
+        source: found.source,
+        fallback_region: found.region,
     })
 }
 
@@ -695,6 +747,11 @@ fn oauth(p: &Props<'_>) -> Result<SaslConfig, ClientConfigError> {
     const URL_KEY: &str = "sasl.oauthbearer.token.endpoint.url";
     let jaas = p.get("sasl.jaas.config").unwrap_or_default();
     let setting = |key: &str, jaas_name: &str| p.get(key).or_else(|| jaas_option(&jaas, jaas_name));
+    if p.get("sasl.login.callback.handler.class")
+        .is_some_and(|c| c == MSK_OAUTH_HANDLER)
+    {
+        return msk_oauth(&jaas);
+    }
     let Some(url) = p.get(URL_KEY).filter(|u| !u.is_empty()) else {
         return Err(ClientConfigError(format!(
             "sasl.mechanism=OAUTHBEARER needs {URL_KEY}: the identity provider's token endpoint \
@@ -738,6 +795,7 @@ fn oauth(p: &Props<'_>) -> Result<SaslConfig, ClientConfigError> {
             extensions: jaas_extensions(&jaas),
             cache: TokenCache::default(),
         }),
+        msk_iam: None,
     })
 }
 
@@ -952,6 +1010,37 @@ mod tests {
         assert_eq!(c.sasl.unwrap().mechanism, SaslMechanism::Plain);
         assert_eq!(c.tls.ca, Some(KeyMaterial::File(PathBuf::from("/ca.pem"))));
         assert!(c.tls.verify_hostname);
+    }
+
+    /// What needs a call to AWS is refused before any credentials are looked for.
+    #[test]
+    fn msk_roles_are_refused_by_name() {
+        let err = |extra: &[(&str, &str)]| {
+            let mut p = vec![("security.protocol", "SASL_SSL")];
+            p.extend_from_slice(extra);
+            from_properties("h:1", Duration::from_secs(1), &props(&p), None)
+                .unwrap_err()
+                .0
+        };
+        let e = err(&[
+            ("sasl.mechanism", "AWS_MSK_IAM"),
+            (
+                "sasl.jaas.config",
+                "software.amazon.msk.auth.iam.IAMLoginModule required \
+                 awsRoleArn=\"arn:aws:iam::123456789012:role/r\";",
+            ),
+        ]);
+        assert!(e.starts_with("awsRoleArn in sasl.jaas.config"), "{e}");
+        let e = err(&[
+            ("sasl.mechanism", "OAUTHBEARER"),
+            ("sasl.login.callback.handler.class", MSK_OAUTH_HANDLER),
+            (
+                "sasl.jaas.config",
+                "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required \
+                 awsRoleArn=\"arn:aws:iam::123456789012:role/r\";",
+            ),
+        ]);
+        assert!(e.starts_with("awsRoleArn in sasl.jaas.config"), "{e}");
     }
 
     #[test]

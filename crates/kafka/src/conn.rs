@@ -15,9 +15,12 @@ use kafka_protocol::protocol::{Encodable, StrBytes};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::TcpStream;
 
-use super::config::{ClientConfig, OAuthConfig, SaslConfig, SaslMechanism};
+use super::config::{
+    ClientConfig, MskIamConfig, OAuthConfig, SaslConfig, SaslMechanism, TokenSource,
+};
 use super::error::{KafkaError, KafkaResult, SaslFix};
 use super::guard::{self, Guarded};
+use super::msk_iam;
 use super::oauth;
 use super::scram::{ScramClient, ScramHash};
 use super::tls;
@@ -226,6 +229,9 @@ impl Connection {
                 Some(SaslConfig {
                     oauth: Some(oauth), ..
                 }) => conn.authenticate_oauth(oauth).await?,
+                Some(SaslConfig {
+                    msk_iam: Some(iam), ..
+                }) => conn.authenticate_msk_iam(iam, &host).await?,
                 Some(sasl) => {
                     conn.authenticate(sasl.mechanism, &sasl.username, sasl.password.expose())
                         .await?
@@ -254,15 +260,48 @@ impl Connection {
             return Ok(());
         }
         let detail = oauth::broker_rejection(&challenge);
+        // An MSK token is refused for its keys or their IAM policy, not for JWT settings.
+        let fix = match oauth.source {
+            TokenSource::MskIam { .. } => SaslFix::AwsIam,
+            _ => SaslFix::Token,
+        };
         let refused = |addr: &str| KafkaError::Sasl {
             addr: addr.to_string(),
             detail: detail.clone(),
-            fix: SaslFix::Token,
+            fix,
         };
         match self.sasl_step(vec![0x01]).await {
             Err(KafkaError::Sasl { .. }) | Ok(_) => Err(refused(&self.addr)),
             Err(other) => Err(other),
         }
+    }
+
+    /// AWS_MSK_IAM: one message, the payload signed for the broker's host name (what the Java
+    /// client passes the library as the SASL server name); a non-error answer is success.
+    async fn authenticate_msk_iam(&mut self, iam: &MskIamConfig, host: &str) -> KafkaResult<()> {
+        self.sasl_handshake(SaslMechanism::AwsMskIam).await?;
+        let region = msk_iam::region_of_host(host)
+            .or_else(|| iam.fallback_region.clone())
+            .ok_or_else(|| {
+                KafkaError::Config(format!(
+                    "AWS_MSK_IAM: the broker host {host} does not name an AWS region \
+                     (b-1.CLUSTER.kafka.REGION.amazonaws.com): set AWS_REGION or region in the \
+                     AWS profile"
+                ))
+            })?;
+        let payload = msk_iam::payload_now(iam, host, &region);
+        self.sasl_step(payload).await.map_err(|e| match e {
+            KafkaError::Sasl { addr, detail, .. } => KafkaError::Sasl {
+                addr,
+                detail: format!(
+                    "{detail}; signed for region {region} with the AWS credentials from {}",
+                    iam.source
+                ),
+                fix: SaslFix::AwsIam,
+            },
+            other => other,
+        })?;
+        Ok(())
     }
 
     fn protocol_error(&self, detail: impl Into<String>) -> KafkaError {
@@ -477,10 +516,10 @@ impl Connection {
                 token.extend_from_slice(password.as_bytes());
                 self.sasl_step(token).await?;
             }
-            SaslMechanism::OAuthBearer => {
+            SaslMechanism::OAuthBearer | SaslMechanism::AwsMskIam => {
                 return Err(sasl_err(
                     &self.addr,
-                    "OAUTHBEARER needs a token source".into(),
+                    format!("{} needs its own settings", mechanism.name()),
                 ))
             }
             SaslMechanism::ScramSha256 | SaslMechanism::ScramSha512 => {

@@ -20,6 +20,8 @@ pub enum SaslFix {
     OAuthClient,
     /// OAUTHBEARER: the broker refused the token.
     Token,
+    /// AWS_MSK_IAM: the broker refused the signed request (keys, region, or IAM policy).
+    AwsIam,
 }
 
 pub const HINT_OLD_BROKER: &str = "streams groups need Apache Kafka 4.1+ (4.2+ recommended)";

@@ -5,8 +5,9 @@
 //! - `codec`: StreamsGroupHeartbeat, StreamsGroupDescribe and Fetch, encoded and decoded
 //! - `guard`: response layouts checked before decoding; `limits`: what a request can carry
 //! - `config`: client configuration and `--command-config` parsing
-//! - `conn`: one connection (framing, ApiVersions) with TLS (`tls`) and SASL (`scram`);
-//!   `bootstrap`: the first bootstrap server that answers
+//! - `conn`: one connection (framing, ApiVersions) with TLS (`tls`) and SASL (`scram`, `oauth`,
+//!   `msk_iam`); `bootstrap`: the first bootstrap server that answers
+//! - `secret`: strings that are never printed (passwords, keys, tokens)
 //! - `client`: the cluster session, `client::Cluster`, one file per API family below it
 //! - `batches`: record batches as Fetch returns them (`batches::build` writes them, for tests)
 //! - `error`: the client's errors
@@ -21,9 +22,11 @@ pub mod conn;
 pub mod error;
 pub mod guard;
 pub mod limits;
+pub mod msk_iam;
 pub mod oauth;
 pub mod pkcs12;
 pub mod scram;
+pub mod secret;
 pub mod tls;
 pub mod waits;
 pub mod wire;

@@ -26,6 +26,12 @@ pub async fn token(cfg: &OAuthConfig, timeout: Duration) -> KafkaResult<Secret> 
     let token = match &cfg.source {
         TokenSource::File(path) => read_token_file(path)?,
         TokenSource::ClientCredentials { .. } => client_credentials(&cfg.source, timeout).await?,
+        TokenSource::MskIam { iam, region } => {
+            // Not a JWT: its lifetime is the signature's.
+            let (token, expires) = crate::msk_iam::oauth_token_now(iam, region);
+            let expires_at = UNIX_EPOCH + Duration::from_secs(expires);
+            return Ok(cache(cfg, token, now, expires_at));
+        }
     };
     let expires_at = UNIX_EPOCH
         + Duration::from_secs(jwt_expiry(&token).map_err(|why| {
@@ -41,6 +47,11 @@ pub async fn token(cfg: &OAuthConfig, timeout: Duration) -> KafkaResult<Secret> 
                 .as_secs()
         )));
     }
+    Ok(cache(cfg, token, now, expires_at))
+}
+
+/// Keep `token` for the session until 80% of its lifetime.
+fn cache(cfg: &OAuthConfig, token: String, now: SystemTime, expires_at: SystemTime) -> Secret {
     let lifetime = expires_at.duration_since(now).unwrap_or_default();
     let cached = CachedToken {
         token: Secret::new(token),
@@ -48,7 +59,7 @@ pub async fn token(cfg: &OAuthConfig, timeout: Duration) -> KafkaResult<Secret> 
         expires_at,
     };
     cfg.cache.set(cached.clone());
-    Ok(cached.token)
+    cached.token
 }
 
 /// How an error names where the token came from (the setting to fix).
@@ -56,6 +67,10 @@ fn source_name(s: &TokenSource) -> String {
     match s {
         TokenSource::File(p) => format!("{URL_KEY}=file://{}", p.display()),
         TokenSource::ClientCredentials { endpoint, .. } => format!("{URL_KEY}={endpoint}"),
+        TokenSource::MskIam { .. } => format!(
+            "sasl.login.callback.handler.class={}",
+            crate::config::MSK_OAUTH_HANDLER
+        ),
     }
 }
 
