@@ -178,6 +178,10 @@ fn sasl_hint(fix: SaslFix) -> &'static str {
             "check clientId and clientSecret in sasl.jaas.config (or \
              sasl.oauthbearer.client.credentials.client.id and .client.secret)"
         }
+        SaslFix::Kerberos => {
+            "check principal and keyTab in sasl.jaas.config, sasl.kerberos.service.name, and the \
+             realm's KDC in the krb5.conf that KRB5_CONFIG names"
+        }
         SaslFix::Token => {
             "the broker validates tokens with its own settings (sasl.oauthbearer.jwks.endpoint.url, \
              expected audience and issuer); check the scope and the identity provider"

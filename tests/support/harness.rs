@@ -115,6 +115,10 @@ pub struct Broker {
     pub oauth_bootstrap: Option<String>,
     /// The identity provider's base URL (`/token`, `/jwks`, `/mint?lifetime_s=N`), with OAUTHBEARER.
     pub oauth_idp: Option<String>,
+    /// GSSAPI listener (`start --security kerberos`), `localhost:PORT`, when started.
+    pub kerberos_bootstrap: Option<String>,
+    /// The harness KDC's krb5.conf (for `KRB5_CONFIG`), with GSSAPI.
+    pub krb5_config: Option<PathBuf>,
     /// The run directory (server.properties, logs, certificates, client properties).
     pub dir: PathBuf,
     /// Kafka version of the broker.
@@ -169,6 +173,13 @@ impl Broker {
             &lifetime,
         ];
         Self::start_full(&security, kafka_version(), &[])
+    }
+
+    /// A broker with a SASL_PLAINTEXT GSSAPI listener and the harness's KDC (realm EXAMPLE.COM):
+    /// `client-kerberos.properties` in [`Broker::dir`], keytabs in `kerberos/` (`client.keytab`,
+    /// and `gone.keytab`, whose principal the KDC no longer knows).
+    pub fn start_kerberos() -> Broker {
+        Self::start_full(&["--security", "kerberos"], kafka_version(), &[])
     }
 
     /// Start a KRaft cluster of `brokers` (3 or more) combined broker+controller nodes of Kafka
@@ -242,6 +253,8 @@ impl Broker {
             sasl_ssl_bootstrap,
             oauth_bootstrap: value("OAUTH_BOOTSTRAP="),
             oauth_idp: value("OAUTH_IDP="),
+            kerberos_bootstrap: value("KERBEROS_BOOTSTRAP="),
+            krb5_config: value("KRB5_CONFIG=").map(PathBuf::from),
             dir,
             version,
             start_time: t0.elapsed(),

@@ -132,6 +132,7 @@ pub enum SaslMechanism {
     ScramSha256,
     ScramSha512,
     OAuthBearer,
+    Gssapi,
 }
 
 impl SaslMechanism {
@@ -141,6 +142,7 @@ impl SaslMechanism {
             SaslMechanism::ScramSha256 => "SCRAM-SHA-256",
             SaslMechanism::ScramSha512 => "SCRAM-SHA-512",
             SaslMechanism::OAuthBearer => "OAUTHBEARER",
+            SaslMechanism::Gssapi => "GSSAPI",
         }
     }
 }
@@ -177,6 +179,24 @@ pub struct SaslConfig {
     pub password: Secret,
     /// OAUTHBEARER's token source (`None` for the other mechanisms).
     pub oauth: Option<OAuthConfig>,
+    /// GSSAPI's Kerberos settings (`None` for the other mechanisms).
+    pub kerberos: Option<KerberosConfig>,
+}
+
+/// GSSAPI (Kerberos) as Kafka's Java client reads it: the broker's service name, and the
+/// `Krb5LoginModule` options of `sasl.jaas.config` that say where the client's key is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KerberosConfig {
+    /// `sasl.kerberos.service.name` (or the JAAS option `serviceName`): the first part of the
+    /// broker's principal, `kafka/broker-host@REALM`.
+    pub service_name: String,
+    /// `principal=`: the client's principal, also sent as the authorization id.
+    pub principal: Option<String>,
+    /// `keyTab=` with `useKeyTab=true`; `None`: tickets from a ticket cache.
+    pub keytab: Option<PathBuf>,
+    /// `ticketCache=` (a ccache name); `None`: the default (`KRB5CCNAME`) for
+    /// `useTicketCache=true`, memory for a keytab.
+    pub ticket_cache: Option<String>,
 }
 
 /// Where OAUTHBEARER tokens come from, as Kafka's `OAuthBearerLoginCallbackHandler` reads
@@ -426,6 +446,7 @@ const SASL_KEYS: &[&str] = &[
     // Read by the Java client's own token check; the broker checks the token anyway.
     "sasl.oauthbearer.scope.claim.name",
     "sasl.oauthbearer.sub.claim.name",
+    "sasl.kerberos.service.name",
 ];
 
 /// The parsed properties, with relative paths taken from the file's directory.
@@ -654,10 +675,11 @@ fn sasl(p: &Props<'_>) -> Result<SaslConfig, ClientConfigError> {
         "SCRAM-SHA-256" => SaslMechanism::ScramSha256,
         "SCRAM-SHA-512" => SaslMechanism::ScramSha512,
         "OAUTHBEARER" => return oauth(p),
+        "GSSAPI" => return kerberos(p),
         other => {
             return Err(ClientConfigError(format!(
                 "sasl.mechanism={other} is not supported (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, \
-                 OAUTHBEARER)"
+                 OAUTHBEARER, GSSAPI)"
             )))
         }
     };
@@ -680,6 +702,7 @@ fn sasl(p: &Props<'_>) -> Result<SaslConfig, ClientConfigError> {
         username,
         password: Secret::new(password),
         oauth: None,
+        kerberos: None,
     })
 }
 
@@ -730,6 +753,59 @@ fn oauth(p: &Props<'_>) -> Result<SaslConfig, ClientConfigError> {
             source,
             extensions: jaas_extensions(&jaas),
             cache: TokenCache::default(),
+        }),
+        kerberos: None,
+    })
+}
+
+/// GSSAPI, with the keys Kafka's Java client reads: the service name (Kafka's setting or the
+/// JAAS option, as `KerberosLogin.getServiceName` takes either) and `Krb5LoginModule`'s
+/// `useKeyTab`/`keyTab`/`principal` or `useTicketCache`/`ticketCache`.
+fn kerberos(p: &Props<'_>) -> Result<SaslConfig, ClientConfigError> {
+    const MODULE: &str = "com.sun.security.auth.module.Krb5LoginModule required";
+    let jaas = p.get("sasl.jaas.config").unwrap_or_default();
+    let option = |name: &str| jaas_option(&jaas, name).filter(|v| !v.trim().is_empty());
+    let flag = |name: &str| option(name).is_some_and(|v| v.eq_ignore_ascii_case("true"));
+    let Some(service_name) = p
+        .get("sasl.kerberos.service.name")
+        .filter(|s| !s.is_empty())
+        .or_else(|| option("serviceName"))
+    else {
+        return Err(ClientConfigError(
+            "sasl.mechanism=GSSAPI needs sasl.kerberos.service.name: the first part of the \
+             broker's Kerberos principal (kafka for kafka/broker-host@REALM)"
+                .into(),
+        ));
+    };
+    let principal = option("principal");
+    let keytab = if flag("useKeyTab") {
+        let (Some(keytab), Some(_)) = (option("keyTab"), &principal) else {
+            return Err(ClientConfigError(format!(
+                "sasl.jaas.config: useKeyTab=true needs keyTab=\"/path/client.keytab\" and \
+                 principal=\"name@REALM\" ({MODULE} useKeyTab=true keyTab=\"...\" \
+                 principal=\"...\";)"
+            )));
+        };
+        Some(p.path(keytab))
+    } else if flag("useTicketCache") {
+        None
+    } else {
+        return Err(ClientConfigError(format!(
+            "sasl.mechanism=GSSAPI needs sasl.jaas.config={MODULE} useKeyTab=true \
+             keyTab=\"/path/client.keytab\" principal=\"name@REALM\"; (or useTicketCache=true \
+             for the tickets of kinit)"
+        )));
+    };
+    Ok(SaslConfig {
+        mechanism: SaslMechanism::Gssapi,
+        username: String::new(),
+        password: Secret::default(),
+        oauth: None,
+        kerberos: Some(KerberosConfig {
+            service_name,
+            principal,
+            keytab,
+            ticket_cache: option("ticketCache"),
         }),
     })
 }
@@ -908,6 +984,64 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.0.contains("username"));
+    }
+
+    /// GSSAPI from the keys Kafka's Java client reads (issue #34), and what is missing named.
+    #[test]
+    fn gssapi_from_the_krb5_login_module_options() {
+        let parse = |pairs: &[(&str, &str)]| {
+            let mut all = vec![
+                ("security.protocol", "SASL_PLAINTEXT"),
+                ("sasl.mechanism", "GSSAPI"),
+            ];
+            all.extend_from_slice(pairs);
+            from_properties(
+                "h:1",
+                Duration::from_secs(1),
+                &props(&all),
+                Some(Path::new("/e")),
+            )
+        };
+        let jaas = r#"com.sun.security.auth.module.Krb5LoginModule required useKeyTab=true storeKey=true keyTab="k/client.keytab" principal="client@EXAMPLE.COM";"#;
+        let c = parse(&[
+            ("sasl.kerberos.service.name", "kafka"),
+            ("sasl.jaas.config", jaas),
+        ])
+        .unwrap();
+        let s = c.sasl.unwrap();
+        assert_eq!(s.mechanism, SaslMechanism::Gssapi);
+        let k = s.kerberos.unwrap();
+        assert_eq!(k.service_name, "kafka");
+        assert_eq!(k.principal.as_deref(), Some("client@EXAMPLE.COM"));
+        assert_eq!(k.keytab, Some(PathBuf::from("/e/k/client.keytab")));
+        assert_eq!(k.ticket_cache, None);
+        assert!(c.ignored_keys.is_empty(), "{:?}", c.ignored_keys);
+
+        // The JAAS option serviceName does as well; a ticket cache needs no keytab.
+        let jaas = r#"com.sun.security.auth.module.Krb5LoginModule required useTicketCache=true serviceName="kafka" ticketCache="FILE:/tmp/cc";"#;
+        let k = parse(&[("sasl.jaas.config", jaas)])
+            .unwrap()
+            .sasl
+            .unwrap()
+            .kerberos
+            .unwrap();
+        assert_eq!((k.service_name.as_str(), k.keytab), ("kafka", None));
+        assert_eq!(k.ticket_cache.as_deref(), Some("FILE:/tmp/cc"));
+
+        let e = parse(&[(
+            "sasl.jaas.config",
+            jaas.replace(r#"serviceName="kafka""#, "").as_str(),
+        )])
+        .unwrap_err();
+        assert!(e.0.contains("needs sasl.kerberos.service.name"), "{e}");
+        let e = parse(&[
+            ("sasl.kerberos.service.name", "kafka"),
+            ("sasl.jaas.config", "com.sun.security.auth.module.Krb5LoginModule required useKeyTab=true principal=\"c@R\";"),
+        ])
+        .unwrap_err();
+        assert!(e.0.contains("useKeyTab=true needs keyTab="), "{e}");
+        let e = parse(&[("sasl.kerberos.service.name", "kafka")]).unwrap_err();
+        assert!(e.0.contains("useKeyTab=true"), "{e}");
     }
 
     #[test]

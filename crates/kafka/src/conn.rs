@@ -15,8 +15,9 @@ use kafka_protocol::protocol::{Encodable, StrBytes};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::TcpStream;
 
-use super::config::{ClientConfig, OAuthConfig, SaslConfig, SaslMechanism};
+use super::config::{ClientConfig, KerberosConfig, OAuthConfig, SaslConfig, SaslMechanism};
 use super::error::{KafkaError, KafkaResult, SaslFix};
+use super::gssapi;
 use super::guard::{self, Guarded};
 use super::oauth;
 use super::scram::{ScramClient, ScramHash};
@@ -226,6 +227,10 @@ impl Connection {
                 Some(SaslConfig {
                     oauth: Some(oauth), ..
                 }) => conn.authenticate_oauth(oauth).await?,
+                Some(SaslConfig {
+                    kerberos: Some(kerberos),
+                    ..
+                }) => conn.authenticate_gssapi(kerberos, &host).await?,
                 Some(sasl) => {
                     conn.authenticate(sasl.mechanism, &sasl.username, sasl.password.expose())
                         .await?
@@ -262,6 +267,27 @@ impl Connection {
         match self.sasl_step(vec![0x01]).await {
             Err(KafkaError::Sasl { .. }) | Ok(_) => Err(refused(&self.addr)),
             Err(other) => Err(other),
+        }
+    }
+
+    /// GSSAPI: context tokens, then the security-layer reply, each in a SaslAuthenticate (the
+    /// exchange itself is `gssapi::Session`'s); a refusal by the broker is a Kerberos one.
+    async fn authenticate_gssapi(&mut self, cfg: &KerberosConfig, host: &str) -> KafkaResult<()> {
+        self.sasl_handshake(SaslMechanism::Gssapi).await?;
+        let (mut session, mut token) = gssapi::Session::start(cfg, host, &self.addr)?;
+        loop {
+            let challenge = self.sasl_step(token).await.map_err(|e| match e {
+                KafkaError::Sasl { addr, detail, .. } => KafkaError::Sasl {
+                    addr,
+                    detail,
+                    fix: SaslFix::Kerberos,
+                },
+                other => other,
+            })?;
+            match session.answer(&challenge)? {
+                Some(next) => token = next,
+                None => return Ok(()),
+            }
         }
     }
 
@@ -477,10 +503,10 @@ impl Connection {
                 token.extend_from_slice(password.as_bytes());
                 self.sasl_step(token).await?;
             }
-            SaslMechanism::OAuthBearer => {
+            SaslMechanism::OAuthBearer | SaslMechanism::Gssapi => {
                 return Err(sasl_err(
                     &self.addr,
-                    "OAUTHBEARER needs a token source".into(),
+                    format!("{} needs its own settings", mechanism.name()),
                 ))
             }
             SaslMechanism::ScramSha256 | SaslMechanism::ScramSha512 => {

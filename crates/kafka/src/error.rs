@@ -20,6 +20,9 @@ pub enum SaslFix {
     OAuthClient,
     /// OAUTHBEARER: the broker refused the token.
     Token,
+    /// GSSAPI: Kerberos refused (the KDC, the keytab, the service's principal) or the broker
+    /// refused the ticket.
+    Kerberos,
 }
 
 pub const HINT_OLD_BROKER: &str = "streams groups need Apache Kafka 4.1+ (4.2+ recommended)";

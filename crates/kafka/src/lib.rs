@@ -5,7 +5,8 @@
 //! - `codec`: StreamsGroupHeartbeat, StreamsGroupDescribe and Fetch, encoded and decoded
 //! - `guard`: response layouts checked before decoding; `limits`: what a request can carry
 //! - `config`: client configuration and `--command-config` parsing
-//! - `conn`: one connection (framing, ApiVersions) with TLS (`tls`) and SASL (`scram`);
+//! - `conn`: one connection (framing, ApiVersions) with TLS (`tls`) and SASL (`scram`, `oauth`,
+//!   `gssapi`: Kerberos through the system's GSS-API library, loaded at run time);
 //!   `bootstrap`: the first bootstrap server that answers
 //! - `client`: the cluster session, `client::Cluster`, one file per API family below it
 //! - `batches`: record batches as Fetch returns them (`batches::build` writes them, for tests)
@@ -19,6 +20,7 @@ pub mod codec;
 pub mod config;
 pub mod conn;
 pub mod error;
+pub mod gssapi;
 pub mod guard;
 pub mod limits;
 pub mod oauth;

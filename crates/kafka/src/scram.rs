@@ -19,7 +19,7 @@ impl ScramHash {
         match m {
             SaslMechanism::ScramSha256 => Some(ScramHash::Sha256),
             SaslMechanism::ScramSha512 => Some(ScramHash::Sha512),
-            SaslMechanism::Plain | SaslMechanism::OAuthBearer => None,
+            SaslMechanism::Plain | SaslMechanism::OAuthBearer | SaslMechanism::Gssapi => None,
         }
     }
 
