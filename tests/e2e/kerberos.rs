@@ -133,4 +133,34 @@ fn errors(broker: &Broker, kb: &str) {
     let out = sg(broker, kb, &missing, &["list"]);
     one_error_line(&out, 2, "no-such.keytab");
     assert!(out.stderr.contains("fix keyTab"), "{out}");
+
+    silent_kdc(broker, kb);
+}
+
+/// A KDC that accepts and never answers costs `--timeout`, not the library's own minute.
+fn silent_kdc(broker: &Broker, kb: &str) {
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = silent.local_addr().unwrap().port();
+    let conf = std::fs::read_to_string(broker.krb5_config.as_ref().unwrap()).unwrap();
+    let conf: String = conf
+        .lines()
+        .map(|l| match l.trim_start().starts_with("kdc =") {
+            true => format!("        kdc = 127.0.0.1:{port}\n"),
+            false => format!("{l}\n"),
+        })
+        .collect();
+    let silent_conf = broker.dir.join("silent-krb5.conf");
+    std::fs::write(&silent_conf, conf).unwrap();
+    let props = broker.dir.join("client-kerberos.properties");
+    let out = StreamsGroup::new(["list", "--bootstrap-server", kb, "--timeout", "3000"])
+        .args(["--command-config", props.to_str().unwrap()])
+        .env("KRB5_CONFIG", &silent_conf)
+        .guard(std::time::Duration::from_secs(60))
+        .run();
+    one_error_line(
+        &out,
+        3,
+        "no answer from the KDC within the timeout (3000 ms)",
+    );
+    drop(silent);
 }

@@ -274,7 +274,8 @@ impl Connection {
     /// exchange itself is `gssapi::Session`'s); a refusal by the broker is a Kerberos one.
     async fn authenticate_gssapi(&mut self, cfg: &KerberosConfig, host: &str) -> KafkaResult<()> {
         self.sasl_handshake(SaslMechanism::Gssapi).await?;
-        let (mut session, mut token) = gssapi::Session::start(cfg, host, &self.addr)?;
+        let (mut session, mut token) =
+            gssapi::Session::start_within(cfg, host, &self.addr, self.timeout).await?;
         loop {
             let challenge = self.sasl_step(token).await.map_err(|e| match e {
                 KafkaError::Sasl { addr, detail, .. } => KafkaError::Sasl {

@@ -13,6 +13,7 @@ pub mod ffi;
 
 use std::net::IpAddr;
 use std::path::Path;
+use std::time::Duration;
 
 use crate::config::KerberosConfig;
 use crate::error::{KafkaError, KafkaResult, SaslFix};
@@ -141,6 +142,39 @@ pub struct Session {
 }
 
 impl Session {
+    /// [`Session::start`] on a thread of its own, bounded by `timeout`: asking the KDC blocks in
+    /// the library, whose own timeouts let a KDC that does not answer cost 50 s. The thread is
+    /// left to the library when the time is up (the process does not wait for it).
+    pub async fn start_within(
+        cfg: &KerberosConfig,
+        host: &str,
+        addr: &str,
+        timeout: Duration,
+    ) -> KafkaResult<(Session, Vec<u8>)> {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let (cfg, host, owned_addr) = (cfg.clone(), host.to_string(), addr.to_string());
+        std::thread::Builder::new()
+            .name("kerberos".into())
+            .spawn(move || {
+                let _ = tx.send(Session::start(&cfg, &host, &owned_addr));
+            })
+            .map_err(|e| KafkaError::Runtime(format!("cannot start a thread for Kerberos: {e}")))?;
+        match tokio::time::timeout(timeout, rx).await {
+            Ok(Ok(started)) => started,
+            Ok(Err(_)) => Err(KafkaError::Runtime(
+                "the Kerberos thread ended without an answer".into(),
+            )),
+            Err(_) => Err(KafkaError::Sasl {
+                addr: addr.to_string(),
+                detail: format!(
+                    "Kerberos: no answer from the KDC within the timeout ({} ms)",
+                    timeout.as_millis()
+                ),
+                fix: SaslFix::Kerberos,
+            }),
+        }
+    }
+
     /// Credentials, the broker's service name, and the first token to send (the AP-REQ: this is
     /// when the KDC is asked for a ticket).
     pub fn start(cfg: &KerberosConfig, host: &str, addr: &str) -> KafkaResult<(Session, Vec<u8>)> {
