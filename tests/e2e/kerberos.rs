@@ -90,7 +90,41 @@ fn gssapi_list_describe_and_errors() {
     assert!(apache.status.success(), "{apache_out}");
     assert!(apache_out.contains(GROUP), "{apache_out}");
 
+    ticket_cache(&broker, &kb);
     errors(&broker, &kb);
+}
+
+/// `useTicketCache=true`: the tickets of a cache that a keytab login filled (as `kinit -kt`
+/// would), read without the keytab.
+fn ticket_cache(broker: &Broker, kb: &str) {
+    let jaas = "sasl.jaas.config=";
+    let module = "com.sun.security.auth.module.Krb5LoginModule required";
+    let cache = format!(
+        "FILE:{}",
+        broker.dir.join("kerberos/client.ccache").display()
+    );
+    let keytab = broker.dir.join("kerberos/client.keytab");
+    let fill = variant(
+        broker,
+        "fill-cache.properties",
+        jaas,
+        &format!(
+            "{jaas}{module} useKeyTab=true keyTab=\"{}\" principal=\"client@EXAMPLE.COM\" \
+             ticketCache=\"{cache}\";",
+            keytab.display()
+        ),
+    );
+    let out = sg(broker, kb, &fill, &["list"]);
+    assert_eq!(out.code(), 0, "{out}");
+    let cached = variant(
+        broker,
+        "ticket-cache.properties",
+        jaas,
+        &format!("{jaas}{module} useTicketCache=true ticketCache=\"{cache}\";"),
+    );
+    let out = sg(broker, kb, &cached, &["list"]);
+    assert_eq!(out.code(), 0, "{out}");
+    assert!(out.stdout.contains(GROUP), "{out}");
 }
 
 /// Each error: one line, its exit code, its cause and the key to fix.
