@@ -292,8 +292,7 @@ mod tests {
 
     #[test]
     fn the_reply_chooses_no_security_layer_and_names_the_principal() {
-        // The offer of Kafka's broker (the JDK's GssKrb5Server with qop "auth"): no security
-        // layer, largest message 65536.
+        // An offer of no security layer only, largest message 65536 (0x010000).
         let offer = [0x01, 0x01, 0x00, 0x00];
         assert_eq!(
             security_layer_reply(&offer, "client@EXAMPLE.COM").unwrap(),
