@@ -183,6 +183,10 @@ fn sasl_hint(fix: SaslFix) -> &'static str {
              the profile), that they are not expired, and that their IAM policy allows \
              kafka-cluster:Connect on this cluster"
         }
+        SaslFix::Kerberos => {
+            "check principal and keyTab in sasl.jaas.config, sasl.kerberos.service.name, and the \
+             realm's KDC in the krb5.conf that KRB5_CONFIG names"
+        }
         SaslFix::Token => {
             "the broker validates tokens with its own settings (sasl.oauthbearer.jwks.endpoint.url, \
              expected audience and issuer); check the scope and the identity provider"

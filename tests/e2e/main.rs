@@ -1,7 +1,8 @@
 //! End to end against real Kafka brokers and Kafka Streams apps started by `tests/kafka/harness`
 //! from Maven Central jars (Java 17+ and Maven; the tests fail loudly without them, they never
 //! skip): `list`, `describe`, `lag`, the admin actions, `topology show group:ID`, `describe
-//! --watch` (the pseudo-terminal case needs tmux), `history`, simulate's predictions against what
+//! --watch` (the pseudo-terminal case needs tmux), `history`, SASL/OAUTHBEARER and Kerberos
+//! (`kerberos`: needs the system's GSS-API library), simulate's predictions against what
 //! the broker then does (the end, and the path: `predict_paths`), the network's edges, and the harness itself.
 //!
 //! Run one area with `cargo test --test e2e live` (or `admin`, `lag`, ...).
@@ -9,6 +10,7 @@
 mod admin;
 mod harness_smoke;
 mod history;
+mod kerberos;
 mod lag;
 mod live;
 mod msk_iam;

@@ -118,6 +118,10 @@ pub struct Broker {
     /// Its `/token` over HTTPS (`https://127.0.0.1:PORT`, a certificate of the harness CA,
     /// [`Broker::ca_pem`]), with OAUTHBEARER.
     pub oauth_idp_https: Option<String>,
+    /// GSSAPI listener (`start --security kerberos`), `localhost:PORT`, when started.
+    pub kerberos_bootstrap: Option<String>,
+    /// The harness KDC's krb5.conf (for `KRB5_CONFIG`), with GSSAPI.
+    pub krb5_config: Option<PathBuf>,
     /// The run directory (server.properties, logs, certificates, client properties).
     pub dir: PathBuf,
     /// Kafka version of the broker.
@@ -172,6 +176,13 @@ impl Broker {
             &lifetime,
         ];
         Self::start_full(&security, kafka_version(), &[])
+    }
+
+    /// A broker with a SASL_PLAINTEXT GSSAPI listener and the harness's KDC (realm EXAMPLE.COM):
+    /// `client-kerberos.properties` in [`Broker::dir`], keytabs in `kerberos/` (`client.keytab`,
+    /// and `gone.keytab`, whose principal the KDC no longer knows).
+    pub fn start_kerberos() -> Broker {
+        Self::start_full(&["--security", "kerberos"], kafka_version(), &[])
     }
 
     /// Start a KRaft cluster of `brokers` (3 or more) combined broker+controller nodes of Kafka
@@ -246,6 +257,8 @@ impl Broker {
             oauth_bootstrap: value("OAUTH_BOOTSTRAP="),
             oauth_idp: value("OAUTH_IDP="),
             oauth_idp_https: value("OAUTH_IDP_HTTPS="),
+            kerberos_bootstrap: value("KERBEROS_BOOTSTRAP="),
+            krb5_config: value("KRB5_CONFIG=").map(PathBuf::from),
             dir,
             version,
             start_time: t0.elapsed(),

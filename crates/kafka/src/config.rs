@@ -137,6 +137,7 @@ pub enum SaslMechanism {
     OAuthBearer,
     /// Amazon MSK's IAM access control (`crate::msk_iam`).
     AwsMskIam,
+    Gssapi,
 }
 
 impl SaslMechanism {
@@ -147,6 +148,7 @@ impl SaslMechanism {
             SaslMechanism::ScramSha512 => "SCRAM-SHA-512",
             SaslMechanism::OAuthBearer => "OAUTHBEARER",
             SaslMechanism::AwsMskIam => super::msk_iam::MECHANISM,
+            SaslMechanism::Gssapi => "GSSAPI",
         }
     }
 }
@@ -160,6 +162,24 @@ pub struct SaslConfig {
     pub oauth: Option<OAuthConfig>,
     /// AWS_MSK_IAM's credentials (`None` for the other mechanisms).
     pub msk_iam: Option<MskIamConfig>,
+    /// GSSAPI's Kerberos settings (`None` for the other mechanisms).
+    pub kerberos: Option<KerberosConfig>,
+}
+
+/// GSSAPI (Kerberos) as Kafka's Java client reads it: the broker's service name, and the
+/// `Krb5LoginModule` options of `sasl.jaas.config` that say where the client's key is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KerberosConfig {
+    /// `sasl.kerberos.service.name` (or the JAAS option `serviceName`): the first part of the
+    /// broker's principal, `kafka/broker-host@REALM`.
+    pub service_name: String,
+    /// `principal=`: the client's principal, also sent as the authorization id.
+    pub principal: Option<String>,
+    /// `keyTab=` with `useKeyTab=true`; `None`: tickets from a ticket cache.
+    pub keytab: Option<PathBuf>,
+    /// `ticketCache=` (a ccache name); `None`: the default (`KRB5CCNAME`) for
+    /// `useTicketCache=true`, memory for a keytab.
+    pub ticket_cache: Option<String>,
 }
 
 /// Where OAUTHBEARER tokens come from, as Kafka's `OAuthBearerLoginCallbackHandler` reads
@@ -419,6 +439,7 @@ const SASL_KEYS: &[&str] = &[
     // Read by the Java client's own token check; the broker checks the token anyway.
     "sasl.oauthbearer.scope.claim.name",
     "sasl.oauthbearer.sub.claim.name",
+    "sasl.kerberos.service.name",
 ];
 
 /// The parsed properties, with relative paths taken from the file's directory.
@@ -648,10 +669,11 @@ fn sasl(p: &Props<'_>) -> Result<SaslConfig, ClientConfigError> {
         "SCRAM-SHA-512" => SaslMechanism::ScramSha512,
         "OAUTHBEARER" => return oauth(p),
         "AWS_MSK_IAM" => return msk_iam(p),
+        "GSSAPI" => return kerberos(p),
         other => {
             return Err(ClientConfigError(format!(
                 "sasl.mechanism={other} is not supported (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, \
-                 OAUTHBEARER, AWS_MSK_IAM)"
+                 OAUTHBEARER, AWS_MSK_IAM, GSSAPI)"
             )))
         }
     };
@@ -675,6 +697,7 @@ fn sasl(p: &Props<'_>) -> Result<SaslConfig, ClientConfigError> {
         password: Secret::new(password),
         oauth: None,
         msk_iam: None,
+        kerberos: None,
     })
 }
 
@@ -702,6 +725,7 @@ fn msk_oauth(jaas: &str) -> Result<SaslConfig, ClientConfigError> {
             cache: TokenCache::default(),
         }),
         msk_iam: None,
+        kerberos: None,
     })
 }
 
@@ -716,6 +740,7 @@ fn msk_iam(p: &Props<'_>) -> Result<SaslConfig, ClientConfigError> {
         password: Secret::default(),
         oauth: None,
         msk_iam: Some(msk_credentials(&jaas)?),
+        kerberos: None,
     })
 }
 
@@ -796,6 +821,60 @@ fn oauth(p: &Props<'_>) -> Result<SaslConfig, ClientConfigError> {
             cache: TokenCache::default(),
         }),
         msk_iam: None,
+        kerberos: None,
+    })
+}
+
+/// GSSAPI, with the keys Kafka's Java client reads: the service name (Kafka's setting or the
+/// JAAS option, as `KerberosLogin.getServiceName` takes either) and `Krb5LoginModule`'s
+/// `useKeyTab`/`keyTab`/`principal` or `useTicketCache`/`ticketCache`.
+fn kerberos(p: &Props<'_>) -> Result<SaslConfig, ClientConfigError> {
+    const MODULE: &str = "com.sun.security.auth.module.Krb5LoginModule required";
+    let jaas = p.get("sasl.jaas.config").unwrap_or_default();
+    let option = |name: &str| jaas_option(&jaas, name).filter(|v| !v.trim().is_empty());
+    let flag = |name: &str| option(name).is_some_and(|v| v.eq_ignore_ascii_case("true"));
+    let Some(service_name) = p
+        .get("sasl.kerberos.service.name")
+        .filter(|s| !s.is_empty())
+        .or_else(|| option("serviceName"))
+    else {
+        return Err(ClientConfigError(
+            "sasl.mechanism=GSSAPI needs sasl.kerberos.service.name: the first part of the \
+             broker's Kerberos principal (kafka for kafka/broker-host@REALM)"
+                .into(),
+        ));
+    };
+    let principal = option("principal");
+    let keytab = if flag("useKeyTab") {
+        let (Some(keytab), Some(_)) = (option("keyTab"), &principal) else {
+            return Err(ClientConfigError(format!(
+                "sasl.jaas.config: useKeyTab=true needs keyTab=\"/path/client.keytab\" and \
+                 principal=\"name@REALM\" ({MODULE} useKeyTab=true keyTab=\"...\" \
+                 principal=\"...\";)"
+            )));
+        };
+        Some(p.path(keytab))
+    } else if flag("useTicketCache") {
+        None
+    } else {
+        return Err(ClientConfigError(format!(
+            "sasl.mechanism=GSSAPI needs sasl.jaas.config={MODULE} useKeyTab=true \
+             keyTab=\"/path/client.keytab\" principal=\"name@REALM\"; (or useTicketCache=true \
+             for the tickets of kinit)"
+        )));
+    };
+    Ok(SaslConfig {
+        mechanism: SaslMechanism::Gssapi,
+        username: String::new(),
+        password: Secret::default(),
+        oauth: None,
+        msk_iam: None,
+        kerberos: Some(KerberosConfig {
+            service_name,
+            principal,
+            keytab,
+            ticket_cache: option("ticketCache"),
+        }),
     })
 }
 
@@ -1076,6 +1155,64 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.0.contains("username"));
+    }
+
+    /// GSSAPI from the keys Kafka's Java client reads (issue #34), and what is missing named.
+    #[test]
+    fn gssapi_from_the_krb5_login_module_options() {
+        let parse = |pairs: &[(&str, &str)]| {
+            let mut all = vec![
+                ("security.protocol", "SASL_PLAINTEXT"),
+                ("sasl.mechanism", "GSSAPI"),
+            ];
+            all.extend_from_slice(pairs);
+            from_properties(
+                "h:1",
+                Duration::from_secs(1),
+                &props(&all),
+                Some(Path::new("/e")),
+            )
+        };
+        let jaas = r#"com.sun.security.auth.module.Krb5LoginModule required useKeyTab=true storeKey=true keyTab="k/client.keytab" principal="client@EXAMPLE.COM";"#;
+        let c = parse(&[
+            ("sasl.kerberos.service.name", "kafka"),
+            ("sasl.jaas.config", jaas),
+        ])
+        .unwrap();
+        let s = c.sasl.unwrap();
+        assert_eq!(s.mechanism, SaslMechanism::Gssapi);
+        let k = s.kerberos.unwrap();
+        assert_eq!(k.service_name, "kafka");
+        assert_eq!(k.principal.as_deref(), Some("client@EXAMPLE.COM"));
+        assert_eq!(k.keytab, Some(PathBuf::from("/e/k/client.keytab")));
+        assert_eq!(k.ticket_cache, None);
+        assert!(c.ignored_keys.is_empty(), "{:?}", c.ignored_keys);
+
+        // The JAAS option serviceName does as well; a ticket cache needs no keytab.
+        let jaas = r#"com.sun.security.auth.module.Krb5LoginModule required useTicketCache=true serviceName="kafka" ticketCache="FILE:/tmp/cc";"#;
+        let k = parse(&[("sasl.jaas.config", jaas)])
+            .unwrap()
+            .sasl
+            .unwrap()
+            .kerberos
+            .unwrap();
+        assert_eq!((k.service_name.as_str(), k.keytab), ("kafka", None));
+        assert_eq!(k.ticket_cache.as_deref(), Some("FILE:/tmp/cc"));
+
+        let e = parse(&[(
+            "sasl.jaas.config",
+            jaas.replace(r#"serviceName="kafka""#, "").as_str(),
+        )])
+        .unwrap_err();
+        assert!(e.0.contains("needs sasl.kerberos.service.name"), "{e}");
+        let e = parse(&[
+            ("sasl.kerberos.service.name", "kafka"),
+            ("sasl.jaas.config", "com.sun.security.auth.module.Krb5LoginModule required useKeyTab=true principal=\"c@R\";"),
+        ])
+        .unwrap_err();
+        assert!(e.0.contains("useKeyTab=true needs keyTab="), "{e}");
+        let e = parse(&[("sasl.kerberos.service.name", "kafka")]).unwrap_err();
+        assert!(e.0.contains("useKeyTab=true"), "{e}");
     }
 
     #[test]

@@ -16,9 +16,10 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 use super::config::{
-    ClientConfig, MskIamConfig, OAuthConfig, SaslConfig, SaslMechanism, TokenSource,
+    ClientConfig, KerberosConfig, MskIamConfig, OAuthConfig, SaslConfig, SaslMechanism, TokenSource,
 };
 use super::error::{KafkaError, KafkaResult, SaslFix};
+use super::gssapi;
 use super::guard::{self, Guarded};
 use super::msk_iam;
 use super::oauth;
@@ -232,6 +233,10 @@ impl Connection {
                 Some(SaslConfig {
                     msk_iam: Some(iam), ..
                 }) => conn.authenticate_msk_iam(iam, &host).await?,
+                Some(SaslConfig {
+                    kerberos: Some(kerberos),
+                    ..
+                }) => conn.authenticate_gssapi(kerberos, &host).await?,
                 Some(sasl) => {
                     conn.authenticate(sasl.mechanism, &sasl.username, sasl.password.expose())
                         .await?
@@ -302,6 +307,28 @@ impl Connection {
             other => other,
         })?;
         Ok(())
+    }
+
+    /// GSSAPI: context tokens, then the security-layer reply, each in a SaslAuthenticate (the
+    /// exchange itself is `gssapi::Session`'s); a refusal by the broker is a Kerberos one.
+    async fn authenticate_gssapi(&mut self, cfg: &KerberosConfig, host: &str) -> KafkaResult<()> {
+        self.sasl_handshake(SaslMechanism::Gssapi).await?;
+        let (mut session, mut token) =
+            gssapi::Session::start_within(cfg, host, &self.addr, self.timeout).await?;
+        loop {
+            let challenge = self.sasl_step(token).await.map_err(|e| match e {
+                KafkaError::Sasl { addr, detail, .. } => KafkaError::Sasl {
+                    addr,
+                    detail,
+                    fix: SaslFix::Kerberos,
+                },
+                other => other,
+            })?;
+            match session.answer(&challenge)? {
+                Some(next) => token = next,
+                None => return Ok(()),
+            }
+        }
     }
 
     fn protocol_error(&self, detail: impl Into<String>) -> KafkaError {
@@ -516,7 +543,7 @@ impl Connection {
                 token.extend_from_slice(password.as_bytes());
                 self.sasl_step(token).await?;
             }
-            SaslMechanism::OAuthBearer | SaslMechanism::AwsMskIam => {
+            SaslMechanism::OAuthBearer | SaslMechanism::AwsMskIam | SaslMechanism::Gssapi => {
                 return Err(sasl_err(
                     &self.addr,
                     format!("{} needs its own settings", mechanism.name()),

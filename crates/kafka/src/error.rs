@@ -22,6 +22,9 @@ pub enum SaslFix {
     Token,
     /// AWS_MSK_IAM: the broker refused the signed request (keys, region, or IAM policy).
     AwsIam,
+    /// GSSAPI: Kerberos refused (the KDC, the keytab, the service's principal) or the broker
+    /// refused the ticket.
+    Kerberos,
 }
 
 pub const HINT_OLD_BROKER: &str = "streams groups need Apache Kafka 4.1+ (4.2+ recommended)";

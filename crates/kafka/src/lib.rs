@@ -6,7 +6,8 @@
 //! - `guard`: response layouts checked before decoding; `limits`: what a request can carry
 //! - `config`: client configuration and `--command-config` parsing
 //! - `conn`: one connection (framing, ApiVersions) with TLS (`tls`) and SASL (`scram`, `oauth`,
-//!   `msk_iam`); `bootstrap`: the first bootstrap server that answers
+//!   `msk_iam`, `gssapi`: Kerberos through the system's GSS-API library, loaded at run time);
+//!   `bootstrap`: the first bootstrap server that answers
 //! - `secret`: strings that are never printed (passwords, keys, tokens)
 //! - `client`: the cluster session, `client::Cluster`, one file per API family below it
 //! - `batches`: record batches as Fetch returns them (`batches::build` writes them, for tests)
@@ -20,6 +21,7 @@ pub mod codec;
 pub mod config;
 pub mod conn;
 pub mod error;
+pub mod gssapi;
 pub mod guard;
 pub mod limits;
 pub mod msk_iam;

@@ -19,7 +19,10 @@ impl ScramHash {
         match m {
             SaslMechanism::ScramSha256 => Some(ScramHash::Sha256),
             SaslMechanism::ScramSha512 => Some(ScramHash::Sha512),
-            SaslMechanism::Plain | SaslMechanism::OAuthBearer | SaslMechanism::AwsMskIam => None,
+            SaslMechanism::Plain
+            | SaslMechanism::OAuthBearer
+            | SaslMechanism::AwsMskIam
+            | SaslMechanism::Gssapi => None,
         }
     }
 
