@@ -2,7 +2,8 @@
 //! from Maven Central jars (Java 17+ and Maven; the tests fail loudly without them, they never
 //! skip): `list`, `describe`, `lag`, the admin actions, `topology show group:ID`, `describe
 //! --watch` (the pseudo-terminal case needs tmux), `history`, simulate's predictions against what
-//! the broker then does (the end, and the path: `predict_paths`), the network's edges, and the harness itself.
+//! the broker then does (the end, and the path: `predict_paths`), the network's edges, the harness
+//! itself, and 200 groups made by the harness's load maker (`scale`).
 //!
 //! Run one area with `cargo test --test e2e live` (or `admin`, `lag`, ...).
 
@@ -16,6 +17,7 @@ mod oauth;
 mod picture;
 mod predict;
 mod predict_paths;
+mod scale;
 mod watch;
 mod watch_moves;
 
