@@ -125,6 +125,7 @@ fn every_command_through_a_rolling_restart_and_a_crash() {
     eprintln!("cluster up after {:.1} s", t0.elapsed().as_secs_f64());
 
     park_an_app(&cluster);
+    crate::load::three_groups_from_one_load_maker(&cluster);
     let mut app = cluster.app(MOVING, 3, 1);
     eprintln!("apps ready after {:.1} s", t0.elapsed().as_secs_f64());
 

@@ -3,7 +3,8 @@
 //! skip): `list`, `describe`, `lag`, the admin actions, `topology show group:ID`, `describe
 //! --watch` (the pseudo-terminal case needs tmux), `history`, SASL/OAUTHBEARER and Kerberos
 //! (`kerberos`: needs the system's GSS-API library), simulate's predictions against what
-//! the broker then does (the end, and the path: `predict_paths`), the network's edges, and the harness itself.
+//! the broker then does (the end, and the path: `predict_paths`), the network's edges, the
+//! harness itself, and 200 groups made by the harness's load maker (`scale`).
 //!
 //! Run one area with `cargo test --test e2e live` (or `admin`, `lag`, ...).
 
@@ -19,6 +20,7 @@ mod oauth;
 mod picture;
 mod predict;
 mod predict_paths;
+mod scale;
 mod watch;
 mod watch_moves;
 

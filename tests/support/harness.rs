@@ -408,6 +408,29 @@ impl Broker {
         run_checked(cmd, &format!("harness {}", args.join(" ")))
     }
 
+    /// `harness load-groups --prefix P --count N --members M ARGS...`: N streams groups P-1..P-N
+    /// of M members each, played by one JVM (held, heartbeating, until the broker stops; with
+    /// `--leave` in `args` they leave and the groups stay Empty). Returns its `LOADED ...` line.
+    pub fn load_groups(&self, prefix: &str, count: u32, members: u32, args: &[&str]) -> String {
+        let (n, m) = (count.to_string(), members.to_string());
+        let mut all = vec![
+            "load-groups",
+            "--prefix",
+            prefix,
+            "--count",
+            &n,
+            "--members",
+            &m,
+        ];
+        all.extend_from_slice(args);
+        let out = self.harness(&all);
+        let text = stdout_of(&out);
+        text.lines()
+            .find(|l| l.starts_with("LOADED"))
+            .unwrap_or_else(|| panic!("harness load-groups printed no LOADED line: {text}"))
+            .to_string()
+    }
+
     /// Run Apache's `kafka-streams-groups` with exactly `args` (e.g. to point it at the SASL_SSL
     /// listener with `--command-config`).
     pub fn tool_raw(&self, args: &[&str]) -> Output {

@@ -51,7 +51,7 @@ public final class OffsetFiller {
         }
     }
 
-    private static long fill(String bootstrap, String group, String topic, int partitions, long commits,
+    static long fill(String bootstrap, String group, String topic, int partitions, long commits,
                              int inFlight) throws Exception {
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
