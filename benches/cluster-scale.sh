@@ -20,7 +20,7 @@
 #   --steps LIST      which of groups,partitions,history,watch to run (default: all four)
 #
 # Apache's tools run as their shell wrappers run them (kafka-run-class.sh's defaults: -Xmx256M,
-# G1), from the harness's classpath. Wall time is the median of the runs, peak memory the largest
+# G1), from the harness's classpath. Wall time is the median of the runs (clock, microseconds), peak memory the largest
 # resident set of the process tree (GNU time's %M). Prints a Markdown table (also to --out).
 # Needs Java 17+, Maven, GNU time (/usr/bin/time), and about 6 GB of free disk at the defaults.
 set -euo pipefail
@@ -70,21 +70,25 @@ OURS=("$BIN" --bootstrap-server "$B" --timeout 120000 --color never)
 ROWS=()
 # measure RUNS CMD... -> "median_wall_seconds peak_MB" (or "failed"); one warm-up run first
 measure() {
-  local runs=$1 i t=() m=0 out
+  local runs=$1 i t=() m=0 out t0 t1
   shift
   # the warm-up (page cache, JIT-less first start) only when several runs are counted
-  if ((runs > 1)); then /usr/bin/time -f '%e %M' -o "$WORK/t" "$@" >/dev/null 2>"$WORK/err" || true; fi
+  if ((runs > 1)); then /usr/bin/time -f '%M' -o "$WORK/t" "$@" >/dev/null 2>"$WORK/err" || true; fi
   for ((i = 0; i < runs; i++)); do
-    if ! /usr/bin/time -f '%e %M' -o "$WORK/t" "$@" >/dev/null 2>"$WORK/err"; then
+    # Wall time from the clock in microseconds (GNU time's %e has 10 ms steps, and one group's
+    # describe takes a few ms); peak memory from GNU time's %M.
+    t0=$(date +%s%N)
+    if ! /usr/bin/time -f '%M' -o "$WORK/t" "$@" >/dev/null 2>"$WORK/err"; then
       echo "failed: $(tail -n1 "$WORK/err")" >&2
       echo "failed"
       return
     fi
+    t1=$(date +%s%N)
     out=$(tail -n1 "$WORK/t")
-    t+=("${out% *}")
-    ((${out#* } > m)) && m=${out#* }
+    t+=("$(((t1 - t0) / 1000))")
+    ((out > m)) && m=$out
   done
-  printf '%s\n' "${t[@]}" | sort -n | awk -v m="$m" '{a[NR]=$1} END {printf "%.3f %.0f\n", a[int((NR+1)/2)], m/1024}'
+  printf '%s\n' "${t[@]}" | sort -n | awk -v m="$m" '{a[NR]=$1} END {printf "%.4f %.0f\n", a[int((NR+1)/2)] / 1e6, m/1024}'
 }
 
 # row STEP SIZE "OURS" "APACHE" [unit]: one table row, the ratio Apache/ours of wall time
@@ -191,7 +195,7 @@ h load-stop --prefix w
 fi
 
 {
-  echo "Kafka $VERSION, one harness broker, $(nproc) cores; $(date -u +%F). Wall time: median of $RUNS run(s) in seconds; memory: peak RSS in MB."
+  echo "Kafka $VERSION, one harness broker, $(nproc) cores; $(date -u +%F). Wall time: median of $RUNS run(s) in seconds (clock, microseconds); memory: peak RSS in MB."
   echo
   echo "| step | size | ours s | ours MB | Apache s | Apache MB | Apache/ours |"
   echo "|---|---|---|---|---|---|---|"
