@@ -117,7 +117,29 @@ fn oauthbearer_client_credentials_token_files_and_errors() {
     );
 
     https_token_endpoint(&broker, &ob);
+    jwks_less_listener(&broker, &props);
     watch.check(&idp);
+}
+
+/// A listener that validates with Kafka's default (unsigned tokens, no JWKS) refuses the
+/// identity provider's signed token: one line with the broker's answer and the broker setting
+/// that decides it, exit 3, no secret and no token.
+fn jwks_less_listener(broker: &Broker, props: &Path) {
+    let unsecured = broker
+        .oauth_unsecured_bootstrap
+        .clone()
+        .expect("OAUTH_UNSECURED_BOOTSTRAP");
+    let out = sg(&unsecured, props, &["list"]);
+    assert_eq!(out.code(), 3, "{out}");
+    assert_eq!(out.stderr.trim().lines().count(), 1, "{out}");
+    assert!(
+        out.stderr.contains("sasl.oauthbearer.jwks.endpoint.url"),
+        "{out}"
+    );
+    assert!(
+        !out.stderr.contains("streams-group-secret") && !out.stderr.contains("eyJ"),
+        "{out}"
+    );
 }
 
 /// The token endpoint over HTTPS: its CA given in `sasl.jaas.config`'s `ssl.*` options (where

@@ -113,6 +113,9 @@ pub struct Broker {
     pub sasl_ssl_bootstrap: Option<String>,
     /// OAUTHBEARER listener (`start --security oauthbearer`), when started.
     pub oauth_bootstrap: Option<String>,
+    /// A second OAUTHBEARER listener with Kafka's default validator (unsigned tokens only, no
+    /// JWKS), with OAUTHBEARER.
+    pub oauth_unsecured_bootstrap: Option<String>,
     /// The identity provider's base URL (`/token`, `/jwks`, `/mint?lifetime_s=N`), with OAUTHBEARER.
     pub oauth_idp: Option<String>,
     /// Its `/token` over HTTPS (`https://127.0.0.1:PORT`, a certificate of the harness CA,
@@ -255,6 +258,7 @@ impl Broker {
             bootstrap,
             sasl_ssl_bootstrap,
             oauth_bootstrap: value("OAUTH_BOOTSTRAP="),
+            oauth_unsecured_bootstrap: value("OAUTH_UNSECURED_BOOTSTRAP="),
             oauth_idp: value("OAUTH_IDP="),
             oauth_idp_https: value("OAUTH_IDP_HTTPS="),
             kerberos_bootstrap: value("KERBEROS_BOOTSTRAP="),
