@@ -2,7 +2,6 @@
 //! and durations, parsed as the user writes them and printed as people read them. Pure: the
 //! wall clock is read by the commands and passed in.
 
-pub mod calendar;
 pub mod parse;
 pub mod print;
 

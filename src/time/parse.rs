@@ -4,7 +4,7 @@
 //! and ignores what follows a zone it could read), these refuse, so a value never means something
 //! else than it seems to.
 
-use super::calendar;
+use model::calendar;
 
 /// An interval:  `2`, `0.5` (seconds), `500ms`, `2s`, `1m`, `1h`, `7d`; more
 /// than 0, at most a year.

@@ -1,7 +1,7 @@
 //! Instants and durations as people read them. Instants are milliseconds since the Unix epoch,
 //! printed in UTC.
 
-use super::calendar;
+use model::calendar;
 
 /// `2026-12-02T17:20:01.123Z`.
 pub fn rfc3339(ms: i64) -> String {

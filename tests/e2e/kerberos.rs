@@ -6,6 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::support::harness::properties_variant;
 use crate::support::{Broker, CommandOutput, StreamsGroup};
 
 const GROUP: &str = "kerberos";
@@ -22,17 +23,12 @@ fn sg(broker: &Broker, bootstrap: &str, config: &Path, args: &[&str]) -> Command
 /// The harness's properties file with the lines starting with `key` replaced by `line` (or
 /// dropped, for an empty `line`).
 fn variant(broker: &Broker, name: &str, key: &str, line: &str) -> PathBuf {
-    let base = std::fs::read_to_string(broker.dir.join("client-kerberos.properties")).unwrap();
-    let mut text: String = base
-        .lines()
-        .filter(|l| !l.starts_with(key))
-        .map(|l| format!("{l}\n"))
-        .collect();
-    text.push_str(line);
-    text.push('\n');
-    let path = broker.dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path
+    properties_variant(
+        &broker.dir.join("client-kerberos.properties"),
+        name,
+        key,
+        line,
+    )
 }
 
 fn one_error_line(out: &CommandOutput, code: i32, naming: &str) {

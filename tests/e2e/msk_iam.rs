@@ -5,6 +5,7 @@
 //! OAUTHBEARER listener, which validates JWTs: the presigned-request token is refused, exit 3.
 
 use crate::support::command::StreamsGroup;
+use crate::support::harness::properties_variant;
 use crate::support::Broker;
 
 const SECRET: &str = "wJalrXUtnFEMI-E2E-SENTINEL-SECRET";
@@ -18,19 +19,14 @@ fn a_listener_without_aws_msk_iam_is_named_with_what_it_offers() {
         .clone()
         .expect("SASL_SSL listener");
     // The harness's client file for TLS (its CA), with AWS_MSK_IAM instead of SCRAM.
-    let scram = std::fs::read_to_string(broker.client_properties()).expect("client properties");
-    let mut msk: String = scram
-        .lines()
-        .filter(|l| !l.starts_with("sasl."))
-        .map(|l| format!("{l}\n"))
-        .collect();
-    msk.push_str(
+    let file = properties_variant(
+        &broker.client_properties(),
+        "client-msk-iam.properties",
+        "sasl.",
         "sasl.mechanism=AWS_MSK_IAM\n\
          sasl.jaas.config=software.amazon.msk.auth.iam.IAMLoginModule required;\n\
          sasl.client.callback.handler.class=software.amazon.msk.auth.iam.IAMClientCallbackHandler\n",
     );
-    let file = broker.dir.join("client-msk-iam.properties");
-    std::fs::write(&file, msk).unwrap();
     let file = file.display().to_string();
     for extra in [&[][..], &["--verbose"][..], &["--output", "json"][..]] {
         let mut args = vec![
@@ -76,20 +72,15 @@ fn a_listener_without_aws_msk_iam_is_named_with_what_it_offers() {
 fn an_oauthbearer_listener_refuses_msk_tokens_cleanly() {
     let broker = Broker::start_oauth(600);
     let ob = broker.oauth_bootstrap.clone().expect("OAUTH_BOOTSTRAP");
-    let base = std::fs::read_to_string(broker.dir.join("client-oauth.properties")).unwrap();
-    let mut text: String = base
-        .lines()
-        .filter(|l| !l.starts_with("sasl."))
-        .map(|l| format!("{l}\n"))
-        .collect();
-    text.push_str(
+    let file = properties_variant(
+        &broker.dir.join("client-oauth.properties"),
+        "client-msk-oauth.properties",
+        "sasl.",
         "sasl.mechanism=OAUTHBEARER\n\
          sasl.jaas.config=org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required;\n\
          sasl.login.callback.handler.class=software.amazon.msk.auth.iam.IAMOAuthBearerLoginCallbackHandler\n\
          sasl.client.callback.handler.class=software.amazon.msk.auth.iam.IAMOAuthBearerLoginCallbackHandler\n",
     );
-    let file = broker.dir.join("client-msk-oauth.properties");
-    std::fs::write(&file, text).unwrap();
     let file = file.display().to_string();
     let args = [
         "list",

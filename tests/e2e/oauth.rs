@@ -8,6 +8,7 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
 
+use crate::support::harness::properties_variant;
 use crate::support::{streams_group, Broker, CommandOutput, StreamsGroup};
 
 const LIFETIME_S: u32 = 30;
@@ -41,23 +42,7 @@ fn get(idp: &str, path: &str) -> String {
 
 /// The harness's properties file with one line replaced (`key=` prefix) or added.
 fn variant(broker: &Broker, name: &str, key: &str, line: &str) -> std::path::PathBuf {
-    variant_of(&broker.dir.join("client-oauth.properties"), name, key, line)
-}
-
-/// A properties file beside `base` with one line replaced (`key=` prefix) or added.
-fn variant_of(base: &Path, name: &str, key: &str, line: &str) -> std::path::PathBuf {
-    let dir = base.parent().unwrap().to_path_buf();
-    let base = std::fs::read_to_string(base).unwrap();
-    let mut text: String = base
-        .lines()
-        .filter(|l| !l.starts_with(key))
-        .map(|l| format!("{l}\n"))
-        .collect();
-    text.push_str(line);
-    text.push('\n');
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path
+    properties_variant(&broker.dir.join("client-oauth.properties"), name, key, line)
 }
 
 #[test]
@@ -161,7 +146,7 @@ fn https_token_endpoint(broker: &Broker, ob: &str) {
     );
     let endpoint = format!("{url}{https}/token");
     let trusted = variant(broker, "https.properties", url, &endpoint);
-    let trusted = variant_of(
+    let trusted = properties_variant(
         &trusted,
         "https-ca.properties",
         "sasl.jaas.config=",

@@ -551,3 +551,23 @@ fn java_in(dir: &Path, version: &str, class: &str, args: &[&str], stdin: Option<
     }
     out
 }
+
+/// A properties file named `name` beside `base`: its lines that start with `drop` left out and
+/// `lines` added (nothing added when empty). The security tests' one way to vary the harness's
+/// client files.
+pub fn properties_variant(base: &Path, name: &str, drop: &str, lines: &str) -> PathBuf {
+    let text =
+        std::fs::read_to_string(base).unwrap_or_else(|e| panic!("reading {}: {e}", base.display()));
+    let mut out: String = text
+        .lines()
+        .filter(|l| !l.starts_with(drop))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    if !lines.is_empty() {
+        out.push_str(lines.trim_end_matches('\n'));
+        out.push('\n');
+    }
+    let path = base.with_file_name(name);
+    std::fs::write(&path, out).unwrap();
+    path
+}

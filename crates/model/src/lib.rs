@@ -2,6 +2,7 @@
 //! No logic beyond small accessors lives here.
 
 pub mod assignment;
+pub mod calendar;
 pub mod codes;
 pub mod group;
 pub mod heartbeat;

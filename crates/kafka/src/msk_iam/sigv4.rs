@@ -162,27 +162,13 @@ fn hex(bytes: &[u8]) -> String {
 pub fn amz_date(unix_s: u64) -> String {
     let days = (unix_s / 86_400) as i64;
     let secs = unix_s % 86_400;
-    let (y, m, d) = civil_from_days(days);
+    let (y, m, d) = model::calendar::civil_from_days(days);
     format!(
         "{y:04}{m:02}{d:02}T{:02}{:02}{:02}Z",
         secs / 3600,
         secs / 60 % 60,
         secs % 60
     )
-}
-
-/// The proleptic Gregorian date of a day count since 1970-01-01 (Howard Hinnant's algorithm).
-fn civil_from_days(days: i64) -> (i64, i64, i64) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
 }
 
 #[cfg(test)]
