@@ -3,7 +3,7 @@
 # stopped, killed with -9, or joining), snapshot a real group of real Kafka Streams apps, run
 # `simulate --from-snapshot` of the move with samples, make the move with the harness, and
 # compare: is the real assignment one of the listed outcomes, was an `Exact` contradicted, does
-# the real time to Stable meet the predicted range (give or take one 100 ms watch sample), do
+# the real time to Stable meet the predicted range (bracketed by the watch's stamps), do
 # moves, loads and certain tasks lie inside the samples. Prints a Markdown table and a summary
 # line; docs/simulate.md keeps the latest with its date.
 #

@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use model::heartbeat::{HeartbeatRequest, HeartbeatResponse, LEAVE_EPOCH, STATIC_LEAVE_EPOCH};
-use model::{Assignment, ErrorCode, MemberIdentity, TaskRole, Topology};
+use model::{Assignment, ErrorCode, MemberIdentity, StatusCode, TaskRole, Topology};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Liveness {
@@ -73,6 +73,17 @@ pub struct Client {
     pub next_heartbeat_ms: i64,
     pub heartbeat_interval_ms: i64,
     pub rebalance_timeout_ms: i32,
+    /// Whether the client has had an assignment since it (re)joined. Kafka Streams'
+    /// `StreamsMembershipManager` starts from `LocalAssignment.NONE` (local epoch -1), so its
+    /// first assignment, even an empty one, is reconciled and acknowledged at once.
+    pub has_target: bool,
+    /// Whether the group was ready in the last response (`isGroupReady`: none of
+    /// MISSING_SOURCE_TOPICS, MISSING_INTERNAL_TOPICS, INCORRECTLY_PARTITIONED_TOPICS,
+    /// ASSIGNMENT_DELAYED).
+    pub group_ready: bool,
+    /// Kafka Streams 4.2.0 and later keep `isGroupReady` in the assignment they reconcile
+    /// (KAFKA-19978): a change of it alone is reconciled and acknowledged like new tasks.
+    pub tracks_readiness: bool,
 }
 
 impl Client {
@@ -101,6 +112,9 @@ impl Client {
             next_heartbeat_ms: start_ms,
             heartbeat_interval_ms: 5_000,
             rebalance_timeout_ms: 300_000,
+            has_target: false,
+            group_ready: false,
+            tracks_readiness: true,
         }
     }
 
@@ -177,6 +191,9 @@ impl Client {
                 self.assignment = Assignment::default();
                 self.releasing = None;
                 self.epoch = 0;
+                // Fenced, the client clears its assignments back to `NONE`.
+                self.has_target = false;
+                self.group_ready = false;
                 // It joins again once the stream thread has run the lost-tasks callback, in its
                 // next poll.
                 self.next_heartbeat_ms = now_ms + assign_delay_ms;
@@ -198,34 +215,66 @@ impl Client {
             self.heartbeat_interval_ms = i64::from(resp.heartbeat_interval_ms);
         }
         self.next_heartbeat_ms = now_ms + self.heartbeat_interval_ms;
-        if let (Some(a), Some(s), Some(w)) =
-            (&resp.active_tasks, &resp.standby_tasks, &resp.warmup_tasks)
-        {
-            let new = Assignment {
+        let tasks = match (&resp.active_tasks, &resp.standby_tasks, &resp.warmup_tasks) {
+            (Some(a), Some(s), Some(w)) => Some(Assignment {
                 active: a.clone(),
                 standby: s.clone(),
                 warmup: w.clone(),
-            };
-            let mut revoked = Assignment::default();
-            for role in TaskRole::ALL {
-                *revoked.get_mut(role) = self.assignment.get(role).difference(new.get(role));
-                // A task that only changes role in this client is converted in place.
-                let kept_elsewhere = new.all_tasks();
-                *revoked.get_mut(role) = revoked.get(role).difference(&kept_elsewhere);
-            }
-            if !revoked.is_empty() {
-                let merged = match self.releasing.take() {
-                    Some((_, r)) => r.union(&revoked),
-                    None => revoked,
-                };
-                let at = now_ms + release_delay_ms;
-                self.releasing = Some((at, merged));
-            } else if new != self.assignment && self.releasing.is_none() {
-                self.releasing = Some((now_ms + assign_delay_ms, Assignment::default()));
-            }
-            self.assignment = new;
-        }
+            }),
+            _ => None,
+        };
+        self.reconcile(
+            tasks,
+            group_ready(resp),
+            now_ms,
+            release_delay_ms,
+            assign_delay_ms,
+        );
         Effect::Continue
+    }
+
+    /// Take a response's assignment (`None`: the same tasks as before) and readiness, as
+    /// `StreamsMembershipManager.onHeartbeatSuccess` does: revoked tasks are released after
+    /// `release_delay_ms`; new tasks, the first assignment since joining and a change of
+    /// readiness alone are acknowledged after `assign_delay_ms`.
+    fn reconcile(
+        &mut self,
+        tasks: Option<Assignment>,
+        ready: bool,
+        now_ms: i64,
+        release_delay_ms: i64,
+        assign_delay_ms: i64,
+    ) {
+        let ready_changed = self.tracks_readiness && ready != self.group_ready;
+        let Some(new) = tasks else {
+            if self.has_target && ready_changed {
+                if self.releasing.is_none() {
+                    self.releasing = Some((now_ms + assign_delay_ms, Assignment::default()));
+                }
+                self.group_ready = ready;
+            }
+            return;
+        };
+        let first = !self.has_target;
+        self.has_target = true;
+        let mut revoked = Assignment::default();
+        for role in TaskRole::ALL {
+            *revoked.get_mut(role) = self.assignment.get(role).difference(new.get(role));
+            // A task that only changes role in this client is converted in place.
+            let kept_elsewhere = new.all_tasks();
+            *revoked.get_mut(role) = revoked.get(role).difference(&kept_elsewhere);
+        }
+        if !revoked.is_empty() {
+            let merged = match self.releasing.take() {
+                Some((_, r)) => r.union(&revoked),
+                None => revoked,
+            };
+            self.releasing = Some((now_ms + release_delay_ms, merged));
+        } else if (new != self.assignment || first || ready_changed) && self.releasing.is_none() {
+            self.releasing = Some((now_ms + assign_delay_ms, Assignment::default()));
+        }
+        self.assignment = new;
+        self.group_ready = ready;
     }
 
     /// Finish releasing revoked tasks if their time has come; returns true if it did.
@@ -235,5 +284,86 @@ impl Client {
             return true;
         }
         false
+    }
+}
+
+/// `isGroupReady` of Kafka Streams' `StreamsMembershipManager`: a response with none of these
+/// statuses says the group is ready.
+fn group_ready(resp: &HeartbeatResponse) -> bool {
+    !resp.status.iter().flatten().any(|s| {
+        matches!(
+            s.code,
+            StatusCode::MissingSourceTopics
+                | StatusCode::MissingInternalTopics
+                | StatusCode::IncorrectlyPartitionedTopics
+                | StatusCode::AssignmentDelayed
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use model::heartbeat::Status;
+
+    fn client(tracks_readiness: bool) -> Client {
+        let mut c = Client::new("m".into(), "p".into(), Arc::new(Topology::default()), 0);
+        c.tracks_readiness = tracks_readiness;
+        c
+    }
+
+    fn response(tasks: bool, delayed: bool) -> HeartbeatResponse {
+        let empty = tasks.then(Default::default);
+        HeartbeatResponse {
+            member_epoch: 3,
+            heartbeat_interval_ms: 500,
+            status: delayed.then(|| {
+                vec![Status {
+                    code: StatusCode::AssignmentDelayed,
+                    detail: String::new(),
+                }]
+            }),
+            active_tasks: empty.clone(),
+            standby_tasks: empty.clone(),
+            warmup_tasks: empty,
+            ..HeartbeatResponse::default()
+        }
+    }
+
+    /// When the client acknowledges next, if it does before its interval heartbeat.
+    fn ack_at(c: &Client) -> Option<i64> {
+        c.releasing.as_ref().map(|(at, _)| *at)
+    }
+
+    #[test]
+    fn the_first_assignment_is_acknowledged_even_when_empty() {
+        for tracks in [false, true] {
+            let mut c = client(tracks);
+            c.on_response(&response(true, false), 100, 200, 30);
+            assert_eq!(ack_at(&c), Some(130), "tracks readiness: {tracks}");
+            assert!(c.release_due(130));
+            // The same empty assignment again is nothing to reconcile.
+            c.on_response(&response(true, false), 630, 200, 30);
+            assert_eq!(ack_at(&c), None);
+        }
+    }
+
+    #[test]
+    fn a_change_of_readiness_alone_is_acknowledged_from_4_2_on() {
+        for (tracks, want) in [(true, Some(530)), (false, None)] {
+            let mut c = client(tracks);
+            c.on_response(&response(true, false), 0, 200, 30);
+            c.release_due(30);
+            // ASSIGNMENT_DELAYED, no task lists: the group is no longer ready.
+            c.on_response(&response(false, true), 500, 200, 30);
+            assert_eq!(ack_at(&c), want, "tracks readiness: {tracks}");
+            c.releasing = None;
+            // Delayed again: unchanged, nothing to acknowledge.
+            c.on_response(&response(false, true), 1000, 200, 30);
+            assert_eq!(ack_at(&c), None);
+            // Ready again.
+            c.on_response(&response(false, false), 1500, 200, 30);
+            assert_eq!(ack_at(&c), want.map(|_| 1530), "tracks readiness: {tracks}");
+        }
     }
 }

@@ -20,7 +20,7 @@ use coordinator::topics::TopicMetadata;
 use coordinator::StreamsGroup;
 use coordinator::{Coordinator, GroupState, Removal, RequestContext};
 use model::heartbeat::Endpoint;
-use model::{Assignment, HeartbeatRequest, HeartbeatResponse, StatusCode, Topology};
+use model::{Assignment, HeartbeatRequest, HeartbeatResponse, KafkaVersion, StatusCode, Topology};
 
 use crate::simulate::client::{Client, Effect, Liveness};
 use crate::simulate::ids::Ids;
@@ -174,6 +174,8 @@ impl<'a> Engine<'a> {
             );
         }
         c.heartbeat_interval_ms = self.cfg.group.heartbeat_interval_ms;
+        // The clients are of the broker's release.
+        c.tracks_readiness = self.cfg.kafka_version >= KafkaVersion::V4_2_1;
         if self.cfg.run.endpoints {
             c.identity.user_endpoint = Some(Endpoint {
                 host: c.identity.process_id.clone(),
@@ -738,6 +740,10 @@ impl<'a> Engine<'a> {
             c.epoch = m.member_epoch;
             c.assignment = m.assignment.clone();
             c.identity = m.identity();
+            // A running member has had its assignment; the group was ready unless it was
+            // waiting for topics or for a delayed target assignment.
+            c.has_target = true;
+            c.group_ready = !matches!(initial.state.as_str(), "NotReady" | "Assigning");
             let owned = c.owned();
             let (member, process) = (c.member_id.clone(), c.identity.process_id.clone());
             self.invariants

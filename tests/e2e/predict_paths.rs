@@ -6,8 +6,8 @@
 //! - A `kill -9` of a multi-thread instance: the broker expires its members one by one, each a
 //!   session after its own last heartbeat, with targets computed in between. The real
 //!   assignment must be one of the outcomes the samples list (the one, when the report says
-//!   `Exact`), and the real time to Stable, from the kill, must meet the predicted range give
-//!   or take one watch sample. (4.3.2, 2 instances × 3 threads, 2 standby replicas; 4.4.0,
+//!   `Exact`), and the real time to Stable, from the kill, must meet the predicted range (the
+//!   watch brackets it between stamps: `support::prediction::settled_after`). (4.3.2, 2 instances × 3 threads, 2 standby replicas; 4.4.0,
 //!   4 × 4 threads, 1 standby.)
 //! - An instance joining a running 4.4.0 group: the joiners' targets are spaced by the
 //!   assignment interval (`ASSIGNMENT_DELAYED`) as on a fresh group; the certain tasks stay,

@@ -456,7 +456,8 @@ impl Broker {
             return;
         }
         self.stopped = true;
-        let keep = std::thread::panicking();
+        // A failing test keeps its broker's and apps' logs; `HARNESS_KEEP=1` keeps every run's.
+        let keep = std::thread::panicking() || std::env::var_os("HARNESS_KEEP").is_some();
         let mut cmd = harness_cmd(&self.dir);
         cmd.arg("stop");
         if keep {

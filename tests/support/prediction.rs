@@ -17,9 +17,6 @@ use model::Assignment;
 use super::recording::{recorded_samples, settled};
 use super::{json_schema, wait_for, App, AppOptions, Broker, Running, StreamsGroup};
 
-/// How far apart the watch samples: the tolerance on a measured time.
-pub const WATCH_MS: i64 = 100;
-
 /// The group now, as `describe -o json` records it.
 pub fn described(broker: &Broker, group: &str) -> GroupDescription {
     let v = broker.ours_json(&["describe", "--group", group, "-o", "json"]);
@@ -200,8 +197,18 @@ pub fn outside(
     problems
 }
 
+/// When the group state a sample shows was read: after the previous sample was stamped (the
+/// watch samples one after another) and before its own stamp, which is taken when all its
+/// answers are in. Under load the stamp can come hundreds of milliseconds after the
+/// StreamsGroupDescribe answer, so the stamp alone is not when the state was true.
+fn read_between(samples: &[Value], i: usize) -> (Option<i64>, i64) {
+    let at = |s: &Value| s["sampled_at_ms"].as_i64().expect("sampled_at_ms");
+    (i.checked_sub(1).map(|p| at(&samples[p])), at(&samples[i]))
+}
+
 /// When, after `from_ms`, the recording first shows the group settled with `members` members
-/// above `epoch`: between the sample before and that sample, in ms after `from_ms`.
+/// above `epoch`, in ms after `from_ms`: after the state the sample before it read (so after
+/// the stamp of the one before that), and before that sample's stamp.
 pub fn settled_after(recording: &Path, from_ms: i64, members: usize, epoch: i64) -> (i64, i64) {
     let samples = recorded_samples(recording);
     let at = |s: &Value| s["sampled_at_ms"].as_i64().expect("sampled_at_ms");
@@ -215,27 +222,33 @@ pub fn settled_after(recording: &Path, from_ms: i64, members: usize, epoch: i64)
         .unwrap_or_else(|| panic!("the recording never shows the group settled again"));
     let before = match i {
         0 => from_ms,
-        _ => at(&samples[i - 1]).max(from_ms),
+        _ => read_between(&samples, i - 1)
+            .0
+            .unwrap_or(from_ms)
+            .max(from_ms),
     };
     (before - from_ms, at(&samples[i]) - from_ms)
 }
 
-/// When the recording first shows more than `members` members: between the sample before and
-/// that sample (epoch ms).
+/// When the recording first shows more than `members` members: after the state the sample
+/// before it read, before its own stamp (epoch ms).
 pub fn joined_between(recording: &Path, members: usize) -> (i64, i64) {
     let samples = recorded_samples(recording);
-    let at = |s: &Value| s["sampled_at_ms"].as_i64().expect("sampled_at_ms");
     let count = |s: &Value| s["groups"][0]["members"].as_array().map_or(0, Vec::len);
     let i = samples
         .iter()
         .position(|s| count(s) > members)
         .unwrap_or_else(|| panic!("the recording never shows a member joining"));
-    let before = if i == 0 {
-        at(&samples[0])
-    } else {
-        at(&samples[i - 1])
-    };
-    (before, at(&samples[i]))
+    assert!(
+        i > 0,
+        "the first sample already shows the joiners: the watch started too late"
+    );
+    let (after, at) = read_between(&samples, i);
+    let before = read_between(&samples, i - 1)
+        .0
+        .or(after)
+        .expect("a sample before");
+    (before, at)
 }
 
 fn now_ms() -> i64 {
@@ -308,10 +321,11 @@ pub struct Verdict {
 }
 
 impl Verdict {
-    /// The real time meets the predicted range, give or take one watch sample.
+    /// The real time meets the predicted range: the window the watch bounds it in (from the
+    /// stamp before the last sample that did not show it to the stamp of the first that did)
+    /// overlaps the range, with no further tolerance.
     pub fn time_inside(&self) -> bool {
-        self.real_ms.0 <= self.predicted_ms.1 + WATCH_MS
-            && self.predicted_ms.0 - WATCH_MS <= self.real_ms.1
+        self.real_ms.0 <= self.predicted_ms.1 && self.predicted_ms.0 <= self.real_ms.1
     }
 
     /// The report said `Exact` and the broker did otherwise.
