@@ -158,6 +158,10 @@ fn kafka_kind(e: &KafkaError) -> (Kind, Option<String>) {
         KafkaError::Config(_) => (Kind::Usage, None),
         KafkaError::NoBootstrap => (Kind::Usage, hint(HINT_BOOTSTRAP)),
         KafkaError::Runtime(_) => (Kind::Internal, hint(HINT_BUG)),
+        KafkaError::NotAnswered { .. } => (
+            Kind::Unreachable,
+            hint("is that broker stopped or overloaded? raise --timeout, or try again once it answers"),
+        ),
         // The first address is the one the user expects to answer: its hint fits best.
         KafkaError::Bootstrap(all) => match all.first() {
             Some(first) => kafka_kind(first),

@@ -6,6 +6,7 @@ use streams_group::render::{list as view, out};
 
 use super::GlobalArgs;
 use super::Outcome;
+use crate::command_error::CommandError;
 use crate::exit::Code;
 
 #[derive(Debug, clap::Args)]
@@ -37,11 +38,21 @@ fn state(s: &str) -> Result<String, String> {
 
 pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
     let client = super::connect::client_config(global)?;
-    let report = live::list(&client, args.state.clone(), global.verbose)?;
+    let (report, missing) = live::list(&client, args.state.clone(), global.verbose)?;
     if report.groups.is_empty() && global.format() == out::Format::Table {
         out::note("no streams groups found");
     } else {
         out::report(global.format(), &report, |r| view::table(r, global.verbose))?;
     }
-    Ok(Code::Success)
+    // A broker that did not answer: the list is not whole, and says whose groups are missing.
+    for e in &missing {
+        if let Some(line) = CommandError::from(e).line() {
+            out::note(&line);
+        }
+    }
+    Ok(if missing.is_empty() {
+        Code::Success
+    } else {
+        Code::Broker
+    })
 }

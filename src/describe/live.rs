@@ -4,18 +4,39 @@ use super::{ListReport, ListRow};
 use crate::error::Error;
 use crate::source::live::{describe_groups_to, Depth, STREAMS};
 use kafka::config::ClientConfig;
+use kafka::error::KafkaError;
 use kafka::{self};
+use std::time::Duration;
 
 /// The streams groups of the cluster in `states` (all when empty); `verbose` describes them too
-/// for their epochs and member count.
+/// for their epochs and member count. Each broker that did not answer the listing (while others
+/// did) comes back as an error of its own: the groups it coordinates are missing.
 pub fn list(
     client: &ClientConfig,
     states: Vec<String>,
     verbose: bool,
-) -> Result<ListReport, Error> {
+) -> Result<(ListReport, Vec<KafkaError>), Error> {
     let report = kafka::run_session(client.clone(), move |cluster| {
         Box::pin(async move {
-            let groups = cluster.list_groups(&[STREAMS], &states).await?;
+            // `-v` describes the groups after: half the session is left for it.
+            let leave = if verbose {
+                cluster.timeout() / 2
+            } else {
+                Duration::ZERO
+            };
+            let listed = cluster
+                .list_groups_leaving(&[STREAMS], &states, leave)
+                .await?;
+            let missing = listed
+                .unanswered
+                .into_iter()
+                .map(|(node, e)| KafkaError::NotAnswered {
+                    broker: format!("broker {} at {}:{}", node.id, node.host, node.port),
+                    what: "the streams groups it coordinates are".into(),
+                    cause: e.to_string(),
+                })
+                .collect();
+            let groups = listed.groups;
             let mut rows: Vec<ListRow> = groups
                 .iter()
                 .map(|g| ListRow {
@@ -43,7 +64,7 @@ pub fn list(
                     }
                 }
             }
-            Ok(ListReport { groups: rows })
+            Ok((ListReport { groups: rows }, missing))
         })
     })?;
     Ok(report)

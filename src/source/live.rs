@@ -22,7 +22,8 @@ use model::KafkaVersion;
 #[derive(Debug)]
 pub struct DescribeResult {
     pub snapshot: Snapshot,
-    /// Groups that failed, with their error, by group id.
+    /// Groups that failed, with their error, by group id; an empty id for a broker that did
+    /// not answer ListGroups of `--all-groups` (the groups it coordinates are unknown).
     pub errors: Vec<(String, KafkaError)>,
     /// StreamsGroupDescribe version used (1 = Kafka 4.4+).
     pub describe_version: i16,
@@ -44,7 +45,8 @@ pub enum GroupSelection {
     Groups(Vec<String>),
 }
 
-/// The group ids selected, listed by the cluster or given, without repeats.
+/// The group ids selected, listed by the cluster or given, without repeats. Every broker
+/// must answer the listing: what acts on the groups needs them all.
 pub async fn group_ids(
     cluster: &mut Cluster,
     selection: &GroupSelection,
@@ -60,6 +62,36 @@ pub async fn group_ids(
     };
     let mut seen = BTreeSet::new();
     Ok(ids.into_iter().filter(|g| seen.insert(g.clone())).collect())
+}
+
+/// [`group_ids`] for reading: the brokers that answered the listing within half the
+/// session give the groups, and each one that did not is an error of its own (the groups it
+/// coordinates are unknown), so that a reading shows what it can.
+async fn group_ids_answered(
+    cluster: &mut Cluster,
+    selection: &GroupSelection,
+) -> KafkaResult<(Vec<String>, Vec<(String, KafkaError)>)> {
+    let GroupSelection::All = selection else {
+        return Ok((group_ids(cluster, selection).await?, Vec::new()));
+    };
+    let leave = cluster.timeout() / 2;
+    let listed = cluster.list_groups_leaving(&[STREAMS], &[], leave).await?;
+    let missing = listed
+        .unanswered
+        .into_iter()
+        .map(|(node, e)| {
+            let e = KafkaError::NotAnswered {
+                broker: format!("broker {} at {}:{}", node.id, node.host, node.port),
+                what: "the streams groups it coordinates are".into(),
+                cause: e.to_string(),
+            };
+            (String::new(), e)
+        })
+        .collect();
+    Ok((
+        listed.groups.into_iter().map(|g| g.group_id).collect(),
+        missing,
+    ))
 }
 
 /// Describe the groups to `depth`: `None` when the selection is empty (a cluster without
@@ -84,11 +116,13 @@ pub fn describe_telling(
     }
     let result = kafka::run_session_telling(client.clone(), waits, move |cluster| {
         Box::pin(async move {
-            let ids = group_ids(cluster, &selection).await?;
-            if ids.is_empty() {
+            let (ids, missing) = group_ids_answered(cluster, &selection).await?;
+            if ids.is_empty() && missing.is_empty() {
                 return Ok(None);
             }
-            describe_groups_to(cluster, &ids, depth).await.map(Some)
+            let mut described = describe_groups_to(cluster, &ids, depth).await?;
+            described.errors.extend(missing);
+            Ok(Some(described))
         })
     })?;
     Ok(result.map(|mut r: DescribeResult| {
@@ -124,7 +158,13 @@ pub async fn describe_groups_to(
     groups: &[String],
     depth: Depth,
 ) -> KafkaResult<DescribeResult> {
-    let answered = cluster.describe_groups(groups).await?;
+    // A full reading goes on to the groups' offsets and settings: a coordinator that does not
+    // answer is waited for only until a quarter of the session is left for them.
+    let leave = match depth {
+        Depth::Full => cluster.timeout() / 4,
+        Depth::Described => std::time::Duration::ZERO,
+    };
+    let answered = cluster.describe_groups_leaving(groups, leave).await?;
     let mut descriptions = BTreeMap::new();
     let mut errors = Vec::new();
     let mut ok = BTreeMap::new();

@@ -56,6 +56,8 @@ impl Waited {
 /// A group the sample has no description of, and why.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct GroupError {
+    /// Empty for a broker that did not answer the listing of `--all-groups`: the groups it
+    /// coordinates are unknown (`error` names it).
     pub group_id: String,
     pub error: String,
 }

@@ -145,6 +145,7 @@ fn every_command_through_a_rolling_restart_and_a_crash() {
 
     history_after_the_moves(&cluster);
     coordinator_killed(&cluster);
+    crate::paused::a_paused_coordinator(&cluster);
     eprintln!("all done after {:.1} s", t0.elapsed().as_secs_f64());
 }
 

@@ -197,36 +197,23 @@ impl Broker {
     }
 
     fn start_full(security: &[&str], version: String, configs: &[&str]) -> Broker {
-        let n = RUN_COUNTER.fetch_add(1, Ordering::SeqCst);
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.subsec_nanos())
-            .unwrap_or(0);
-        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-            .join("kafka-runs")
-            .join(format!("{}-{n}-{nanos:x}", std::process::id()));
         acquire_slot();
         let t0 = Instant::now();
-        let mut cmd = harness_cmd(&dir);
-        cmd.args(["start", "--version", &version, "--owner-pid"])
-            .arg(std::process::id().to_string());
-        cmd.args(security);
-        match configs {
-            ["--brokers", n] => {
-                cmd.args(["--brokers", n]);
+        // A port the harness found free can be taken (by any process's outgoing connection)
+        // before the broker binds it: such a start is tried again on new ports.
+        let mut attempt = 1;
+        let (dir, out) = loop {
+            let dir = fresh_run_dir();
+            let out = start_once(&dir, security, &version, configs);
+            if out.status.success() || attempt == 3 || !port_taken(&dir) {
+                break (dir, out);
             }
-            _ => {
-                for c in configs {
-                    cmd.args(["--broker-config", c]);
-                }
-            }
-        }
-        let out = match cmd.output() {
-            Ok(o) => o,
-            Err(e) => {
-                release_slot();
-                panic!("cannot run the Kafka harness (bash missing?): {e}");
-            }
+            eprintln!(
+                "kafka harness: a port was taken before the broker bound it ({}); starting again",
+                dir.display()
+            );
+            let _ = harness_cmd(&dir).arg("stop").output();
+            attempt += 1;
         };
         if !out.status.success() {
             release_slot();
@@ -280,6 +267,17 @@ impl Broker {
     /// `harness broker-kill --node N`: SIGKILL cluster node `n`.
     pub fn kill_node(&self, n: u32) {
         self.node_command("broker-kill", n);
+    }
+
+    /// `harness broker-pause --node N`: SIGSTOP node `n` (connections are accepted, nothing is
+    /// answered) until [`Broker::resume_node`].
+    pub fn pause_node(&self, n: u32) {
+        self.node_command("broker-pause", n);
+    }
+
+    /// `harness broker-resume --node N`: SIGCONT node `n`, return once it is back in the ISR.
+    pub fn resume_node(&self, n: u32) {
+        self.node_command("broker-resume", n);
     }
 
     /// `harness broker-start --node N`: start node `n` again, return once it is back in the ISR.
@@ -475,6 +473,51 @@ impl Broker {
             Err(e) => eprintln!("kafka harness: cannot run stop: {e}"),
         }
     }
+}
+
+/// A run directory no other start uses.
+fn fresh_run_dir() -> PathBuf {
+    let n = RUN_COUNTER.fetch_add(1, Ordering::SeqCst);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("kafka-runs")
+        .join(format!("{}-{n}-{nanos:x}", std::process::id()))
+}
+
+/// One `harness start` in `dir`.
+fn start_once(dir: &Path, security: &[&str], version: &str, configs: &[&str]) -> Output {
+    let mut cmd = harness_cmd(dir);
+    cmd.args(["start", "--version", version, "--owner-pid"])
+        .arg(std::process::id().to_string());
+    cmd.args(security);
+    match configs {
+        ["--brokers", n] => {
+            cmd.args(["--brokers", n]);
+        }
+        _ => {
+            for c in configs {
+                cmd.args(["--broker-config", c]);
+            }
+        }
+    }
+    cmd.output().unwrap_or_else(|e| {
+        release_slot();
+        panic!("cannot run the Kafka harness (bash missing?): {e}")
+    })
+}
+
+/// Whether a broker of the run in `dir` died because a port it was given was taken.
+fn port_taken(dir: &Path) -> bool {
+    let mut logs = vec![dir.join("broker.log")];
+    if let Ok(nodes) = std::fs::read_dir(dir.join("nodes")) {
+        logs.extend(nodes.flatten().map(|n| n.path().join("broker.log")));
+    }
+    logs.iter().any(|l| {
+        std::fs::read_to_string(l).is_ok_and(|text| text.contains("Address already in use"))
+    })
 }
 
 /// `NODE=ID ADDRESS=HOST:PORT ...` lines of `harness start --brokers N`.

@@ -8,6 +8,7 @@
 //! - `offsets`: committed offsets (OffsetFetch) and offsets by time (ListOffsets)
 //! - `fetch`: Fetch of one partition from its leader
 //! - `admin`: the admin writes (OffsetCommit, OffsetDelete, DeleteGroups, DeleteTopics)
+//! - `fanout`: one request to several brokers at once, within the deadline
 //! - `retry`: which errors a retry can fix, and the drivers every request goes through
 
 use std::collections::BTreeMap;
@@ -25,6 +26,7 @@ use model::wait::Awaited;
 
 mod admin;
 mod configs;
+mod fanout;
 mod fetch;
 mod groups;
 mod locate;
@@ -32,7 +34,7 @@ mod offsets;
 mod retry;
 
 pub use configs::CoordinatorConfigs;
-pub use groups::{DescribedGroups, ListedGroup};
+pub use groups::{DescribedGroups, ListedGroup, ListedGroups};
 pub use offsets::LeaderlessOr;
 
 use retry::transient;
@@ -127,6 +129,11 @@ impl Cluster {
 
     pub fn broker_ids(&self) -> Vec<i32> {
         self.brokers.keys().copied().collect()
+    }
+
+    /// The session's timeout (`--timeout`): every wait of the session ends within it.
+    pub fn timeout(&self) -> Duration {
+        self.cfg.timeout
     }
 
     fn remaining(&self) -> Duration {

@@ -62,6 +62,15 @@ pub enum KafkaError {
     Bootstrap(Vec<KafkaError>),
     /// The async runtime could not start (a resource limit of the machine).
     Runtime(String),
+    /// A broker did not answer in the time the session had while others did: what it holds
+    /// (the groups it coordinates, `what`) is missing from the answer.
+    NotAnswered {
+        /// `broker ID at HOST:PORT`.
+        broker: String,
+        what: String,
+        /// The last failure, as it was told.
+        cause: String,
+    },
 }
 
 impl fmt::Display for KafkaError {
@@ -92,6 +101,11 @@ impl fmt::Display for KafkaError {
             KafkaError::Unsupported { detail, .. } => f.write_str(detail),
             KafkaError::Config(s) | KafkaError::Runtime(s) => f.write_str(s),
             KafkaError::NoBootstrap => f.write_str("no bootstrap server given"),
+            KafkaError::NotAnswered {
+                broker,
+                what,
+                cause,
+            } => write!(f, "{broker} did not answer, so {what} missing: {cause}"),
             KafkaError::Bootstrap(all) => {
                 f.write_str("no bootstrap server answered: ")?;
                 for (i, e) in all.iter().enumerate() {

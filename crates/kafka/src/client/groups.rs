@@ -2,6 +2,7 @@
 //! coordinator (with the topology descriptions brokers store, when asked for).
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::time::Duration;
 
 use kafka_protocol::messages::{ApiKey, ListGroupsRequest, ListGroupsResponse};
 use kafka_protocol::protocol::StrBytes;
@@ -10,11 +11,12 @@ use model::group::{CoordinatorNode, GroupDescription};
 use model::processor_graph::StoredDescription;
 use model::wait::Awaited;
 
+use super::fanout::Answer;
 use super::locate::Metadata;
 use super::retry::{coordinator_moved, transient};
 use super::{s, Asked, Cluster};
 use crate::codec::describe::{DescribeRequest, DescribeResponse, WireDescribedGroup};
-use crate::conn::API_STREAMS_GROUP_DESCRIBE;
+use crate::conn::{Connection, API_STREAMS_GROUP_DESCRIBE};
 use crate::error::{KafkaError, KafkaResult, HINT_OLD_BROKER};
 
 /// A group as ListGroups reports it.
@@ -36,98 +38,108 @@ pub struct DescribedGroups {
     pub groups: BTreeMap<String, Result<(GroupDescription, StoredDescription), KafkaError>>,
 }
 
+/// What ListGroups answered: the groups of the brokers that answered, and each broker that did
+/// not within the time it had, with why.
+#[derive(Debug)]
+pub struct ListedGroups {
+    pub groups: Vec<ListedGroup>,
+    pub unanswered: Vec<(CoordinatorNode, KafkaError)>,
+}
+
 type RawDescribed = BTreeMap<String, Result<(WireDescribedGroup, CoordinatorNode), KafkaError>>;
 
 impl Cluster {
     /// ListGroups v5 on every broker, merged and sorted by group id: the groups of `types`
     /// (every type when empty) in `states` (every state when empty). A broker that cannot be
     /// reached (or is loading) is asked again after the broker list is read again, until the
-    /// deadline: a broker that left the cluster meanwhile is not asked any more.
+    /// deadline: a broker that left the cluster meanwhile is not asked any more. Any broker
+    /// that never answered makes it an error: the list would not be whole.
     pub async fn list_groups(
         &mut self,
         types: &[&str],
         states: &[String],
     ) -> KafkaResult<Vec<ListedGroup>> {
-        let req = ListGroupsRequest::default()
-            .with_types_filter(
-                types
-                    .iter()
-                    .map(|t| StrBytes::from_string(t.to_string()))
-                    .collect(),
-            )
-            .with_states_filter(
-                states
-                    .iter()
-                    .map(|x| StrBytes::from_string(x.clone()))
-                    .collect(),
-            );
+        let mut listed = self
+            .list_groups_leaving(types, states, Duration::ZERO)
+            .await?;
+        match listed.unanswered.pop() {
+            Some((_, e)) => Err(e),
+            None => Ok(listed.groups),
+        }
+    }
+
+    /// [`Cluster::list_groups`], all brokers asked at once, leaving `leave` of the session's
+    /// time for the requests that follow, and keeping what the brokers that answered said
+    /// when others did not (when none answered, it is an error).
+    pub async fn list_groups_leaving(
+        &mut self,
+        types: &[&str],
+        states: &[String],
+        leave: Duration,
+    ) -> KafkaResult<ListedGroups> {
+        let req = list_groups_request(types, states);
+        let types: Vec<String> = types.iter().map(|t| t.to_string()).collect();
         let _step = self.waits.begin(Awaited::Broker);
         let mut out: BTreeMap<String, ListedGroup> = BTreeMap::new();
         let mut pending: BTreeSet<i32> = self.broker_ids().into_iter().collect();
         let mut asked = BTreeSet::new();
+        let mut failed: BTreeMap<i32, KafkaError> = BTreeMap::new();
         let mut attempt = 0;
         loop {
-            let mut failed = None;
-            for id in std::mem::take(&mut pending) {
-                match self.list_groups_at(id, &req, types).await {
+            let budget = self.remaining().saturating_sub(leave);
+            let (req, types) = (req.clone(), types.clone());
+            let answers = self
+                .fan_out(
+                    std::mem::take(&mut pending),
+                    budget,
+                    Asked::Broker,
+                    move |id, conn| list_groups_at(conn, id, req.clone(), types.clone()),
+                )
+                .await;
+            for (id, answer) in answers {
+                match answer {
                     Ok(groups) => {
                         asked.insert(id);
+                        failed.remove(&id);
                         out.extend(groups.into_iter().map(|g| (g.group_id.clone(), g)));
                     }
                     Err(e) if transient(&e) => {
                         self.note(format!("ListGroups on broker {id}: {e}; retrying"));
-                        self.forget(id);
-                        failed = Some(e);
+                        failed.insert(id, e);
                     }
                     Err(e) => return Err(e),
                 }
             }
-            let Some(e) = failed else { break };
-            if !self.backoff(attempt).await {
-                return Err(e);
+            if failed.is_empty() || !self.backoff_leaving(attempt, leave).await {
+                break;
             }
             attempt += 1;
             // Who is in the cluster now: a broker that left is not asked again, a new one is.
             let _ = self.at_any(&Metadata(None)).await;
-            pending = self
-                .broker_ids()
-                .into_iter()
-                .filter(|id| !asked.contains(id))
-                .collect();
+            let known: BTreeSet<i32> = self.broker_ids().into_iter().collect();
+            failed.retain(|id, _| known.contains(id));
+            pending = known.into_iter().filter(|id| !asked.contains(id)).collect();
         }
-        Ok(out.into_values().collect())
-    }
-
-    async fn list_groups_at(
-        &mut self,
-        id: i32,
-        req: &ListGroupsRequest,
-        types: &[&str],
-    ) -> KafkaResult<Vec<ListedGroup>> {
-        let conn = self.conn(id).await?;
-        let (_, resp): (i16, ListGroupsResponse) =
-            conn.negotiated(ApiKey::ListGroups, 5, req).await?;
-        if resp.error_code != 0 {
-            return Err(KafkaError::broker(
-                resp.error_code,
-                None,
-                format!("ListGroups on broker {id}"),
-            ));
-        }
-        let mut out = Vec::new();
-        for g in resp.groups {
-            let group_type = s(&g.group_type);
-            // A broker before ListGroups v5's type filter would answer with every type.
-            if !types.is_empty() && !types.iter().any(|t| t.eq_ignore_ascii_case(&group_type)) {
-                continue;
+        if asked.is_empty() {
+            if let Some((_, e)) = failed.pop_first() {
+                return Err(e);
             }
-            out.push(ListedGroup {
-                group_id: g.group_id.to_string(),
-                state: s(&g.group_state),
-                group_type,
-            });
         }
-        Ok(out)
+        let unanswered = failed
+            .into_iter()
+            .map(|(id, e)| {
+                let node = self.node(id).unwrap_or(CoordinatorNode {
+                    id,
+                    host: String::new(),
+                    port: -1,
+                });
+                (node, e)
+            })
+            .collect();
+        Ok(ListedGroups {
+            groups: out.into_values().collect(),
+            unanswered,
+        })
     }
 
     /// Make [`Cluster::describe_groups`] ask for the topology descriptions brokers store (Kafka 4.4+
@@ -139,8 +151,19 @@ impl Cluster {
     /// StreamsGroupDescribe for `groups`, each group's coordinator filled in (with the topology
     /// description the broker stores, when asked for).
     pub async fn describe_groups(&mut self, groups: &[String]) -> KafkaResult<DescribedGroups> {
+        self.describe_groups_leaving(groups, Duration::ZERO).await
+    }
+
+    /// [`Cluster::describe_groups`], leaving `leave` of the session's time for the requests
+    /// that follow: a coordinator that does not answer is waited for (and looked for again)
+    /// only until then, so that the groups whose coordinators answered can still be read on.
+    pub async fn describe_groups_leaving(
+        &mut self,
+        groups: &[String],
+        leave: Duration,
+    ) -> KafkaResult<DescribedGroups> {
         crate::limits::check_group_ids(groups)?;
-        let (raw, version) = self.describe_raw(groups).await?;
+        let (raw, version) = self.describe_raw(groups, leave).await?;
         let groups = raw
             .into_iter()
             .map(|(g, r)| {
@@ -158,7 +181,11 @@ impl Cluster {
 
     /// StreamsGroupDescribe for `groups`, batched per coordinator, retried on coordinator moves
     /// and on coordinators that cannot be reached, until the deadline.
-    async fn describe_raw(&mut self, groups: &[String]) -> KafkaResult<(RawDescribed, i16)> {
+    async fn describe_raw(
+        &mut self,
+        groups: &[String],
+        leave: Duration,
+    ) -> KafkaResult<(RawDescribed, i16)> {
         let _step = self.waits.begin(Awaited::Coordinator {
             groups: groups.to_vec(),
         });
@@ -168,19 +195,22 @@ impl Cluster {
         let mut used_version = 0;
         while !pending.is_empty() {
             let coords = self.find_coordinators(&pending).await?;
-            let (retry, last) = self
-                .describe_round(&pending, &coords, &mut results, &mut used_version)
+            let budget = self.remaining().saturating_sub(leave);
+            let (retry, mut last) = self
+                .describe_round(&pending, &coords, &mut results, &mut used_version, budget)
                 .await?;
             pending = retry;
-            if !pending.is_empty() && !self.backoff(attempt).await {
+            if !pending.is_empty() && !self.backoff_leaving(attempt, leave).await {
                 for g in pending.drain(..) {
-                    results.insert(
-                        g.clone(),
-                        Err(KafkaError::Timeout {
-                            addr: "the cluster".into(),
-                            what: format!("a coordinator of `{g}` that answers; last: {last}"),
-                        }),
-                    );
+                    let (broker, cause) = last
+                        .remove(&g)
+                        .unwrap_or_else(|| ("its coordinator".into(), "no answer".into()));
+                    let e = KafkaError::NotAnswered {
+                        broker,
+                        what: format!("streams group `{g}` is"),
+                        cause,
+                    };
+                    results.insert(g, Err(e));
                 }
             }
             attempt += 1;
@@ -188,29 +218,51 @@ impl Cluster {
         Ok((results, used_version))
     }
 
-    /// One StreamsGroupDescribe per coordinator: the groups to ask again, and why.
+    /// One StreamsGroupDescribe per coordinator, all at once within `budget`: the groups to
+    /// ask again, and for each, its coordinator (`coordinator ID at HOST:PORT`) and why.
     async fn describe_round(
         &mut self,
         pending: &[String],
         coords: &BTreeMap<String, CoordinatorNode>,
         results: &mut RawDescribed,
         used_version: &mut i16,
-    ) -> KafkaResult<(Vec<String>, String)> {
+        budget: std::time::Duration,
+    ) -> KafkaResult<(Vec<String>, BTreeMap<String, (String, String)>)> {
         let mut by_coord: BTreeMap<i32, Vec<String>> = BTreeMap::new();
         for g in pending {
             if let Some(c) = coords.get(g) {
                 by_coord.entry(c.id).or_default().push(g.clone());
             }
         }
+        let descriptions = self.topology_descriptions;
+        let asked = by_coord.clone();
+        let answers = self
+            .fan_out(
+                by_coord.keys().copied().collect::<Vec<_>>(),
+                budget,
+                Asked::Coordinator,
+                move |node, conn| {
+                    let groups = asked.get(&node).cloned().unwrap_or_default();
+                    describe_at(conn, groups, descriptions)
+                },
+            )
+            .await;
         let mut retry = Vec::new();
-        let mut last = String::new();
-        for (node, gs) in by_coord {
-            let (version, resp) = match self.describe_at(node, gs.clone()).await {
+        let mut last = BTreeMap::new();
+        let named = |c: &CoordinatorNode| format!("coordinator {} at {}:{}", c.id, c.host, c.port);
+        for (node, answer) in answers {
+            let gs = by_coord.remove(&node).unwrap_or_default();
+            let (version, resp) = match answer {
                 Ok(answer) => answer,
                 Err(e) if transient(&e) => {
-                    self.note(format!("coordinator {node}: {e}; finding it again"));
-                    self.forget(node);
-                    last = e.to_string();
+                    let at = gs
+                        .first()
+                        .and_then(|g| coords.get(g))
+                        .map_or(format!("coordinator {node}"), named);
+                    self.note(format!("{at}: {e}; finding it again"));
+                    for g in &gs {
+                        last.insert(g.clone(), (at.clone(), e.to_string()));
+                    }
                     retry.extend(gs);
                     continue;
                 }
@@ -227,7 +279,8 @@ impl Cluster {
                     }
                     code if coordinator_moved(code) => {
                         self.forget(node);
-                        last = model::ErrorCode::from_code(code).name();
+                        let why = model::ErrorCode::from_code(code).name();
+                        last.insert(g.group_id.clone(), (named(&c), why));
                         retry.push(g.group_id.clone());
                     }
                     code => {
@@ -238,40 +291,96 @@ impl Cluster {
         }
         Ok((retry, last))
     }
+}
 
-    /// One StreamsGroupDescribe to coordinator `node`: the version used and the response.
-    async fn describe_at(
-        &mut self,
-        node: i32,
-        group_ids: Vec<String>,
-    ) -> KafkaResult<(i16, DescribeResponse)> {
-        let descriptions = self.topology_descriptions;
-        self.asking(node, Asked::Coordinator);
-        let conn = self.conn(node).await?;
-        let Some(version) = conn.version_for(API_STREAMS_GROUP_DESCRIBE) else {
-            return Err(KafkaError::Unsupported {
-                detail: format!(
-                    "broker {} does not offer StreamsGroupDescribe (API 89)",
-                    conn.addr
-                ),
-                hint: format!("{HINT_OLD_BROKER}; on 4.1 set unstable.api.versions.enable=true"),
-            });
+/// ListGroups of `types` (every type when empty) in `states` (every state when empty).
+fn list_groups_request(types: &[&str], states: &[String]) -> ListGroupsRequest {
+    ListGroupsRequest::default()
+        .with_types_filter(
+            types
+                .iter()
+                .map(|t| StrBytes::from_string(t.to_string()))
+                .collect(),
+        )
+        .with_states_filter(
+            states
+                .iter()
+                .map(|x| StrBytes::from_string(x.clone()))
+                .collect(),
+        )
+}
+
+/// ListGroups on broker `id`, on `conn`: the groups of `types` (every type when empty).
+async fn list_groups_at(
+    mut conn: Connection,
+    id: i32,
+    req: ListGroupsRequest,
+    types: Vec<String>,
+) -> Answer<Vec<ListedGroup>> {
+    let resp: ListGroupsResponse = match conn.negotiated(ApiKey::ListGroups, 5, &req).await {
+        Ok((_, resp)) => resp,
+        Err(e) => return (None, Err(e)),
+    };
+    if resp.error_code != 0 {
+        let e = KafkaError::broker(resp.error_code, None, format!("ListGroups on broker {id}"));
+        return (Some(conn), Err(e));
+    }
+    let mut out = Vec::new();
+    for g in resp.groups {
+        let group_type = s(&g.group_type);
+        // A broker before ListGroups v5's type filter would answer with every type.
+        if !types.is_empty() && !types.iter().any(|t| t.eq_ignore_ascii_case(&group_type)) {
+            continue;
+        }
+        out.push(ListedGroup {
+            group_id: g.group_id.to_string(),
+            state: s(&g.group_state),
+            group_type,
+        });
+    }
+    (Some(conn), Ok(out))
+}
+
+/// One StreamsGroupDescribe of `group_ids` to their coordinator, on `conn`: the version used
+/// and the response.
+async fn describe_at(
+    mut conn: Connection,
+    group_ids: Vec<String>,
+    descriptions: bool,
+) -> Answer<(i16, DescribeResponse)> {
+    let Some(version) = conn.version_for(API_STREAMS_GROUP_DESCRIBE) else {
+        let e = KafkaError::Unsupported {
+            detail: format!(
+                "broker {} does not offer StreamsGroupDescribe (API 89)",
+                conn.addr
+            ),
+            hint: format!("{HINT_OLD_BROKER}; on 4.1 set unstable.api.versions.enable=true"),
         };
-        let req = DescribeRequest {
-            group_ids,
-            include_authorized_operations: false,
-            include_topology_description: descriptions && version >= 1,
-        };
-        let body = req.encode(version).map_err(|e| KafkaError::Config(e.0))?;
-        let bytes = conn
-            .roundtrip_raw(API_STREAMS_GROUP_DESCRIBE, version, &body, true, true)
-            .await?;
-        let resp = DescribeResponse::decode(&bytes, version).map_err(|e| KafkaError::Protocol {
+        return (Some(conn), Err(e));
+    };
+    let req = DescribeRequest {
+        group_ids,
+        include_authorized_operations: false,
+        include_topology_description: descriptions && version >= 1,
+    };
+    let body = match req.encode(version) {
+        Ok(b) => b,
+        Err(e) => return (Some(conn), Err(KafkaError::Config(e.0))),
+    };
+    let bytes = match conn
+        .roundtrip_raw(API_STREAMS_GROUP_DESCRIBE, version, &body, true, true)
+        .await
+    {
+        Ok(b) => b,
+        Err(e) => return (None, Err(e)),
+    };
+    let answer = DescribeResponse::decode(&bytes, version)
+        .map(|resp| (version, resp))
+        .map_err(|e| KafkaError::Protocol {
             addr: conn.addr.clone(),
             detail: format!("StreamsGroupDescribe v{version}: {e}"),
-        })?;
-        Ok((version, resp))
-    }
+        });
+    (Some(conn), answer)
 }
 
 /// The error a group's describe answered with (not a retriable coordinator error).

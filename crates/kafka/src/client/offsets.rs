@@ -13,8 +13,10 @@ use kafka_protocol::protocol::StrBytes;
 
 use model::group::CommittedOffsets;
 
+use super::fanout::Answer;
 use super::retry::{retriable_partition_code, transient, Op};
-use super::Cluster;
+use super::{Asked, Cluster};
+use crate::conn::Connection;
 use crate::error::{KafkaError, KafkaResult};
 use model::wait::Awaited;
 
@@ -169,15 +171,28 @@ impl Cluster {
                 .or_default()
                 .push(*p);
         }
-        for (leader, topics) in by_leader {
-            let resp = match self
-                .list_offsets_at_leader(leader, &topics, timestamp)
-                .await
-            {
+        // Every leader at once: one that does not answer leaves its partitions unknown, not
+        // the others'.
+        let timeout_ms = self.remaining().as_millis().min(i32::MAX as u128) as i32;
+        let asked = by_leader.clone();
+        let answers = self
+            .fan_out(
+                by_leader.keys().copied().collect::<Vec<_>>(),
+                self.remaining(),
+                Asked::Broker,
+                move |leader, conn| {
+                    let topics = asked.get(&leader).cloned().unwrap_or_default();
+                    let req = list_offsets_request(&topics, timestamp, timeout_ms);
+                    list_offsets_at(conn, req)
+                },
+            )
+            .await;
+        for (leader, answer) in answers {
+            let topics = by_leader.remove(&leader).unwrap_or_default();
+            let resp = match answer {
                 Ok(resp) => resp,
                 Err(e) if transient(&e) => {
                     self.note(format!("ListOffsets at broker {leader}: {e}; retrying"));
-                    self.forget(leader);
                     for (t, ps) in topics {
                         for p in ps {
                             out.insert((t.clone(), p), Err(LeaderlessOr::Unreachable));
@@ -205,41 +220,6 @@ impl Cluster {
             }
         }
         Ok(retry)
-    }
-
-    async fn list_offsets_at_leader(
-        &mut self,
-        leader: i32,
-        topics: &BTreeMap<String, Vec<i32>>,
-        timestamp: i64,
-    ) -> KafkaResult<ListOffsetsResponse> {
-        let req = ListOffsetsRequest::default()
-            .with_replica_id(BrokerId(-1))
-            .with_isolation_level(0)
-            .with_timeout_ms(self.remaining().as_millis().min(i32::MAX as u128) as i32)
-            .with_topics(
-                topics
-                    .iter()
-                    .map(|(t, ps)| {
-                        ListOffsetsTopic::default()
-                            .with_name(TopicName(StrBytes::from_string(t.clone())))
-                            .with_partitions(
-                                ps.iter()
-                                    .map(|p| {
-                                        ListOffsetsPartition::default()
-                                            .with_partition_index(*p)
-                                            .with_current_leader_epoch(-1)
-                                            .with_timestamp(timestamp)
-                                    })
-                                    .collect(),
-                            )
-                    })
-                    .collect(),
-            );
-        let conn = self.conn(leader).await?;
-        let (_, resp): (i16, ListOffsetsResponse) =
-            conn.negotiated(ApiKey::ListOffsets, 1, &req).await?;
-        Ok(resp)
     }
 
     /// The log end offsets (the next offset to be written) of every partition of `topics`, as
@@ -324,4 +304,47 @@ async fn fetch_committed(
         out.insert(group, Ok(offsets));
     }
     Ok(out)
+}
+
+/// ListOffsets at `timestamp` of `topics`' partitions, asking the broker to answer within
+/// `timeout_ms`.
+fn list_offsets_request(
+    topics: &BTreeMap<String, Vec<i32>>,
+    timestamp: i64,
+    timeout_ms: i32,
+) -> ListOffsetsRequest {
+    ListOffsetsRequest::default()
+        .with_replica_id(BrokerId(-1))
+        .with_isolation_level(0)
+        .with_timeout_ms(timeout_ms)
+        .with_topics(
+            topics
+                .iter()
+                .map(|(t, ps)| {
+                    ListOffsetsTopic::default()
+                        .with_name(TopicName(StrBytes::from_string(t.clone())))
+                        .with_partitions(
+                            ps.iter()
+                                .map(|p| {
+                                    ListOffsetsPartition::default()
+                                        .with_partition_index(*p)
+                                        .with_current_leader_epoch(-1)
+                                        .with_timestamp(timestamp)
+                                })
+                                .collect(),
+                        )
+                })
+                .collect(),
+        )
+}
+
+/// One ListOffsets on a leader's connection.
+async fn list_offsets_at(
+    mut conn: Connection,
+    req: ListOffsetsRequest,
+) -> Answer<ListOffsetsResponse> {
+    match conn.negotiated(ApiKey::ListOffsets, 1, &req).await {
+        Ok((_, resp)) => (Some(conn), Ok(resp)),
+        Err(e) => (None, Err(e)),
+    }
 }

@@ -6,6 +6,7 @@
 //! start of the session): the last error is then the answer.
 
 use std::collections::BTreeSet;
+use std::time::Duration;
 
 use kafka_protocol::messages::{ApiKey, MetadataRequest, MetadataResponse};
 
@@ -101,8 +102,13 @@ impl Cluster {
 
     /// Wait before retry `attempt`; false (without waiting) when the wait would pass the deadline.
     pub(crate) async fn backoff(&self, attempt: u32) -> bool {
+        self.backoff_leaving(attempt, Duration::ZERO).await
+    }
+
+    /// [`Cluster::backoff`], keeping `leave` of the session's time for later requests.
+    pub(crate) async fn backoff_leaving(&self, attempt: u32, leave: Duration) -> bool {
         let wait = backoff_wait(attempt);
-        if self.remaining() <= wait {
+        if self.remaining().saturating_sub(leave) <= wait {
             return false;
         }
         tokio::time::sleep(wait).await;
