@@ -5,10 +5,11 @@
 //! while to release revoked tasks (and reports them as owned until then), rejoins when fenced,
 //! goes silent when it crashes, and dies on the errors the real client treats as fatal.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use model::heartbeat::{HeartbeatRequest, HeartbeatResponse, LEAVE_EPOCH, STATIC_LEAVE_EPOCH};
-use model::{Assignment, ErrorCode, MemberIdentity, StatusCode, TaskRole, Topology};
+use model::{Assignment, ErrorCode, MemberIdentity, StatusCode, TaskId, TaskRole, Topology};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Liveness {
@@ -84,6 +85,17 @@ pub struct Client {
     /// Kafka Streams 4.2.0 and later keep `isGroupReady` in the assignment they reconcile
     /// (KAFKA-19978): a change of it alone is reconciled and acknowledged like new tasks.
     pub tracks_readiness: bool,
+    /// Kafka Streams 4.4 sends its task offset sums with the heartbeat that acknowledges a
+    /// new assignment, when they changed (`StreamsGroupHeartbeatRequestManager`), and the 4.4
+    /// assignor ranks standby candidates by them.
+    pub reports_task_offsets: bool,
+    /// The task offset sums the client last sent (a restored member: what the snapshot says
+    /// it reported). A later report keeps a task's value; a task new to it reports 0.
+    pub task_offsets: BTreeMap<TaskId, i64>,
+    /// The next heartbeat acknowledges new tasks: it carries the offset sums if they changed.
+    offsets_due: bool,
+    /// Actives of the last new assignment that were this client's standbys before.
+    promoted: Vec<TaskId>,
 }
 
 impl Client {
@@ -115,6 +127,10 @@ impl Client {
             has_target: false,
             group_ready: false,
             tracks_readiness: true,
+            reports_task_offsets: false,
+            task_offsets: BTreeMap::new(),
+            offsets_due: false,
+            promoted: Vec::new(),
         }
     }
 
@@ -155,6 +171,48 @@ impl Client {
             endpoint_information_epoch: self.endpoint_information_epoch,
             ..HeartbeatRequest::default()
         }
+    }
+
+    /// The heartbeat to send now: [`Client::heartbeat_request`], with the task offset sums
+    /// when it acknowledges new tasks and they changed since the client last sent them.
+    pub fn next_heartbeat(&mut self, group_id: &str) -> HeartbeatRequest {
+        let mut req = self.heartbeat_request(group_id);
+        if self.offsets_due && self.releasing.is_none() {
+            self.offsets_due = false;
+            let sums = self.task_offset_sums();
+            if sums != self.task_offsets {
+                req.task_offsets = Some(sums.clone());
+                self.task_offsets = sums;
+            }
+        }
+        req
+    }
+
+    /// What Kafka Streams' `TaskManager.maybeUpdateTaskOffsetSumSnapshot` reports of the
+    /// tasks the client holds: its stateful standbys, and the stateful actives it took over
+    /// from its own standbys (still restoring when it acknowledges); running actives are left
+    /// out. State on disk from earlier assignments (persistent stores) is not known here.
+    fn task_offset_sums(&self) -> BTreeMap<TaskId, i64> {
+        let stateful = |t: &TaskId| {
+            self.topology
+                .subtopologies
+                .iter()
+                .any(|s| s.id == t.subtopology && s.is_stateful())
+        };
+        let mut held: Vec<TaskId> = self.assignment.standby.tasks().collect();
+        held.extend(
+            self.assignment
+                .active
+                .tasks()
+                .filter(|t| self.promoted.contains(t)),
+        );
+        held.into_iter()
+            .filter(|t| stateful(t))
+            .map(|t| {
+                let sum = self.task_offsets.get(&t).copied().unwrap_or(0);
+                (t, sum)
+            })
+            .collect()
     }
 
     pub fn leave_request(&self, group_id: &str) -> HeartbeatRequest {
@@ -246,12 +304,17 @@ impl Client {
         assign_delay_ms: i64,
     ) {
         let ready_changed = self.tracks_readiness && ready != self.group_ready;
+        // Kafka Streams' reconciled assignment includes the readiness, so its acknowledgement
+        // counts as a changed assignment too and carries the offset sums when they changed.
+        self.offsets_due |= self.reports_task_offsets && ready_changed;
         let Some(new) = tasks else {
             if self.has_target && ready_changed {
                 if self.releasing.is_none() {
                     self.releasing = Some((now_ms + assign_delay_ms, Assignment::default()));
                 }
                 self.group_ready = ready;
+                // Actives taken over earlier run by now.
+                self.promoted.clear();
             }
             return;
         };
@@ -263,6 +326,14 @@ impl Client {
             // A task that only changes role in this client is converted in place.
             let kept_elsewhere = new.all_tasks();
             *revoked.get_mut(role) = revoked.get(role).difference(&kept_elsewhere);
+        }
+        if self.reports_task_offsets && new != self.assignment {
+            self.offsets_due = true;
+            self.promoted = new
+                .active
+                .tasks()
+                .filter(|t| self.assignment.standby.contains_task(t))
+                .collect();
         }
         if !revoked.is_empty() {
             let merged = match self.releasing.take() {
@@ -365,5 +436,67 @@ mod tests {
             c.on_response(&response(false, false), 1500, 200, 30);
             assert_eq!(ack_at(&c), want.map(|_| 1530), "tracks readiness: {tracks}");
         }
+    }
+
+    fn stateful_topology() -> Arc<Topology> {
+        let t: Topology = serde_json::from_value(serde_json::json!({
+            "subtopologies": [
+                {"id": "0", "source_topics": ["in"]},
+                {"id": "1", "source_topics": ["rep"], "state_changelog_topics": [
+                    {"name": "store-changelog", "partitions": 4}
+                ]}
+            ]
+        }))
+        .unwrap();
+        Arc::new(t)
+    }
+
+    fn tasks(active: &[(&str, i32)], standby: &[(&str, i32)]) -> HeartbeatResponse {
+        let set = |ts: &[(&str, i32)]| {
+            ts.iter()
+                .map(|(s, p)| TaskId::new(*s, *p))
+                .collect::<model::TaskSet>()
+        };
+        HeartbeatResponse {
+            member_epoch: 5,
+            heartbeat_interval_ms: 500,
+            active_tasks: Some(set(active)),
+            standby_tasks: Some(set(standby)),
+            warmup_tasks: Some(Default::default()),
+            ..HeartbeatResponse::default()
+        }
+    }
+
+    #[test]
+    fn a_4_4_client_reports_its_standbys_offsets_when_it_acknowledges() {
+        let mut c = Client::new("m".into(), "p".into(), stateful_topology(), 0);
+        c.reports_task_offsets = true;
+        c.has_target = true;
+        c.group_ready = true;
+        // Restored from a snapshot: it once reported a task it no longer holds.
+        c.task_offsets = [(TaskId::new("1", 2), 7), (TaskId::new("1", 3), 9)].into();
+        let before = tasks(&[("0", 0)], &[("1", 2)]);
+        c.assignment = Assignment {
+            active: before.active_tasks.unwrap(),
+            standby: before.standby_tasks.unwrap(),
+            warmup: Default::default(),
+        };
+        // Standby 1_2 becomes active (restoring), standby 1_1 is new.
+        c.on_response(&tasks(&[("0", 0), ("1", 2)], &[("1", 1)]), 100, 200, 30);
+        // An interval heartbeat while the callbacks run carries no offsets.
+        assert_eq!(c.next_heartbeat("g").task_offsets, None);
+        assert!(c.release_due(130));
+        let sent = c
+            .next_heartbeat("g")
+            .task_offsets
+            .expect("offsets with the ack");
+        assert_eq!(
+            sent,
+            [(TaskId::new("1", 1), 0), (TaskId::new("1", 2), 7)].into(),
+            "the new standby at 0, the promoted one with its value, the stale one dropped"
+        );
+        // Unchanged since: nothing more.
+        c.on_response(&tasks(&[("0", 0), ("1", 2)], &[("1", 1)]), 600, 200, 30);
+        assert_eq!(c.next_heartbeat("g").task_offsets, None);
     }
 }

@@ -176,6 +176,7 @@ impl<'a> Engine<'a> {
         c.heartbeat_interval_ms = self.cfg.group.heartbeat_interval_ms;
         // The clients are of the broker's release.
         c.tracks_readiness = self.cfg.kafka_version >= KafkaVersion::V4_2_1;
+        c.reports_task_offsets = self.cfg.kafka_version >= KafkaVersion::V4_4;
         if self.cfg.run.endpoints {
             c.identity.user_endpoint = Some(Endpoint {
                 host: c.identity.process_id.clone(),
@@ -298,7 +299,7 @@ impl<'a> Engine<'a> {
         if self.clients[idx].liveness != Liveness::Running {
             return;
         }
-        let req = self.clients[idx].heartbeat_request(&self.cfg.group_id);
+        let req = self.clients[idx].next_heartbeat(&self.cfg.group_id);
         let resp = self.send(idx, req);
         // Only an error or a new assignment changes what the client runs.
         let before = (resp.error.is_some() || resp.active_tasks.is_some())
@@ -744,6 +745,8 @@ impl<'a> Engine<'a> {
             // waiting for topics or for a delayed target assignment.
             c.has_target = true;
             c.group_ready = !matches!(initial.state.as_str(), "NotReady" | "Assigning");
+            // What the member last reported, as the coordinator holds it.
+            c.task_offsets = m.task_offsets.clone();
             let owned = c.owned();
             let (member, process) = (c.member_id.clone(), c.identity.process_id.clone());
             self.invariants
