@@ -45,8 +45,9 @@ pub async fn settings(
 }
 
 /// [`settings`] of many groups (`groups` maps each to its coordinator): one DescribeConfigs per
-/// coordinator for all its groups and itself. When that request fails, its groups are asked
-/// one by one, as [`settings`] asks (which retries where the coordinator moved).
+/// coordinator for all its groups and itself, every coordinator at once. When that request
+/// fails, its groups are asked one by one, as [`settings`] asks (which retries where the
+/// coordinator moved).
 pub async fn settings_of(
     cluster: &mut Cluster,
     groups: &BTreeMap<String, i32>,
@@ -56,10 +57,16 @@ pub async fn settings_of(
         by_coordinator.entry(*c).or_default().push(g.clone());
     }
     let mut out = BTreeMap::new();
+    let mut answered = cluster
+        .configs_at_coordinators_of(&by_coordinator, GROUP_RESOURCE, BROKER_RESOURCE)
+        .await;
     for (node, gs) in by_coordinator {
-        let answers = cluster
-            .configs_at_coordinator_of(node, &gs, GROUP_RESOURCE, BROKER_RESOURCE)
-            .await;
+        let answers = answered.remove(&node).unwrap_or_else(|| {
+            Err(KafkaError::Protocol {
+                addr: format!("node {node}"),
+                detail: "no DescribeConfigs answer".into(),
+            })
+        });
         let Ok(answers) = answers else {
             for g in gs {
                 let s = settings(cluster, node, &g).await?;

@@ -7,8 +7,10 @@ use kafka_protocol::messages::describe_configs_request::DescribeConfigsResource;
 use kafka_protocol::messages::{ApiKey, DescribeConfigsRequest, DescribeConfigsResponse};
 use kafka_protocol::protocol::StrBytes;
 
+use super::fanout::Answer;
 use super::retry::Op;
-use super::Cluster;
+use super::{Asked, Cluster};
+use crate::conn::Connection;
 use crate::error::{KafkaError, KafkaResult};
 
 impl Cluster {
@@ -19,50 +21,11 @@ impl Cluster {
         node: i32,
         resources: &[(i8, String)],
     ) -> KafkaResult<Vec<Result<BTreeMap<String, String>, KafkaError>>> {
-        let req = DescribeConfigsRequest::default().with_resources(
-            resources
-                .iter()
-                .map(|(t, name)| {
-                    DescribeConfigsResource::default()
-                        .with_resource_type(*t)
-                        .with_resource_name(StrBytes::from_string(name.clone()))
-                        .with_configuration_keys(None)
-                })
-                .collect(),
-        );
         let conn = self.conn(node).await?;
-        let (_, resp): (i16, DescribeConfigsResponse) =
-            conn.negotiated(ApiKey::DescribeConfigs, 1, &req).await?;
-        let mut answers: Vec<_> = resources
-            .iter()
-            .map(|(_, name)| {
-                Err(KafkaError::Protocol {
-                    addr: format!("node {node}"),
-                    detail: format!("DescribeConfigs did not answer for `{name}`"),
-                })
-            })
-            .collect();
-        for r in resp.results {
-            let Some(i) = resources
-                .iter()
-                .position(|(t, n)| *t == r.resource_type && *n == r.resource_name.as_str())
-            else {
-                continue;
-            };
-            answers[i] = match r.error_code {
-                0 => Ok(r
-                    .configs
-                    .into_iter()
-                    .filter_map(|c| Some((c.name.to_string(), c.value?.to_string())))
-                    .collect()),
-                code => Err(KafkaError::broker(
-                    code,
-                    r.error_message.map(|m| m.to_string()),
-                    format!("the configs of `{}`", r.resource_name),
-                )),
-            };
-        }
-        Ok(answers)
+        let (_, resp): (i16, DescribeConfigsResponse) = conn
+            .negotiated(ApiKey::DescribeConfigs, 1, &configs_request(resources))
+            .await?;
+        Ok(answers_of(node, resources, resp))
     }
 
     /// DescribeConfigs at `group`'s coordinator (`coordinator`, or the one found again when it
@@ -94,32 +57,113 @@ pub struct CoordinatorConfigs {
 }
 
 impl Cluster {
-    /// DescribeConfigs at coordinator `node` of all of `groups` (resource type `group_type`)
-    /// and of `node` itself (`broker_type`), in one request: one round trip for the groups a
-    /// coordinator holds, and the broker's configs read once for all of them. No retry: a
-    /// caller falls back to [`Cluster::configs_at_coordinator`] group by group.
-    pub async fn configs_at_coordinator_of(
+    /// DescribeConfigs at each coordinator of `by_node` (node to its groups), all at once: of
+    /// its groups (resource type `group_type`) and of itself (`broker_type`), in one request
+    /// each, so the broker's configs are read once for all its groups. No retry: a caller
+    /// falls back to [`Cluster::configs_at_coordinator`] group by group.
+    pub async fn configs_at_coordinators_of(
         &mut self,
-        node: i32,
-        groups: &[String],
+        by_node: &BTreeMap<i32, Vec<String>>,
         group_type: i8,
         broker_type: i8,
-    ) -> KafkaResult<CoordinatorConfigs> {
-        let mut resources: Vec<(i8, String)> =
-            groups.iter().map(|g| (group_type, g.clone())).collect();
-        resources.push((broker_type, node.to_string()));
-        let mut answers = self.describe_configs(node, &resources).await?;
-        let broker = answers.pop().unwrap_or_else(|| {
+    ) -> BTreeMap<i32, KafkaResult<CoordinatorConfigs>> {
+        let asked = by_node.clone();
+        self.fan_out(
+            by_node.keys().copied().collect::<Vec<_>>(),
+            self.remaining(),
+            Asked::Coordinator,
+            move |node, conn| {
+                let groups = asked.get(&node).cloned().unwrap_or_default();
+                configs_on(conn, node, groups, group_type, broker_type)
+            },
+        )
+        .await
+    }
+}
+
+/// One DescribeConfigs on coordinator `node`'s connection, of `groups` and of `node` itself.
+async fn configs_on(
+    mut conn: Connection,
+    node: i32,
+    groups: Vec<String>,
+    group_type: i8,
+    broker_type: i8,
+) -> Answer<CoordinatorConfigs> {
+    let mut resources: Vec<(i8, String)> = groups.iter().map(|g| (group_type, g.clone())).collect();
+    resources.push((broker_type, node.to_string()));
+    let resp: DescribeConfigsResponse = match conn
+        .negotiated(ApiKey::DescribeConfigs, 1, &configs_request(&resources))
+        .await
+    {
+        Ok((_, resp)) => resp,
+        Err(e) => return (None, Err(e)),
+    };
+    let mut answers = answers_of(node, &resources, resp);
+    let broker = answers.pop().unwrap_or_else(|| {
+        Err(KafkaError::Protocol {
+            addr: format!("node {node}"),
+            detail: "DescribeConfigs did not answer for the broker".into(),
+        })
+    });
+    let configs = CoordinatorConfigs {
+        groups: groups.into_iter().zip(answers).collect(),
+        broker,
+    };
+    (Some(conn), Ok(configs))
+}
+
+/// DescribeConfigs of every config of `resources` (resource type, name).
+fn configs_request(resources: &[(i8, String)]) -> DescribeConfigsRequest {
+    DescribeConfigsRequest::default().with_resources(
+        resources
+            .iter()
+            .map(|(t, name)| {
+                DescribeConfigsResource::default()
+                    .with_resource_type(*t)
+                    .with_resource_name(StrBytes::from_string(name.clone()))
+                    .with_configuration_keys(None)
+            })
+            .collect(),
+    )
+}
+
+/// Each of `resources`' configs in `resp` (name to value; configs without a value left out)
+/// or its error, in order.
+fn answers_of(
+    node: i32,
+    resources: &[(i8, String)],
+    resp: DescribeConfigsResponse,
+) -> Vec<Result<BTreeMap<String, String>, KafkaError>> {
+    let mut answers: Vec<_> = resources
+        .iter()
+        .map(|(_, name)| {
             Err(KafkaError::Protocol {
                 addr: format!("node {node}"),
-                detail: "DescribeConfigs did not answer for the broker".into(),
+                detail: format!("DescribeConfigs did not answer for `{name}`"),
             })
-        });
-        Ok(CoordinatorConfigs {
-            groups: groups.iter().cloned().zip(answers).collect(),
-            broker,
         })
+        .collect();
+    for r in resp.results {
+        let Some(i) = resources
+            .iter()
+            .position(|(t, n)| *t == r.resource_type && *n == r.resource_name.as_str())
+        else {
+            continue;
+        };
+        answers[i] = match r.error_code {
+            0 => Ok(r
+                .configs
+                .into_iter()
+                .filter_map(|c| Some((c.name.to_string(), c.value?.to_string())))
+                .collect()),
+            code => Err(KafkaError::broker(
+                code,
+                r.error_message.map(|m| m.to_string()),
+                format!("the configs of `{}`", r.resource_name),
+            )),
+        };
     }
+    answers
 }
 
 /// DescribeConfigs of a group and of the broker asked (see [`Cluster::configs_at_coordinator`]).

@@ -57,8 +57,22 @@ impl Cluster {
         }
         let mut out = BTreeMap::new();
         let mut alone = Vec::new();
-        for (node, gs) in by_coordinator {
-            match fetch_committed(self, node, &gs).await {
+        // Every coordinator at once.
+        let asked = by_coordinator.clone();
+        let answers = self
+            .fan_out(
+                by_coordinator.keys().copied().collect::<Vec<_>>(),
+                self.remaining(),
+                Asked::Coordinator,
+                move |node, conn| {
+                    let req = offset_fetch_request(asked.get(&node).map_or(&[][..], Vec::as_slice));
+                    fetch_committed_on(conn, req)
+                },
+            )
+            .await;
+        for (node, answer) in answers {
+            let gs = by_coordinator.remove(&node).unwrap_or_default();
+            match answer {
                 Ok(answers) => {
                     for (g, r) in answers {
                         match r {
@@ -72,7 +86,6 @@ impl Cluster {
                 }
                 Err(e) if transient(&e) => {
                     self.note(format!("OffsetFetch at coordinator {node}: {e}; retrying"));
-                    self.forget(node);
                     alone.extend(gs.into_iter().map(|g| (g, node)));
                 }
                 Err(e) => return Err(e),
@@ -266,7 +279,26 @@ async fn fetch_committed(
     groups: &[String],
 ) -> KafkaResult<BTreeMap<String, KafkaResult<CommittedOffsets>>> {
     let conn = cluster.conn(node).await?;
-    let req = OffsetFetchRequest::default()
+    let (_, resp): (i16, OffsetFetchResponse) = conn
+        .negotiated(ApiKey::OffsetFetch, 8, &offset_fetch_request(groups))
+        .await?;
+    Ok(committed_of(resp))
+}
+
+/// [`fetch_committed`] on a connection of its own (for [`Cluster::fan_out`]).
+async fn fetch_committed_on(
+    mut conn: Connection,
+    req: OffsetFetchRequest,
+) -> Answer<BTreeMap<String, KafkaResult<CommittedOffsets>>> {
+    match conn.negotiated(ApiKey::OffsetFetch, 8, &req).await {
+        Ok((_, resp)) => (Some(conn), Ok(committed_of(resp))),
+        Err(e) => (None, Err(e)),
+    }
+}
+
+/// OffsetFetch of every topic of `groups`, for an admin (no member id or epoch).
+fn offset_fetch_request(groups: &[String]) -> OffsetFetchRequest {
+    OffsetFetchRequest::default()
         .with_groups(
             groups
                 .iter()
@@ -279,9 +311,11 @@ async fn fetch_committed(
                 })
                 .collect(),
         )
-        .with_require_stable(false);
-    let (_, resp): (i16, OffsetFetchResponse) =
-        conn.negotiated(ApiKey::OffsetFetch, 8, &req).await?;
+        .with_require_stable(false)
+}
+
+/// Each group's committed offsets in `resp`, or its error.
+fn committed_of(resp: OffsetFetchResponse) -> BTreeMap<String, KafkaResult<CommittedOffsets>> {
     let mut out = BTreeMap::new();
     for g in resp.groups {
         let group = g.group_id.to_string();
@@ -303,7 +337,7 @@ async fn fetch_committed(
         }
         out.insert(group, Ok(offsets));
     }
-    Ok(out)
+    out
 }
 
 /// ListOffsets at `timestamp` of `topics`' partitions, asking the broker to answer within
