@@ -82,7 +82,9 @@ pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {
         };
         return super::watch::run(global, &args.watch, every, client, selection, view);
     }
-    let Some(mut result) = live::describe(&client, selection, depth(global, args))? else {
+    let depth = depth(global, args);
+    let read = |waits| live::describe_telling(&client, selection, depth, waits);
+    let Some(mut result) = super::waiting::telling(read)? else {
         return no_groups(global);
     };
     if result.snapshot.groups.is_empty() && !result.errors.is_empty() {

@@ -21,6 +21,7 @@ pub mod simulate;
 pub mod timeline;
 pub mod topology;
 pub mod topology_show;
+pub mod waiting;
 pub mod watch;
 
 use crate::command_error::CommandError;

@@ -6,7 +6,10 @@ use std::io::{ErrorKind, Read};
 use std::net::{TcpListener, TcpStream};
 use std::time::{Duration, Instant};
 
-use crate::support::{streams_group, streams_group_guarded, Broker, CommandOutput};
+use crate::support::tmux::Tmux;
+use crate::support::{
+    streams_group, streams_group_bin, streams_group_guarded, wait_for, Broker, CommandOutput,
+};
 
 /// Far above the few seconds a silent bootstrap address may cost, and below the 30 s default
 /// `--timeout` it used to cost: only a hang, or the old behaviour, trips it.
@@ -223,5 +226,45 @@ fn the_hang_guard_kills_a_command_that_does_not_end() {
     assert!(
         message.starts_with("the command hung: `streams-group list"),
         "{message}"
+    );
+}
+
+/// On a terminal, a reading that waits over a second says what for and since when (the
+/// watch's `waiting since ...` line), and clears it when it ends; here a bootstrap server that
+/// accepts connections and never answers, until `--timeout`.
+#[test]
+fn a_describe_that_waits_says_so_on_a_terminal() {
+    let silent = silent_server();
+    let tmux = Tmux::new("e2e-waiting");
+    let cmd = format!(
+        "{} describe --group g --bootstrap-server {silent} --timeout 8000; echo EXIT=$?; sleep 60",
+        streams_group_bin().display()
+    );
+    tmux.run(&[
+        "new-session",
+        "-d",
+        "-s",
+        "wait",
+        "-x",
+        "220",
+        "-y",
+        "10",
+        &cmd,
+    ]);
+    let note = wait_for("the waiting note", Duration::from_secs(20), || {
+        let s = tmux.screen_of("wait");
+        s.lines()
+            .find(|l| l.contains("waiting since") && l.contains("bootstrap servers"))
+            .map(str::to_string)
+    });
+    eprintln!("waiting note: {note}");
+    let end = wait_for("the exit", Duration::from_secs(30), || {
+        let s = tmux.screen_of("wait");
+        s.contains("EXIT=").then_some(s)
+    });
+    assert!(end.contains("EXIT=3"), "{end}");
+    assert!(
+        !end.contains("waiting since"),
+        "the note is cleared at the end: {end}"
     );
 }

@@ -7,7 +7,6 @@
 //! Never skips: without Java 17+ and Maven the harness fails loudly, and so does a missing tmux.
 
 use std::path::Path;
-use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -187,40 +186,20 @@ fn check_timeline(rec: &Path, joined: &str) {
     support::json_schema::assert_valid("timeline", &out.stdout);
 }
 
-/// tmux on a socket of this test's own, so that no other tmux session is touched.
-struct Tmux {
-    socket: String,
-}
+/// The watch's own tmux server; its one session is `watch`.
+struct Tmux(support::tmux::Tmux);
 
 impl Tmux {
     fn new() -> Tmux {
-        let which = Command::new("tmux").arg("-V").output();
-        assert!(
-            which.is_ok_and(|o| o.status.success()),
-            "tmux is needed to drive describe --watch in a pseudo-terminal (apt-get install tmux)"
-        );
-        Tmux {
-            socket: format!("streams-group-e2e-{}", std::process::id()),
-        }
+        Tmux(support::tmux::Tmux::new("e2e-watch"))
     }
 
     fn run(&self, args: &[&str]) -> String {
-        let out = Command::new("tmux")
-            .args(["-L", &self.socket])
-            .args(args)
-            .output()
-            .unwrap();
-        String::from_utf8_lossy(&out.stdout).into_owned()
+        self.0.run(args)
     }
 
     fn screen(&self) -> String {
-        self.run(&["capture-pane", "-p", "-t", "watch"])
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        self.run(&["kill-server"]);
+        self.0.screen_of("watch")
     }
 }
 

@@ -15,6 +15,7 @@
 //! | `json_schema.rs` | validation against the JSON Schemas of `docs/schemas/` | cli, e2e |
 //! | `moves.rs` | task moves of a `timeline` and of `diff assignment`, composed to compare them | cli, e2e |
 //! | `gmm_oracle.rs` | Apache's GroupMetadataManager driven in lock-step (docs/dev/oracle.md) | oracles |
+//! | `tmux.rs` | a tmux server of a test's own: the binary in a pseudo-terminal | e2e |
 //! | `samples.rs` | sample messages of the StreamsGroupHeartbeat and Describe codecs | library, fuzz, oracles |
 #![allow(dead_code)]
 
@@ -30,6 +31,7 @@ pub mod process;
 pub mod recording;
 pub mod samples;
 pub mod streams_app;
+pub mod tmux;
 
 // What most tests use, by its short path (`support::Broker`); a binary uses only some of it.
 #[allow(unused_imports)]
