@@ -9,7 +9,7 @@
 #
 # Usage: benches/field-fidelity.sh
 #   Env: FIDELITY_VERSIONS="4.2.2 4.3.2 4.4.0", FIDELITY_SHAPES="3x1/0 2x3/2 3x4/1 2x8/1"
-#   (INSTANCESxTHREADS/STANDBYS), FIDELITY_MOVES="stop kill join", FIDELITY_SAMPLES=200.
+#   (INSTANCESxTHREADS/STANDBYS), FIDELITY_MOVES="stop kill join", FIDELITY_SAMPLES=1000.
 #   About 40 s per run on 2 cores: the default 36 runs take about 25 minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
