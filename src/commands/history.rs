@@ -70,10 +70,7 @@ pub struct Args {
 /// clap value parser for `--since`/`--until`/`--at`: milliseconds since the epoch, from an
 /// instant or a time ago before the wall clock now (`time::parse_instant_or_ago`).
 fn time_arg(s: &str) -> Result<i64, String> {
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64);
-    streams_group::time::parse_instant_or_ago(s, now)
+    streams_group::time::parse_instant_or_ago(s, super::now_ms())
 }
 
 pub fn run(global: &GlobalArgs, args: &Args) -> Outcome {

@@ -31,3 +31,11 @@ pub use global::GlobalArgs;
 
 /// What a command returns: its exit code, or the error to report.
 pub type Outcome = Result<Code, CommandError>;
+
+/// The wall clock now, in milliseconds since the Unix epoch: where the commands read time (the
+/// library's `time` is pure and is given it).
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}

@@ -5,10 +5,12 @@
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use kafka::waits::Waits;
 use streams_group::render::watch::waiting_line;
+
+use super::now_ms;
 
 /// A wait is shown once it is this old.
 const SHOW_AFTER_MS: i64 = 1_000;
@@ -54,10 +56,4 @@ fn show_while(waits: &Waits, done: &AtomicBool) {
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-}
-
-fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
 }

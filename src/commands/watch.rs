@@ -8,7 +8,7 @@ use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use kafka::config::ClientConfig;
 use kafka::waits::Waits;
@@ -21,7 +21,7 @@ use streams_group::watch::late::Late;
 use streams_group::watch::live as sampling;
 use streams_group::watch::sample::{Sample, Waited};
 
-use super::{GlobalArgs, Outcome};
+use super::{now_ms, GlobalArgs, Outcome};
 use crate::command_error::{CommandError, Kind};
 use crate::exit::Code;
 
@@ -149,13 +149,6 @@ fn next(events: &Receiver<Event>, deadline: Option<Instant>, look: Instant) -> E
         Err(RecvTimeoutError::Timeout) if !stop => Event::Look,
         Err(_) => Event::Stop,
     }
-}
-
-/// Now, by the wall clock, in milliseconds since the Unix epoch.
-fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
 }
 
 fn title(selection: &GroupSelection, view: &View, every: Duration) -> String {

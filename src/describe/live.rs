@@ -27,16 +27,7 @@ pub fn list(
             let listed = cluster
                 .list_groups_leaving(&[STREAMS], &states, leave)
                 .await?;
-            let missing = listed
-                .unanswered
-                .into_iter()
-                .map(|(node, e)| KafkaError::NotAnswered {
-                    broker: format!("broker {} at {}:{}", node.id, node.host, node.port),
-                    what: "the streams groups it coordinates are".into(),
-                    cause: e.to_string(),
-                })
-                .collect();
-            let groups = listed.groups;
+            let (groups, missing) = (listed.groups, listed.unanswered);
             let mut rows: Vec<ListRow> = groups
                 .iter()
                 .map(|g| ListRow {

@@ -97,18 +97,13 @@ pub fn waiting_line(w: &Wait, now_ms: i64) -> String {
 /// `the coordinator of demo (broker 2 at localhost:9093)`, `the bootstrap servers (...)`,
 /// `broker 3 at localhost:9094`: the broker asked now.
 pub fn awaited_text(w: &Wait) -> String {
-    awaited_at(w, w.broker.as_ref().map(at))
+    awaited_at(w, w.broker.as_ref().map(CoordinatorNode::named))
 }
 
 /// What a wait awaited, with every broker it asked (`broker 2 at ..., then broker 3 at ...`).
 pub fn awaited_all_text(w: &Wait) -> String {
-    let all: Vec<String> = w.brokers.iter().map(at).collect();
+    let all: Vec<String> = w.brokers.iter().map(CoordinatorNode::named).collect();
     awaited_at(w, (!all.is_empty()).then(|| all.join(", then ")))
-}
-
-/// `broker 2 at localhost:9093`.
-fn at(b: &CoordinatorNode) -> String {
-    format!("broker {} at {}:{}", b.id, b.host, b.port)
 }
 
 /// `w`'s awaited thing, at `brokers` (as text) when known.

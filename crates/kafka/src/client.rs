@@ -47,11 +47,7 @@ struct BrokerAddr {
 
 impl BrokerAddr {
     fn addr(&self) -> String {
-        if self.host.contains(':') {
-            format!("[{}]:{}", self.host, self.port)
-        } else {
-            format!("{}:{}", self.host, self.port)
-        }
+        model::group::address(&self.host, self.port)
     }
 }
 

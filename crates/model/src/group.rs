@@ -50,6 +50,27 @@ pub struct CoordinatorNode {
     pub port: i32,
 }
 
+impl CoordinatorNode {
+    /// `host:port`, an IPv6 host in brackets.
+    pub fn address(&self) -> String {
+        address(&self.host, self.port)
+    }
+
+    /// `broker 2 at localhost:9093`.
+    pub fn named(&self) -> String {
+        format!("broker {} at {}", self.id, self.address())
+    }
+}
+
+/// `host:port` as a broker address is written, an IPv6 host in brackets.
+pub fn address(host: &str, port: i32) -> String {
+    if host.contains(':') {
+        format!("[{host}]:{port}")
+    } else {
+        format!("{host}:{port}")
+    }
+}
+
 /// The topology a group has, as describe returns it. `subtopologies` is null while the group is
 /// not initialised or its topics are missing or mis-partitioned.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -260,4 +281,20 @@ pub struct PartitionOffsets {
     pub end: Option<i64>,
     /// `end - committed`, or `end - earliest` when nothing is committed (as Kafka's tool does).
     pub lag: Option<i64>,
+}
+
+#[cfg(test)]
+mod address_tests {
+    use super::*;
+
+    #[test]
+    fn broker_addresses_bracket_ipv6_hosts() {
+        let node = |host: &str| CoordinatorNode {
+            id: 2,
+            host: host.into(),
+            port: 9093,
+        };
+        assert_eq!(node("localhost").named(), "broker 2 at localhost:9093");
+        assert_eq!(node("::1").address(), "[::1]:9093");
+    }
 }

@@ -67,15 +67,12 @@ impl Cluster {
         group_type: i8,
         broker_type: i8,
     ) -> BTreeMap<i32, KafkaResult<CoordinatorConfigs>> {
-        let asked = by_node.clone();
+        let work = by_node.iter().map(|(n, gs)| (*n, gs.clone()));
         self.fan_out(
-            by_node.keys().copied().collect::<Vec<_>>(),
+            work,
             self.remaining(),
             Asked::Coordinator,
-            move |node, conn| {
-                let groups = asked.get(&node).cloned().unwrap_or_default();
-                configs_on(conn, node, groups, group_type, broker_type)
-            },
+            move |node, conn, groups| configs_on(conn, node, groups, group_type, broker_type),
         )
         .await
     }

@@ -17,26 +17,28 @@ use crate::error::{KafkaError, KafkaResult};
 pub(crate) type Answer<T> = (Option<Connection>, KafkaResult<T>);
 
 impl Cluster {
-    /// Run `job(node, connection)` for each of `nodes` at once (opening the ones not open yet), each
-    /// bounded by `budget` (at most what is left of the session): the answer of every node, by
-    /// node id. A connection comes back to the session unless its job failed or ran out of
-    /// time; a node the metadata does not know answers with an error.
-    pub(crate) async fn fan_out<T, J, F>(
+    /// Run `job(node, connection, work)` for each node of `work` (a node and what to ask it)
+    /// at once, opening the connections not open yet, each bounded by `budget` (at most what is
+    /// left of the session): the answer of every node, by node id. A connection comes back to
+    /// the session unless its job failed or ran out of time; a node the metadata does not know
+    /// answers with an error.
+    pub(crate) async fn fan_out<W, T, J, F>(
         &mut self,
-        nodes: impl IntoIterator<Item = i32>,
+        work: impl IntoIterator<Item = (i32, W)>,
         budget: Duration,
         asked: Asked,
         job: J,
     ) -> BTreeMap<i32, KafkaResult<T>>
     where
+        W: Send + 'static,
         T: Send + 'static,
-        J: Fn(i32, Connection) -> F + Clone + Send + 'static,
+        J: Fn(i32, Connection, W) -> F + Clone + Send + 'static,
         F: Future<Output = Answer<T>> + Send + 'static,
     {
         let budget = budget.min(self.remaining());
         let mut out = BTreeMap::new();
         let mut running = JoinSet::new();
-        for node in nodes {
+        for (node, w) in work {
             self.asking(node, asked);
             let Some(addr) = self.brokers.get(&node).map(|b| b.addr()) else {
                 out.insert(node, Err(not_in_metadata(node)));
@@ -56,7 +58,7 @@ impl Cluster {
                             Err(e) => return (None, Err(e)),
                         },
                     };
-                    job(node, conn).await
+                    job(node, conn, w).await
                 };
                 let answer = match tokio::time::timeout(budget, attempt).await {
                     Ok(answer) => answer,

@@ -38,12 +38,12 @@ pub struct DescribedGroups {
     pub groups: BTreeMap<String, Result<(GroupDescription, StoredDescription), KafkaError>>,
 }
 
-/// What ListGroups answered: the groups of the brokers that answered, and each broker that did
-/// not within the time it had, with why.
+/// What ListGroups answered: the groups of the brokers that answered, and for each broker that
+/// did not within the time it had, a [`KafkaError::NotAnswered`] naming it.
 #[derive(Debug)]
 pub struct ListedGroups {
     pub groups: Vec<ListedGroup>,
-    pub unanswered: Vec<(CoordinatorNode, KafkaError)>,
+    pub unanswered: Vec<KafkaError>,
 }
 
 type RawDescribed = BTreeMap<String, Result<(WireDescribedGroup, CoordinatorNode), KafkaError>>;
@@ -63,7 +63,7 @@ impl Cluster {
             .list_groups_leaving(types, states, Duration::ZERO)
             .await?;
         match listed.unanswered.pop() {
-            Some((_, e)) => Err(e),
+            Some(e) => Err(e),
             None => Ok(listed.groups),
         }
     }
@@ -87,14 +87,13 @@ impl Cluster {
         let mut attempt = 0;
         loop {
             let budget = self.remaining().saturating_sub(leave);
-            let (req, types) = (req.clone(), types.clone());
+            let work = std::mem::take(&mut pending)
+                .into_iter()
+                .map(|id| (id, (req.clone(), types.clone())));
             let answers = self
-                .fan_out(
-                    std::mem::take(&mut pending),
-                    budget,
-                    Asked::Broker,
-                    move |id, conn| list_groups_at(conn, id, req.clone(), types.clone()),
-                )
+                .fan_out(work, budget, Asked::Broker, |id, conn, (req, types)| {
+                    list_groups_at(conn, id, req, types)
+                })
                 .await;
             for (id, answer) in answers {
                 match answer {
@@ -125,15 +124,17 @@ impl Cluster {
                 return Err(e);
             }
         }
+        // `the streams groups it coordinates are missing`, with the one type asked for.
+        let what = match types.as_slice() {
+            [one] => format!("the {one} groups it coordinates are"),
+            _ => "the groups it coordinates are".to_string(),
+        };
         let unanswered = failed
             .into_iter()
-            .map(|(id, e)| {
-                let node = self.node(id).unwrap_or(CoordinatorNode {
-                    id,
-                    host: String::new(),
-                    port: -1,
-                });
-                (node, e)
+            .map(|(id, e)| KafkaError::NotAnswered {
+                broker: self.node(id).map_or(format!("broker {id}"), |n| n.named()),
+                what: what.clone(),
+                cause: e.to_string(),
             })
             .collect();
         Ok(ListedGroups {
@@ -235,21 +236,15 @@ impl Cluster {
             }
         }
         let descriptions = self.topology_descriptions;
-        let asked = by_coord.clone();
+        let work = by_coord.iter().map(|(n, gs)| (*n, gs.clone()));
         let answers = self
-            .fan_out(
-                by_coord.keys().copied().collect::<Vec<_>>(),
-                budget,
-                Asked::Coordinator,
-                move |node, conn| {
-                    let groups = asked.get(&node).cloned().unwrap_or_default();
-                    describe_at(conn, groups, descriptions)
-                },
-            )
+            .fan_out(work, budget, Asked::Coordinator, move |_, conn, groups| {
+                describe_at(conn, groups, descriptions)
+            })
             .await;
         let mut retry = Vec::new();
         let mut last = BTreeMap::new();
-        let named = |c: &CoordinatorNode| format!("coordinator {} at {}:{}", c.id, c.host, c.port);
+        let named = |c: &CoordinatorNode| format!("coordinator {} at {}", c.id, c.address());
         for (node, answer) in answers {
             let gs = by_coord.remove(&node).unwrap_or_default();
             let (version, resp) = match answer {

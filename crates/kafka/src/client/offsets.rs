@@ -58,16 +58,15 @@ impl Cluster {
         let mut out = BTreeMap::new();
         let mut alone = Vec::new();
         // Every coordinator at once.
-        let asked = by_coordinator.clone();
+        let work = by_coordinator
+            .iter()
+            .map(|(n, gs)| (*n, offset_fetch_request(gs)));
         let answers = self
             .fan_out(
-                by_coordinator.keys().copied().collect::<Vec<_>>(),
+                work,
                 self.remaining(),
                 Asked::Coordinator,
-                move |node, conn| {
-                    let req = offset_fetch_request(asked.get(&node).map_or(&[][..], Vec::as_slice));
-                    fetch_committed_on(conn, req)
-                },
+                |_, conn, req| fetch_committed_on(conn, req),
             )
             .await;
         for (node, answer) in answers {
@@ -187,18 +186,13 @@ impl Cluster {
         // Every leader at once: one that does not answer leaves its partitions unknown, not
         // the others'.
         let timeout_ms = self.remaining().as_millis().min(i32::MAX as u128) as i32;
-        let asked = by_leader.clone();
+        let work = by_leader
+            .iter()
+            .map(|(n, topics)| (*n, list_offsets_request(topics, timestamp, timeout_ms)));
         let answers = self
-            .fan_out(
-                by_leader.keys().copied().collect::<Vec<_>>(),
-                self.remaining(),
-                Asked::Broker,
-                move |leader, conn| {
-                    let topics = asked.get(&leader).cloned().unwrap_or_default();
-                    let req = list_offsets_request(&topics, timestamp, timeout_ms);
-                    list_offsets_at(conn, req)
-                },
-            )
+            .fan_out(work, self.remaining(), Asked::Broker, |_, conn, req| {
+                list_offsets_at(conn, req)
+            })
             .await;
         for (leader, answer) in answers {
             let topics = by_leader.remove(&leader).unwrap_or_default();
