@@ -1,8 +1,10 @@
 //! Every task move of a scale-out with standbys, live on a Kafka 4.4.0 broker: the harness app
 //! (two instances, one standby replica, RocksDB stores, slow standbys with
 //! `--standby-batch-delay-ms`) is recorded with `describe --watch --record` while two more
-//! instances join at once. A standby's new owner usually holds it before its old owner lets go
-//! (standbys are not exclusive); the moves `timeline` reports from the first sample to the
+//! instances join at once. A standby's new owner holds it before its old owner lets go
+//! (standbys are not exclusive): the old instances are paused (SIGSTOP) while the newcomers
+//! join, so that they cannot let go before a sample shows it, then resumed. The moves
+//! `timeline` reports from the first sample to the
 //! last, then what it leaves unpaired, must compose to `diff assignment` of those two samples,
 //! and with the group at its targets at both ends nothing is left unpaired. The second of the
 //! two joins within the group's assignment interval of the target the first one caused: it is
@@ -40,11 +42,10 @@ fn record(bootstrap: &str, file: &str) -> Running {
     .spawn()
 }
 
-/// How many samples of the recording show a standby task held by two members at once.
-fn overlapping_samples(recording: &str) -> usize {
+/// How many of the samples show a standby task held by two members at once.
+fn overlapping_samples(samples: &[Value]) -> usize {
     let mut n = 0;
-    for line in recording.lines() {
-        let v: Value = serde_json::from_str(line).unwrap();
+    for v in samples {
         let mut holders: BTreeMap<String, usize> = BTreeMap::new();
         for m in v["groups"][0]["members"].as_array().into_iter().flatten() {
             for set in m["assignment"]["standby"].as_array().into_iter().flatten() {
@@ -71,8 +72,11 @@ fn watch_scale_out_with_slow_standbys_timeline_moves_equal_diff_assignment() {
         group_configs: vec![
             "streams.num.standby.replicas=1".into(),
             // The old owners hear of the new target up to 2 s after the newcomer took its
-            // standbys (the harness broker's default is 500 ms): overlaps last several samples.
+            // standbys (the harness broker's default is 500 ms).
             "streams.heartbeat.interval.ms=2000".into(),
+            // The old instances stay members while paused (the harness broker's default is
+            // 6 s): a pause lasts as long as two JVMs take to start and join.
+            "streams.session.timeout.ms=60000".into(),
             // at most one target per 5 s: the second newcomer waits for its first one
             "streams.assignment.interval.ms=5000".into(),
         ],
@@ -82,7 +86,7 @@ fn watch_scale_out_with_slow_standbys_timeline_moves_equal_diff_assignment() {
         ],
         standby_batch_delay_ms: 100,
     };
-    let _app = broker.app_opts(GROUP, &opts);
+    let mut app = broker.app_opts(GROUP, &opts);
     let wait = Duration::from_secs(90);
     support::wait_for("two members at their targets", wait, || {
         at_targets(&broker, 2)
@@ -94,11 +98,26 @@ fn watch_scale_out_with_slow_standbys_timeline_moves_equal_diff_assignment() {
     support::wait_for("the first sample", wait, || {
         (!recorded_samples(&rec).is_empty()).then_some(())
     });
+    // Unpaused, an old owner may let go of its standbys before a newcomer holds them (its next
+    // heartbeat comes first): in CI run 20 (2026-12-05) none of 33 samples showed an overlap.
+    // The harness starts the newcomers and waits for the group to be Stable with four members,
+    // which takes the old ones resumed: it runs beside this thread, which resumes them once a
+    // sample shows the overlap.
+    app.pause_instance(0);
+    app.pause_instance(1);
     let more = AppOptions {
         instances: 2,
         ..opts.clone()
     };
-    let _more = broker.app_opts(GROUP, &more);
+    let _more = std::thread::scope(|s| {
+        let newcomers = s.spawn(|| broker.app_opts(GROUP, &more));
+        support::wait_for("a sample with a standby held by two members", wait, || {
+            (overlapping_samples(&recorded_samples(&rec)) > 0).then_some(())
+        });
+        app.resume_instance(0);
+        app.resume_instance(1);
+        newcomers.join().expect("the newcomers started")
+    });
     support::wait_for("four members at their targets", wait, || {
         at_targets(&broker, 4)
     });
@@ -115,7 +134,7 @@ fn watch_scale_out_with_slow_standbys_timeline_moves_equal_diff_assignment() {
     let recording = std::fs::read_to_string(&rec).unwrap();
     let kept = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("watch-moves-e2e.jsonl");
     std::fs::write(&kept, &recording).unwrap();
-    let overlapping = overlapping_samples(&recording);
+    let overlapping = overlapping_samples(&recorded_samples(&rec));
     eprintln!(
         "{} sample(s), {overlapping} with a standby held by two members (kept in {})",
         recording.lines().count(),
