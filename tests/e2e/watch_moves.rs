@@ -4,9 +4,9 @@
 //! instances join at once. A standby's new owner holds it before its old owner lets go
 //! (standbys are not exclusive): the old instances are paused (SIGSTOP) while the newcomers
 //! join, so that they cannot let go before a sample shows it, then resumed. The moves
-//! `timeline` reports from the first sample to the
-//! last, then what it leaves unpaired, must compose to `diff assignment` of those two samples,
-//! and with the group at its targets at both ends nothing is left unpaired. The second of the
+//! `timeline` reports from the first sample to the last, then what it leaves unpaired, must
+//! compose to `diff assignment` of those two samples, and with the group at its targets at both
+//! ends nothing is left unpaired. The second of the
 //! two joins within the group's assignment interval of the target the first one caused: it is
 //! waiting for its first target, which it has not reached before it gets one.
 
