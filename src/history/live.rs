@@ -367,7 +367,7 @@ fn group_config_now(configs: &ClusterSettings) -> Result<GroupConfig, KafkaError
     };
     match &configs.group {
         Some(g) => broker
-            .group_config(g)
+            .group_config_reported(g, configs.set_on_group.as_ref())
             .map_err(|e| KafkaError::Config(format!("the group's configs: {e}"))),
         None => Ok(broker.defaults),
     }

@@ -68,6 +68,10 @@ const LEAVE_SPREAD_MS: i64 = POLL_MS;
 /// to this, and its threads are drawn within that.
 const INSTANCE_PHASE_SPREAD_MS: i64 = 350;
 
+/// How far apart the threads of an instance no rebalance has pulled apart heartbeat: within
+/// 8 ms measured; half the instances of a snapshot are taken to be so.
+const INSTANCE_TIGHT_SPREAD_MS: i64 = 20;
+
 /// `KafkaStreams.start()` starts its threads in a loop, and each sends its first heartbeat on
 /// its first poll: the threads of a new instance join within this many milliseconds.
 const THREAD_START_SPREAD_MS: i64 = 50;
@@ -729,9 +733,16 @@ impl<'a> Engine<'a> {
             // Where the member is in its heartbeat schedule is unknown: its next heartbeat is
             // drawn within one interval (its instance's phase and spread, then its own place
             // within that spread), and its last was an interval before that.
-            let (phase, spread) = *instance_phase
-                .entry(m.process_id.as_str())
-                .or_insert_with(|| (rng.gen_range(0..interval), rng.gen_range(0..=widest)));
+            let (phase, spread) =
+                *instance_phase
+                    .entry(m.process_id.as_str())
+                    .or_insert_with(|| {
+                        let widest = match rng.gen_bool(0.5) {
+                            true => widest.min(INSTANCE_TIGHT_SPREAD_MS),
+                            false => widest,
+                        };
+                        (rng.gen_range(0..interval), rng.gen_range(0..=widest))
+                    });
             let start = (phase + rng.gen_range(0..=spread)) % interval;
             let names = Names {
                 member_id: m.member_id.clone(),

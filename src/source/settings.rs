@@ -2,9 +2,9 @@
 //! `group.streams.*` settings (DescribeConfigs at the coordinator), for one group or for many at
 //! once (one request per coordinator, the broker's configs read once for all its groups).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
-use kafka::client::Cluster;
+use kafka::client::{Cluster, ResourceConfigs};
 use kafka::error::{KafkaError, KafkaResult};
 use model::group::ClusterSettings;
 
@@ -97,21 +97,25 @@ struct Part {
     configs: Option<Configs>,
     /// Why it could not be read.
     unreadable: Option<String>,
+    /// The names of the configs set on the group itself (the group's only).
+    set_on_group: Option<BTreeSet<String>>,
     /// Whether the answer lists `max.decompressed.message.bytes` (the broker's only).
     lists_max_decompressed: Option<bool>,
 }
 
 impl Part {
-    fn read(answer: Option<Result<Configs, KafkaError>>, prefix: &str, what: &str) -> Part {
+    fn read(answer: Option<Result<ResourceConfigs, KafkaError>>, prefix: &str, what: &str) -> Part {
         match answer {
             Some(Ok(all)) => Part {
                 lists_max_decompressed: (prefix == BROKER_PREFIX)
-                    .then(|| all.contains_key(MAX_DECOMPRESSED)),
+                    .then(|| all.values.contains_key(MAX_DECOMPRESSED)),
                 configs: Some(
-                    all.into_iter()
+                    all.values
+                        .into_iter()
                         .filter(|(k, _)| k.starts_with(prefix))
                         .collect(),
                 ),
+                set_on_group: (prefix == GROUP_PREFIX).then_some(all.set_on_group),
                 unreadable: None,
             },
             Some(Err(KafkaError::Broker { code, .. })) => Part {
@@ -130,6 +134,7 @@ impl Part {
     fn with(self, broker: Part) -> ClusterSettings {
         ClusterSettings {
             group: self.configs,
+            set_on_group: self.set_on_group,
             broker: broker.configs,
             unreadable: self
                 .unreadable
@@ -151,24 +156,36 @@ mod tests {
             .collect()
     }
 
+    fn answered(keys: &[&str], set_on_group: &[&str]) -> ResourceConfigs {
+        ResourceConfigs {
+            values: configs(keys),
+            set_on_group: set_on_group.iter().map(|k| k.to_string()).collect(),
+        }
+    }
+
     #[test]
     fn each_part_keeps_its_prefix_and_the_broker_tells_its_patch() {
         let group = Part::read(
-            Some(Ok(configs(&["streams.num.standby.replicas", "consumer.x"]))),
+            Some(Ok(answered(
+                &["streams.num.standby.replicas", "consumer.x"],
+                &["consumer.x"],
+            ))),
             GROUP_PREFIX,
             "group configs",
         );
         let broker = Part::read(
-            Some(Ok(configs(&[
-                "group.streams.max.size",
-                MAX_DECOMPRESSED,
-                "log.dirs",
-            ]))),
+            Some(Ok(answered(
+                &["group.streams.max.size", MAX_DECOMPRESSED, "log.dirs"],
+                &[],
+            ))),
             BROKER_PREFIX,
             "broker settings",
         );
         let s = group.with(broker);
         assert_eq!(s.group, Some(configs(&["streams.num.standby.replicas"])));
+        // What the group sets itself is kept whatever its prefix: any config of its own
+        // decides which defaults Kafka 4.1 and 4.2 run it with.
+        assert_eq!(s.set_on_group, Some(["consumer.x".to_string()].into()));
         assert_eq!(s.broker, Some(configs(&["group.streams.max.size"])));
         assert_eq!(s.lists_max_decompressed, Some(true));
         assert!(s.unreadable.is_empty());

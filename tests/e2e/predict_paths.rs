@@ -13,10 +13,13 @@
 //!   assignment interval (`ASSIGNMENT_DELAYED`) as on a fresh group; the certain tasks stay,
 //!   the loads lie in the ranges and the time to Stable in its range.
 //!
+//! - A `kill -9` in a 4.2.2 group that sets no config of its own: Kafka reports the static
+//!   defaults for it and runs it with the broker's settings; the prediction takes the latter.
+//!
 //! Never skips: without Java 17+ and Maven the harness fails loudly.
 
 use crate::support::prediction::{predict_then_act, start_app, Move, Verdict};
-use crate::support::Broker;
+use crate::support::{AppOptions, Broker};
 
 /// A shape of app on a broker of `version`.
 fn start(
@@ -71,6 +74,39 @@ fn a_crashed_four_thread_instance_on_4_4_0_ends_in_a_listed_outcome() {
     let dir = tempfile::tempdir().unwrap();
     let v = predict_then_act(&broker, &mut app, Move::Kill, CRASH_SAMPLES, dir.path());
     assert_predicted("crash-440", &v);
+}
+
+/// Kafka 4.2 reports the static defaults (a 45 s session) for a group with no config of its
+/// own, and runs it with the broker's settings (the harness's 6 s): the snapshot records that
+/// the group sets nothing, and the prediction takes the broker's session.
+#[test]
+fn a_crash_in_a_group_without_configs_of_its_own_on_4_2_2_takes_the_brokers_session() {
+    let broker = Broker::start_version("4.2.2");
+    let group = "crash-422-unset";
+    let opts = AppOptions {
+        instances: 2,
+        threads: 1,
+        partitions: 4,
+        ..AppOptions::default()
+    };
+    let mut app = broker.app_opts(group, &opts);
+    assert!(broker.wait_stable(group, 2), "{group}: two members");
+    let dir = tempfile::tempdir().unwrap();
+    let v = predict_then_act(&broker, &mut app, Move::Kill, 100, dir.path());
+    let snapshot = std::fs::read_to_string(dir.path().join(format!("{group}.json"))).unwrap();
+    let configs =
+        &serde_json::from_str::<serde_json::Value>(&snapshot).unwrap()["groups"][0]["configs"];
+    assert_eq!(
+        configs["group"]["streams.session.timeout.ms"], "45000",
+        "4.2.2 reports the static default: {configs}"
+    );
+    assert_eq!(configs["set_on_group"], serde_json::json!([]), "{configs}");
+    assert_predicted(group, &v);
+    assert!(
+        v.predicted_ms.1 < 10_000,
+        "{group}: the broker's 6 s session, not the reported 45 s: {:?}",
+        v.predicted_ms
+    );
 }
 
 /// An instance joins a running 4.4.0 group: four threads at once, so all but the first wait

@@ -251,7 +251,8 @@ pub fn joined_between(recording: &Path, members: usize) -> (i64, i64) {
     (before, at)
 }
 
-fn now_ms() -> i64 {
+/// Now, in epoch milliseconds (the watch's stamps).
+pub fn now_ms() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .expect("after 1970")

@@ -3,7 +3,7 @@
 //! configs over those defaults. Kafka's names and value syntax, as `kafka-configs.sh` takes them
 //! and DescribeConfigs returns them.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::config::{BrokerBounds, GroupConfig, GroupConfigError};
 
@@ -190,6 +190,25 @@ impl BrokerSettings {
         Ok(c)
     }
 
+    /// The configs a group runs with, from what DescribeConfigs reported of it: its configs
+    /// (`group`) and the names of those set on the group itself (`set_on_group`; `None` when
+    /// not recorded). A group with no config of its own runs with this broker's defaults,
+    /// whatever is reported: Kafka 4.1 and 4.2 report the static `streams.*` defaults for it
+    /// (`GroupCoordinatorConfig.extractGroupConfigMap` gains its streams part in 4.3), while
+    /// the coordinator, holding no config for the group, uses its own `group.streams.*`
+    /// (measured on 4.2.2 with a 6 s session: reported 45000, a killed member gone in 6.6 s;
+    /// once the group had a config of its own, 46.5 s). From 4.3 the two agree.
+    pub fn group_config_reported(
+        &self,
+        group: &BTreeMap<String, String>,
+        set_on_group: Option<&BTreeSet<String>>,
+    ) -> Result<GroupConfig, GroupConfigError> {
+        match set_on_group {
+            Some(own) if own.is_empty() => Ok(self.defaults.clone()),
+            _ => self.group_config(group),
+        }
+    }
+
     /// The names of every setting [`BrokerSettings::set`] takes.
     pub fn known_keys() -> impl Iterator<Item = &'static str> {
         BROKER_KEYS.iter().map(|(k, _, _)| *k)
@@ -234,6 +253,33 @@ mod tests {
         assert_eq!(c.initial_rebalance_delay_ms, 0);
         assert!(c.validate_bounds(&s.bounds).is_ok());
         assert!(c.validate_bounds(&BrokerBounds::default()).is_err());
+    }
+
+    #[test]
+    fn a_group_without_configs_of_its_own_runs_with_the_brokers() {
+        // What a 4.2.2 broker with a 6 s session reports of a group: the static defaults.
+        let s = BrokerSettings::from_reported(&map(&[
+            ("group.streams.session.timeout.ms", "6000"),
+            ("group.streams.heartbeat.interval.ms", "500"),
+        ]))
+        .unwrap();
+        let reported = map(&[
+            ("streams.session.timeout.ms", "45000"),
+            ("streams.heartbeat.interval.ms", "5000"),
+        ]);
+        let none = BTreeSet::new();
+        let c = s.group_config_reported(&reported, Some(&none)).unwrap();
+        assert_eq!((c.session_timeout_ms, c.heartbeat_interval_ms), (6000, 500));
+        // Any config of its own: what is reported is what it runs with.
+        let own: BTreeSet<String> = ["streams.num.standby.replicas".to_string()].into();
+        let c = s.group_config_reported(&reported, Some(&own)).unwrap();
+        assert_eq!(
+            (c.session_timeout_ms, c.heartbeat_interval_ms),
+            (45000, 5000)
+        );
+        // Not recorded (an older snapshot): what is reported.
+        let c = s.group_config_reported(&reported, None).unwrap();
+        assert_eq!(c.session_timeout_ms, 45000);
     }
 
     #[test]

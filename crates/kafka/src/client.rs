@@ -33,7 +33,7 @@ mod locate;
 mod offsets;
 mod retry;
 
-pub use configs::CoordinatorConfigs;
+pub use configs::{CoordinatorConfigs, ResourceConfigs};
 pub use groups::{DescribedGroups, ListedGroup, ListedGroups};
 pub use offsets::LeaderlessOr;
 

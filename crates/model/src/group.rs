@@ -4,7 +4,7 @@
 //! `simulate --from-snapshot`) read the same file back. Field names are a contract (README,
 //! "JSON output").
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -114,6 +114,12 @@ pub struct ClusterSettings {
     /// resource); absent when they could not be read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub group: Option<BTreeMap<String, String>>,
+    /// The names of the group's configs set on the group itself (any prefix; DescribeConfigs'
+    /// config source GROUP_CONFIG): empty for a group without a config of its own, which Kafka
+    /// 4.1 and 4.2 run with the broker's settings whatever `group` reports. Absent in
+    /// recordings made before it was read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub set_on_group: Option<BTreeSet<String>>,
     /// The coordinator broker's `group.streams.*` settings (DescribeConfigs on its BROKER
     /// resource); absent when they could not be read.
     #[serde(default, skip_serializing_if = "Option::is_none")]

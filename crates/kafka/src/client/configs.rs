@@ -1,7 +1,7 @@
 //! DescribeConfigs: the configs of any resources at one broker, and a group's with its
 //! coordinator's own.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use kafka_protocol::messages::describe_configs_request::DescribeConfigsResource;
 use kafka_protocol::messages::{ApiKey, DescribeConfigsRequest, DescribeConfigsResponse};
@@ -13,14 +13,29 @@ use super::{Asked, Cluster};
 use crate::conn::Connection;
 use crate::error::{KafkaError, KafkaResult};
 
+/// DescribeConfigs' config source of a config set on the group itself
+/// (`DescribeConfigsResponse.ConfigSource.GROUP_CONFIG`).
+const GROUP_CONFIG: i8 = 8;
+
+/// One resource's configs as DescribeConfigs answered.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ResourceConfigs {
+    /// Name to value; configs without a value left out.
+    pub values: BTreeMap<String, String>,
+    /// The names of the configs set on a group itself (config source GROUP_CONFIG), not
+    /// defaults: Kafka 4.1 and 4.2 run a group that has none with the broker's settings, and
+    /// one that has any with the static defaults for the rest (what they report).
+    pub set_on_group: BTreeSet<String>,
+}
+
 impl Cluster {
     /// DescribeConfigs at broker `node` for `resources` (resource type, name), in order: each
-    /// resource's configs (name to value; configs without a value left out) or its error.
+    /// resource's configs or its error.
     pub async fn describe_configs(
         &mut self,
         node: i32,
         resources: &[(i8, String)],
-    ) -> KafkaResult<Vec<Result<BTreeMap<String, String>, KafkaError>>> {
+    ) -> KafkaResult<Vec<Result<ResourceConfigs, KafkaError>>> {
         let conn = self.conn(node).await?;
         let (_, resp): (i16, DescribeConfigsResponse) = conn
             .negotiated(ApiKey::DescribeConfigs, 1, &configs_request(resources))
@@ -37,7 +52,7 @@ impl Cluster {
         group: &str,
         group_type: i8,
         broker_type: i8,
-    ) -> KafkaResult<Vec<Result<BTreeMap<String, String>, KafkaError>>> {
+    ) -> KafkaResult<Vec<Result<ResourceConfigs, KafkaError>>> {
         let op = GroupConfigs {
             group,
             group_type,
@@ -51,9 +66,9 @@ impl Cluster {
 #[derive(Debug)]
 pub struct CoordinatorConfigs {
     /// Each group's configs (name to value) or its error, by group id.
-    pub groups: BTreeMap<String, Result<BTreeMap<String, String>, KafkaError>>,
+    pub groups: BTreeMap<String, Result<ResourceConfigs, KafkaError>>,
     /// The coordinator's own configs or the error.
-    pub broker: Result<BTreeMap<String, String>, KafkaError>,
+    pub broker: Result<ResourceConfigs, KafkaError>,
 }
 
 impl Cluster {
@@ -124,13 +139,12 @@ fn configs_request(resources: &[(i8, String)]) -> DescribeConfigsRequest {
     )
 }
 
-/// Each of `resources`' configs in `resp` (name to value; configs without a value left out)
-/// or its error, in order.
+/// Each of `resources`' configs in `resp` or its error, in order.
 fn answers_of(
     node: i32,
     resources: &[(i8, String)],
     resp: DescribeConfigsResponse,
-) -> Vec<Result<BTreeMap<String, String>, KafkaError>> {
+) -> Vec<Result<ResourceConfigs, KafkaError>> {
     let mut answers: Vec<_> = resources
         .iter()
         .map(|(_, name)| {
@@ -148,11 +162,19 @@ fn answers_of(
             continue;
         };
         answers[i] = match r.error_code {
-            0 => Ok(r
-                .configs
-                .into_iter()
-                .filter_map(|c| Some((c.name.to_string(), c.value?.to_string())))
-                .collect()),
+            0 => Ok(ResourceConfigs {
+                set_on_group: r
+                    .configs
+                    .iter()
+                    .filter(|c| c.config_source == GROUP_CONFIG)
+                    .map(|c| c.name.to_string())
+                    .collect(),
+                values: r
+                    .configs
+                    .into_iter()
+                    .filter_map(|c| Some((c.name.to_string(), c.value?.to_string())))
+                    .collect(),
+            }),
             code => Err(KafkaError::broker(
                 code,
                 r.error_message.map(|m| m.to_string()),
@@ -171,7 +193,7 @@ struct GroupConfigs<'a> {
 }
 
 impl Op for GroupConfigs<'_> {
-    type Out = Vec<Result<BTreeMap<String, String>, KafkaError>>;
+    type Out = Vec<Result<ResourceConfigs, KafkaError>>;
     async fn at(&self, cluster: &mut Cluster, node: i32) -> KafkaResult<Self::Out> {
         let resources = [
             (self.group_type, self.group.to_string()),
