@@ -253,6 +253,12 @@ public final class HarnessAdmin {
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
         p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
         p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        // One request at a time: into a topic just created, a first batch can be refused
+        // (NOT_LEADER_OR_FOLLOWER) while the next is taken, and the first's retry is then out
+        // of order for good (OUT_OF_ORDER_SEQUENCE_NUMBER until the delivery timeout; seen on
+        // a loaded 4.4.0 harness broker: "0 (incoming seq. number), 12 (current end sequence
+        // number)").
+        p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1");
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, String.valueOf(Math.max(10000, timeoutSec * 1000)));
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, String.valueOf(timeoutSec * 1000L));
         String topic = topics.get(0);
