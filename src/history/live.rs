@@ -365,10 +365,7 @@ fn group_config_now(configs: &ClusterSettings) -> Result<GroupConfig, KafkaError
             .map_err(|e| KafkaError::Config(format!("the coordinator's settings: {e}")))?,
         None => BrokerSettings::default(),
     };
-    match &configs.group {
-        Some(g) => broker
-            .group_config_reported(g, configs.set_on_group.as_ref())
-            .map_err(|e| KafkaError::Config(format!("the group's configs: {e}"))),
-        None => Ok(broker.defaults),
-    }
+    broker
+        .group_config_recorded(configs)
+        .map_err(|e| KafkaError::Config(format!("the group's configs: {e}")))
 }

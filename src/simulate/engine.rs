@@ -727,22 +727,14 @@ impl<'a> Engine<'a> {
         );
         self.coordinator.insert_group(group);
         let interval = cfg.group.heartbeat_interval_ms.max(1);
-        let widest = INSTANCE_PHASE_SPREAD_MS.min(interval - 1);
         let mut instance_phase: BTreeMap<&str, (i64, i64)> = BTreeMap::new();
         for m in &initial.members {
             // Where the member is in its heartbeat schedule is unknown: its next heartbeat is
             // drawn within one interval (its instance's phase and spread, then its own place
             // within that spread), and its last was an interval before that.
-            let (phase, spread) =
-                *instance_phase
-                    .entry(m.process_id.as_str())
-                    .or_insert_with(|| {
-                        let widest = match rng.gen_bool(0.5) {
-                            true => widest.min(INSTANCE_TIGHT_SPREAD_MS),
-                            false => widest,
-                        };
-                        (rng.gen_range(0..interval), rng.gen_range(0..=widest))
-                    });
+            let (phase, spread) = *instance_phase
+                .entry(m.process_id.as_str())
+                .or_insert_with(|| instance_schedule(&mut rng, interval));
             let start = (phase + rng.gen_range(0..=spread)) % interval;
             let names = Names {
                 member_id: m.member_id.clone(),
@@ -777,6 +769,18 @@ impl<'a> Engine<'a> {
             .collect();
         self.next_process = processes.len() as u32;
     }
+}
+
+/// Where a snapshot's instance is in its heartbeat schedule, drawn: its phase within one
+/// `interval`, and how far apart its threads are (within [`INSTANCE_TIGHT_SPREAD_MS`] for half
+/// the instances, up to [`INSTANCE_PHASE_SPREAD_MS`] for the others).
+fn instance_schedule(rng: &mut ChaCha8Rng, interval: i64) -> (i64, i64) {
+    let widest = match rng.gen_bool(0.5) {
+        true => INSTANCE_TIGHT_SPREAD_MS,
+        false => INSTANCE_PHASE_SPREAD_MS,
+    };
+    let phase = rng.gen_range(0..interval);
+    (phase, rng.gen_range(0..=widest.min(interval - 1)))
 }
 
 /// Run a scenario once with joiners' ids from `ids`: the report, and the outcome by label.

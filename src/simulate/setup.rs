@@ -327,9 +327,9 @@ fn group_config(plan: &Plan, c: &Cast) -> Result<(GroupConfig, BrokerBounds), Er
             .set(k, v)
             .map_err(|e| Error::input(format!("--broker-config {k}={v}: {e}")))?;
     }
-    let mut group = match recorded.and_then(|r| r.group.as_ref().map(|g| (g, r))) {
-        Some((configs, r)) => broker
-            .group_config_reported(configs, r.set_on_group.as_ref())
+    let mut group = match recorded {
+        Some(r) => broker
+            .group_config_recorded(r)
             .map_err(|e| Error::input(format!("the recorded group configs: {e}")))?,
         None => broker.defaults.clone(),
     };

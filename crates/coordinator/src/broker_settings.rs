@@ -3,7 +3,9 @@
 //! configs over those defaults. Kafka's names and value syntax, as `kafka-configs.sh` takes them
 //! and DescribeConfigs returns them.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
+
+use model::group::ClusterSettings;
 
 use super::config::{BrokerBounds, GroupConfig, GroupConfigError};
 
@@ -190,22 +192,22 @@ impl BrokerSettings {
         Ok(c)
     }
 
-    /// The configs a group runs with, from what DescribeConfigs reported of it: its configs
-    /// (`group`) and the names of those set on the group itself (`set_on_group`; `None` when
-    /// not recorded). A group with no config of its own runs with this broker's defaults,
-    /// whatever is reported: Kafka 4.1 and 4.2 report the static `streams.*` defaults for it
-    /// (`GroupCoordinatorConfig.extractGroupConfigMap` gains its streams part in 4.3), while
-    /// the coordinator, holding no config for the group, uses its own `group.streams.*`
-    /// (measured on 4.2.2 with a 6 s session: reported 45000, a killed member gone in 6.6 s;
-    /// once the group had a config of its own, 46.5 s). From 4.3 the two agree.
-    pub fn group_config_reported(
+    /// The configs a group runs with, from what DescribeConfigs reported of it (`recorded`:
+    /// its configs, and the names of those set on the group itself). A group with no config of
+    /// its own runs with this broker's defaults, whatever is reported: Kafka 4.1 and 4.2 report
+    /// the static `streams.*` defaults for it (`GroupCoordinatorConfig.extractGroupConfigMap`
+    /// gains its streams part in 4.3), while the coordinator, holding no config for the group,
+    /// uses its own `group.streams.*` (measured on 4.2.2 with a 6 s session: reported 45000, a
+    /// killed member gone in 6.6 s; once the group had a config of its own, 46.5 s). From 4.3
+    /// the two agree. Group configs not read: this broker's defaults.
+    pub fn group_config_recorded(
         &self,
-        group: &BTreeMap<String, String>,
-        set_on_group: Option<&BTreeSet<String>>,
+        recorded: &ClusterSettings,
     ) -> Result<GroupConfig, GroupConfigError> {
-        match set_on_group {
-            Some(own) if own.is_empty() => Ok(self.defaults.clone()),
-            _ => self.group_config(group),
+        match (&recorded.group, &recorded.set_on_group) {
+            (Some(_), Some(own)) if own.is_empty() => Ok(self.defaults.clone()),
+            (Some(group), _) => self.group_config(group),
+            (None, _) => Ok(self.defaults.clone()),
         }
     }
 
@@ -263,23 +265,26 @@ mod tests {
             ("group.streams.heartbeat.interval.ms", "500"),
         ]))
         .unwrap();
-        let reported = map(&[
-            ("streams.session.timeout.ms", "45000"),
-            ("streams.heartbeat.interval.ms", "5000"),
-        ]);
-        let none = BTreeSet::new();
-        let c = s.group_config_reported(&reported, Some(&none)).unwrap();
-        assert_eq!((c.session_timeout_ms, c.heartbeat_interval_ms), (6000, 500));
+        let recorded = |own: Option<&[&str]>| ClusterSettings {
+            group: Some(map(&[
+                ("streams.session.timeout.ms", "45000"),
+                ("streams.heartbeat.interval.ms", "5000"),
+            ])),
+            set_on_group: own.map(|o| o.iter().map(|k| k.to_string()).collect()),
+            ..ClusterSettings::default()
+        };
+        let times = |r: &ClusterSettings| {
+            let c = s.group_config_recorded(r).unwrap();
+            (c.session_timeout_ms, c.heartbeat_interval_ms)
+        };
+        assert_eq!(times(&recorded(Some(&[]))), (6000, 500));
         // Any config of its own: what is reported is what it runs with.
-        let own: BTreeSet<String> = ["streams.num.standby.replicas".to_string()].into();
-        let c = s.group_config_reported(&reported, Some(&own)).unwrap();
-        assert_eq!(
-            (c.session_timeout_ms, c.heartbeat_interval_ms),
-            (45000, 5000)
-        );
+        let own = recorded(Some(&["streams.num.standby.replicas"]));
+        assert_eq!(times(&own), (45000, 5000));
         // Not recorded (an older snapshot): what is reported.
-        let c = s.group_config_reported(&reported, None).unwrap();
-        assert_eq!(c.session_timeout_ms, 45000);
+        assert_eq!(times(&recorded(None)), (45000, 5000));
+        // No group configs read: the broker's.
+        assert_eq!(times(&ClusterSettings::default()), (6000, 500));
     }
 
     #[test]
