@@ -104,10 +104,14 @@ pub fn describe_telling(
     depth: Depth,
     waits: Waits,
 ) -> Result<Option<DescribeResult>, Error> {
-    if let GroupSelection::Groups(ids) = &selection {
-        kafka::limits::check_group_ids(ids)?;
-    }
-    let result = kafka::run_session_telling(client.clone(), waits, move |cluster| {
+    let named = match &selection {
+        GroupSelection::Groups(ids) => {
+            kafka::limits::check_group_ids(ids)?;
+            ids.clone()
+        }
+        GroupSelection::All => Vec::new(),
+    };
+    let result = kafka::run_session_locating(client.clone(), waits, named, move |cluster| {
         Box::pin(async move {
             let (ids, missing) = group_ids_answered(cluster, &selection).await?;
             if ids.is_empty() && missing.is_empty() {

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use crate::error::{Error, Fix};
 use crate::snapshot;
 use crate::topology::ResolvedTopology;
-use kafka::{self, config::ClientConfig, error::KafkaError};
+use kafka::{self, config::ClientConfig, error::KafkaError, waits::Waits};
 use model::group::GroupDescription;
 use model::processor_graph::StoredDescription;
 use model::{ErrorCode, KafkaVersion};
@@ -168,12 +168,14 @@ fn describe_live_with(
 ) -> Result<(Described, StoredDescription), Error> {
     kafka::limits::check_group_ids(&[group_id])?;
     let ids = vec![group_id.to_string()];
-    let mut result = kafka::run_session(client.clone(), move |cluster| {
-        if descriptions {
-            cluster.ask_topology_descriptions();
-        }
-        Box::pin(async move { live::describe_groups(cluster, &ids).await })
-    })?;
+    let locate = ids.clone();
+    let mut result =
+        kafka::run_session_locating(client.clone(), Waits::default(), locate, move |cluster| {
+            if descriptions {
+                cluster.ask_topology_descriptions();
+            }
+            Box::pin(async move { live::describe_groups(cluster, &ids).await })
+        })?;
     let version = result.snapshot.kafka_version;
     let note = result.snapshot.kafka_version_note.clone();
     let stored = result

@@ -172,6 +172,20 @@ fn agrees_with_java_tool(broker: &Broker, group: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// Describing one named group costs three round trips in a row on a one-broker cluster:
+/// ApiVersions; Metadata and FindCoordinator back to back; StreamsGroupDescribe (issue #36).
+/// Counted through a proxy, so every request goes over the one bootstrap connection.
+fn round_trips_in_a_row(bootstrap: &str, group: &str) {
+    let proxy = support::turns::TurnCounter::start(bootstrap);
+    for view in ["--members", "--state"] {
+        proxy.reset();
+        let out = ok(&sg(&proxy.addr, &["describe", "--group", group, view]));
+        assert!(out.contains(group), "{view}: {out}");
+        assert_eq!(proxy.connections(), 1, "{view}: one connection");
+        assert_eq!(proxy.turns(), 3, "{view}: round trips in a row");
+    }
+}
+
 #[test]
 fn live_list_and_describe_agree_with_the_java_tool() {
     let broker = Broker::start();
@@ -219,6 +233,7 @@ fn live_list_and_describe_agree_with_the_java_tool() {
             "{view}: {out}"
         );
     }
+    round_trips_in_a_row(&b, "e2e-app");
     let topo = ok(&sg(&b, &["describe", "--group", "e2e-app", "--topology"]));
     assert!(topo.contains("e2e-app-input"), "{topo}");
     assert!(topo.contains("changelog"), "{topo}");

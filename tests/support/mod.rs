@@ -16,6 +16,7 @@
 //! | `moves.rs` | task moves of a `timeline` and of `diff assignment`, composed to compare them | cli, e2e |
 //! | `gmm_oracle.rs` | Apache's GroupMetadataManager driven in lock-step (docs/dev/oracle.md) | oracles |
 //! | `tmux.rs` | a tmux server of a test's own: the binary in a pseudo-terminal | e2e |
+//! | `turns.rs` | round trips in a row, counted by a proxy in front of a broker: [`turns::TurnCounter`] | e2e |
 //! | `samples.rs` | sample messages of the StreamsGroupHeartbeat and Describe codecs | library, fuzz, oracles |
 #![allow(dead_code)]
 
@@ -32,6 +33,7 @@ pub mod recording;
 pub mod samples;
 pub mod streams_app;
 pub mod tmux;
+pub mod turns;
 
 // What most tests use, by its short path (`support::Broker`); a binary uses only some of it.
 #[allow(unused_imports)]

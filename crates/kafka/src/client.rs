@@ -14,7 +14,9 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use kafka_protocol::messages::{ApiKey, MetadataRequest, MetadataResponse};
+use kafka_protocol::messages::{
+    ApiKey, FindCoordinatorResponse, MetadataRequest, MetadataResponse,
+};
 use kafka_protocol::protocol::StrBytes;
 
 use super::config::ClientConfig;
@@ -64,6 +66,9 @@ pub struct Cluster {
     any_errors: BTreeMap<i32, String>,
     /// Told what the session waits for.
     waits: Waits,
+    /// Coordinators answered beside the bootstrap Metadata ([`Cluster::connect_locating`]),
+    /// until `find_coordinators` takes them.
+    located: BTreeMap<String, CoordinatorNode>,
 }
 
 fn s(x: &StrBytes) -> String {
@@ -78,15 +83,26 @@ impl Cluster {
 
     /// [`Cluster::connect`], the session telling `waits` what it waits for.
     pub async fn connect_telling(cfg: ClientConfig, waits: Waits) -> KafkaResult<Cluster> {
+        Cluster::connect_locating(cfg, waits, &[]).await
+    }
+
+    /// [`Cluster::connect_telling`] for a session that will look for the coordinators of
+    /// `groups`: FindCoordinator goes out with the bootstrap Metadata, back to back on the
+    /// same connection, so describing one group costs three round trips in a row, not four.
+    pub async fn connect_locating(
+        cfg: ClientConfig,
+        waits: Waits,
+        groups: &[String],
+    ) -> KafkaResult<Cluster> {
         if cfg.bootstrap.is_empty() {
             return Err(KafkaError::NoBootstrap);
         }
         let deadline = Instant::now() + cfg.timeout;
-        let (boot, md) = {
+        let (boot, md, found) = {
             let _step = waits.begin(Awaited::Bootstrap {
                 servers: cfg.bootstrap.clone(),
             });
-            bootstrap_metadata(&cfg, deadline, &waits).await?
+            bootstrap_metadata(&cfg, deadline, &waits, groups).await?
         };
         let brokers: BTreeMap<i32, BrokerAddr> = md
             .brokers
@@ -111,7 +127,7 @@ impl Cluster {
                 conns.insert(id, boot);
             }
         }
-        Ok(Cluster {
+        let mut cluster = Cluster {
             cfg,
             brokers,
             conns,
@@ -120,7 +136,17 @@ impl Cluster {
             topology_descriptions: false,
             any_errors: BTreeMap::new(),
             waits,
-        })
+            located: BTreeMap::new(),
+        };
+        // Only what answered: a coordinator not yet available is asked for again, with the
+        // retries `find_coordinators` makes.
+        for c in found.iter().flat_map(|r| &r.coordinators) {
+            if c.error_code == 0 {
+                let node = cluster.coordinator_found(c);
+                cluster.located.insert(s(&c.key), node);
+            }
+        }
+        Ok(cluster)
     }
 
     pub fn broker_ids(&self) -> Vec<i32> {
@@ -200,25 +226,44 @@ impl Cluster {
     }
 }
 
-/// A bootstrap connection and the cluster's brokers as it answers them. A bootstrap server
-/// that goes away between answering ApiVersions and Metadata (a broker shutting down) is no
-/// answer: the bootstrap list is tried again, until the deadline.
+/// A bootstrap connection and the cluster's brokers as it answers them, with the coordinators
+/// of `groups` when there are any and the broker takes FindCoordinator v4 (many keys). A
+/// bootstrap server that goes away between answering ApiVersions and Metadata (a broker
+/// shutting down) is no answer: the bootstrap list is tried again, until the deadline.
 async fn bootstrap_metadata(
     cfg: &ClientConfig,
     deadline: Instant,
     waits: &Waits,
-) -> KafkaResult<(Connection, MetadataResponse)> {
+    groups: &[String],
+) -> KafkaResult<(
+    Connection,
+    MetadataResponse,
+    Option<FindCoordinatorResponse>,
+)> {
     let req = MetadataRequest::default()
         .with_topics(Some(Vec::new()))
         .with_allow_auto_topic_creation(false);
     let mut attempt = 0;
     loop {
         let mut boot = super::bootstrap::open_first(cfg).await?;
-        match boot
-            .negotiated::<_, MetadataResponse>(ApiKey::Metadata, 1, &req)
-            .await
-        {
-            Ok((_, md)) => return Ok((boot, md)),
+        let answered = match boot.negotiate(ApiKey::FindCoordinator, 4) {
+            Ok(find) if !groups.is_empty() => {
+                let version = boot.negotiate(ApiKey::Metadata, 1)?;
+                let locate = locate::find_coordinators_request(groups);
+                boot.request_pair(
+                    (ApiKey::Metadata, version, &req),
+                    (ApiKey::FindCoordinator, find, &locate),
+                )
+                .await
+                .map(|(md, found)| (md, Some(found)))
+            }
+            _ => boot
+                .negotiated::<_, MetadataResponse>(ApiKey::Metadata, 1, &req)
+                .await
+                .map(|(_, md)| (md, None)),
+        };
+        match answered {
+            Ok((md, found)) => return Ok((boot, md, found)),
             Err(e) if transient(&e) => {
                 let wait = retry::backoff_wait(attempt);
                 if deadline.saturating_duration_since(Instant::now()) <= wait {

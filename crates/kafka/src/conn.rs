@@ -179,6 +179,23 @@ pub fn explain_bad_frame(first4: &[u8; 4]) -> Option<String> {
     None
 }
 
+/// One request of a [`Connection::pipelined_raw`]: its API, version, encoded body and header
+/// layouts.
+pub struct RawRequest<'a> {
+    pub api_key: i16,
+    pub version: i16,
+    pub body: &'a [u8],
+    pub request_header_flexible: bool,
+    pub response_header_flexible: bool,
+}
+
+fn encode<Req: Encodable>(key: ApiKey, version: i16, req: &Req) -> KafkaResult<BytesMut> {
+    let mut body = BytesMut::new();
+    req.encode(&mut body, version)
+        .map_err(|e| KafkaError::Config(format!("cannot encode {key:?} v{version}: {e}")))?;
+    Ok(body)
+}
+
 impl Connection {
     /// Connect, do TLS and ApiVersions, then SASL when configured.
     pub async fn open(addr: &str, cfg: &ClientConfig) -> KafkaResult<Connection> {
@@ -347,24 +364,57 @@ impl Connection {
         request_header_flexible: bool,
         response_header_flexible: bool,
     ) -> KafkaResult<Vec<u8>> {
-        let correlation = self.next_correlation;
-        self.next_correlation = self.next_correlation.wrapping_add(1);
-        let mut w = Writer::new();
-        wire::write_request_header(
-            &mut w,
+        let request = RawRequest {
             api_key,
             version,
-            correlation,
-            Some(&self.client_id),
+            body,
             request_header_flexible,
-        );
-        w.buf.extend_from_slice(body);
-        let framed = wire::frame(&w.buf);
+            response_header_flexible,
+        };
+        let mut bodies = self.pipelined_raw(&[request]).await?;
+        Ok(bodies.remove(0))
+    }
+
+    /// Send `requests` back to back, then read their responses: one round trip in a row for
+    /// all of them. A broker handles a connection's requests one at a time, in order, and
+    /// answers them in that order (Kafka's protocol guide, "Network"), so the responses come
+    /// back as the requests went out; each is matched by its correlation id all the same.
+    pub async fn pipelined_raw(
+        &mut self,
+        requests: &[RawRequest<'_>],
+    ) -> KafkaResult<Vec<Vec<u8>>> {
+        let mut framed = Vec::new();
+        let mut expected = Vec::with_capacity(requests.len());
+        for r in requests {
+            let correlation = self.next_correlation;
+            self.next_correlation = self.next_correlation.wrapping_add(1);
+            let mut w = Writer::new();
+            wire::write_request_header(
+                &mut w,
+                r.api_key,
+                r.version,
+                correlation,
+                Some(&self.client_id),
+                r.request_header_flexible,
+            );
+            w.buf.extend_from_slice(r.body);
+            framed.extend_from_slice(&wire::frame(&w.buf));
+            expected.push((correlation, r.response_header_flexible));
+        }
         let addr = self.addr.clone();
-        let what = format!("response to API {api_key} v{version}");
+        let what = match requests {
+            [one] => format!("response to API {} v{}", one.api_key, one.version),
+            many => format!(
+                "responses to APIs {}",
+                many.iter()
+                    .map(|r| format!("{} v{}", r.api_key, r.version))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
         let timeout = self.timeout;
         let io = &mut self.io;
-        let frame = bounded(timeout, &addr, &what, async {
+        let frames = bounded(timeout, &addr, &what, async {
             let closed = |e: std::io::Error| KafkaError::Connect {
                 addr: addr.clone(),
                 detail: if e.kind() == std::io::ErrorKind::UnexpectedEof {
@@ -376,23 +426,32 @@ impl Connection {
             };
             io.write_all(&framed).await.map_err(closed)?;
             io.flush().await.map_err(closed)?;
-            read_frame(io, MAX_FRAME).await.map_err(|e| match e {
-                FrameError::Io(e) => closed(e),
-                FrameError::Size(detail) => KafkaError::Protocol {
-                    addr: addr.clone(),
-                    detail,
-                },
-            })
+            let mut frames = Vec::with_capacity(expected.len());
+            for _ in &expected {
+                let frame = read_frame(io, MAX_FRAME).await.map_err(|e| match e {
+                    FrameError::Io(e) => closed(e),
+                    FrameError::Size(detail) => KafkaError::Protocol {
+                        addr: addr.clone(),
+                        detail,
+                    },
+                })?;
+                frames.push(frame);
+            }
+            Ok(frames)
         })
         .await?;
-        let (got, body) = wire::read_response_header(&frame, response_header_flexible)
-            .map_err(|e| self.protocol_error(e.to_string()))?;
-        if got != correlation {
-            return Err(self.protocol_error(format!(
-                "correlation id {got} does not match request {correlation} (not a Kafka broker?)"
-            )));
+        let mut bodies = Vec::with_capacity(frames.len());
+        for (frame, (correlation, flexible)) in frames.iter().zip(expected) {
+            let (got, body) = wire::read_response_header(frame, flexible)
+                .map_err(|e| self.protocol_error(e.to_string()))?;
+            if got != correlation {
+                return Err(self.protocol_error(format!(
+                    "correlation id {got} does not match request {correlation} (not a Kafka broker?)"
+                )));
+            }
+            bodies.push(body.to_vec());
         }
-        Ok(body.to_vec())
+        Ok(bodies)
     }
 
     /// The version to use for `api_key`: min(ours, broker's), or None if the broker lacks it or
@@ -412,14 +471,47 @@ impl Connection {
         version: i16,
         req: &Req,
     ) -> KafkaResult<Resp> {
-        let mut body = BytesMut::new();
-        req.encode(&mut body, version)
-            .map_err(|e| KafkaError::Config(format!("cannot encode {key:?} v{version}: {e}")))?;
+        let body = encode(key, version, req)?;
         let req_flex = key.request_header_version(version) >= 2;
         let resp_flex = key.response_header_version(version) >= 1;
         let bytes = self
             .roundtrip_raw(key as i16, version, &body, req_flex, resp_flex)
             .await?;
+        self.decoded(key, version, bytes)
+    }
+
+    /// Two kafka-protocol requests sent back to back ([`Connection::pipelined_raw`]), each
+    /// at its version: their responses in one round trip.
+    pub async fn request_pair<A: Encodable, RA: Guarded, B: Encodable, RB: Guarded>(
+        &mut self,
+        a: (ApiKey, i16, &A),
+        b: (ApiKey, i16, &B),
+    ) -> KafkaResult<(RA, RB)> {
+        let (body_a, body_b) = (encode(a.0, a.1, a.2)?, encode(b.0, b.1, b.2)?);
+        let raw = |key: ApiKey, version: i16, body| RawRequest {
+            api_key: key as i16,
+            version,
+            body,
+            request_header_flexible: key.request_header_version(version) >= 2,
+            response_header_flexible: key.response_header_version(version) >= 1,
+        };
+        let requests = [raw(a.0, a.1, &body_a), raw(b.0, b.1, &body_b)];
+        let mut bodies = self.pipelined_raw(&requests).await?.into_iter();
+        let (Some(first), Some(second)) = (bodies.next(), bodies.next()) else {
+            return Err(self.protocol_error("fewer responses than requests"));
+        };
+        Ok((
+            self.decoded(a.0, a.1, first)?,
+            self.decoded(b.0, b.1, second)?,
+        ))
+    }
+
+    fn decoded<Resp: Guarded>(
+        &self,
+        key: ApiKey,
+        version: i16,
+        bytes: Vec<u8>,
+    ) -> KafkaResult<Resp> {
         guard::decode::<Resp>(bytes, version)
             .map_err(|e| self.protocol_error(format!("cannot decode {key:?} v{version}: {e}")))
     }
@@ -431,8 +523,14 @@ impl Connection {
         min_needed: i16,
         req: &Req,
     ) -> KafkaResult<(i16, Resp)> {
-        let v = self
-            .version_for(key as i16)
+        let v = self.negotiate(key, min_needed)?;
+        let resp = self.request(key, v, req).await?;
+        Ok((v, resp))
+    }
+
+    /// The version [`Connection::negotiated`] would send `key` at: a clear error when none.
+    pub fn negotiate(&self, key: ApiKey, min_needed: i16) -> KafkaResult<i16> {
+        self.version_for(key as i16)
             .filter(|v| *v >= min_needed)
             .ok_or_else(|| match is_controller_listener(&self.versions) {
                 true => KafkaError::Unsupported {
@@ -454,9 +552,7 @@ impl Connection {
                            later, 4.1 with its early-access settings)"
                         .into(),
                 },
-            })?;
-        let resp = self.request(key, v, req).await?;
-        Ok((v, resp))
+            })
     }
 
     async fn negotiate_versions(&mut self) -> KafkaResult<()> {

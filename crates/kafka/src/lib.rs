@@ -54,10 +54,21 @@ pub fn run_session_telling<T>(
     waits: waits::Waits,
     f: impl for<'a> FnOnce(&'a mut client::Cluster) -> Session<'a, T>,
 ) -> error::KafkaResult<T> {
+    run_session_locating(cfg, waits, Vec::new(), f)
+}
+
+/// [`run_session_telling`] for a session about `groups`: their coordinators are asked for with
+/// the bootstrap Metadata, in the same round trip ([`client::Cluster::connect_locating`]).
+pub fn run_session_locating<T>(
+    cfg: config::ClientConfig,
+    waits: waits::Waits,
+    groups: Vec<String>,
+    f: impl for<'a> FnOnce(&'a mut client::Cluster) -> Session<'a, T>,
+) -> error::KafkaResult<T> {
     let overall = cfg.timeout * 4 + Duration::from_secs(1);
     let timeout = cfg.timeout;
     let fut = async move {
-        let mut cluster = client::Cluster::connect_telling(cfg, waits).await?;
+        let mut cluster = client::Cluster::connect_locating(cfg, waits, &groups).await?;
         f(&mut cluster).await
     };
     client::block_on(async move {

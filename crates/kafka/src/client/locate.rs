@@ -3,6 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use kafka_protocol::messages::find_coordinator_response::Coordinator;
 use kafka_protocol::messages::metadata_request::MetadataRequestTopic;
 use kafka_protocol::messages::{
     ApiKey, FindCoordinatorRequest, FindCoordinatorResponse, MetadataRequest, MetadataResponse,
@@ -24,11 +25,25 @@ impl Cluster {
         &mut self,
         groups: &[String],
     ) -> KafkaResult<BTreeMap<String, CoordinatorNode>> {
-        let _step = self.waits.begin(Awaited::Coordinator {
-            groups: groups.to_vec(),
-        });
         let mut found = BTreeMap::new();
-        let mut pending: Vec<String> = groups.to_vec();
+        let mut pending = Vec::new();
+        for g in groups {
+            // Answered beside the bootstrap Metadata: taken once, so a coordinator that moves
+            // later is asked for again.
+            match self.located.remove(g) {
+                Some(node) => {
+                    self.asking(node.id, Asked::Coordinator);
+                    found.insert(g.clone(), node);
+                }
+                None => pending.push(g.clone()),
+            }
+        }
+        if pending.is_empty() {
+            return Ok(found);
+        }
+        let _step = self.waits.begin(Awaited::Coordinator {
+            groups: pending.clone(),
+        });
         let mut attempt = 0;
         while !pending.is_empty() {
             let resp = self.at_any(&FindCoordinators(pending.clone())).await?;
@@ -37,19 +52,9 @@ impl Cluster {
                 let key = s(&c.key);
                 match c.error_code {
                     0 => {
-                        self.brokers.entry(c.node_id.0).or_insert(BrokerAddr {
-                            host: s(&c.host),
-                            port: c.port,
-                        });
-                        self.asking(c.node_id.0, Asked::Coordinator);
-                        found.insert(
-                            key,
-                            CoordinatorNode {
-                                id: c.node_id.0,
-                                host: s(&c.host),
-                                port: c.port,
-                            },
-                        );
+                        let node = self.coordinator_found(&c);
+                        self.asking(node.id, Asked::Coordinator);
+                        found.insert(key, node);
                     }
                     code if coordinator_moved(code) => {
                         let why = model::ErrorCode::from_code(code).name();
@@ -75,6 +80,20 @@ impl Cluster {
             attempt += 1;
         }
         Ok(found)
+    }
+
+    /// A coordinator FindCoordinator answered: its broker learnt (it may be new to the
+    /// metadata), its node returned.
+    pub(super) fn coordinator_found(&mut self, c: &Coordinator) -> CoordinatorNode {
+        self.brokers.entry(c.node_id.0).or_insert(BrokerAddr {
+            host: s(&c.host),
+            port: c.port,
+        });
+        CoordinatorNode {
+            id: c.node_id.0,
+            host: s(&c.host),
+            port: c.port,
+        }
     }
 
     /// Partition leaders per topic (topics that do not exist are left out), as any broker
@@ -110,17 +129,22 @@ impl Cluster {
 /// FindCoordinator v4 for some groups.
 struct FindCoordinators(Vec<String>);
 
+/// FindCoordinator of `groups` (key type 0, v4+: many keys in one request).
+pub(crate) fn find_coordinators_request(groups: &[String]) -> FindCoordinatorRequest {
+    FindCoordinatorRequest::default()
+        .with_key_type(0)
+        .with_coordinator_keys(
+            groups
+                .iter()
+                .map(|g| StrBytes::from_string(g.clone()))
+                .collect(),
+        )
+}
+
 impl Op for FindCoordinators {
     type Out = FindCoordinatorResponse;
     async fn at(&self, cluster: &mut Cluster, node: i32) -> KafkaResult<FindCoordinatorResponse> {
-        let req = FindCoordinatorRequest::default()
-            .with_key_type(0)
-            .with_coordinator_keys(
-                self.0
-                    .iter()
-                    .map(|g| StrBytes::from_string(g.clone()))
-                    .collect(),
-            );
+        let req = find_coordinators_request(&self.0);
         let conn = cluster.conn(node).await?;
         let (_, resp) = conn.negotiated(ApiKey::FindCoordinator, 4, &req).await?;
         Ok(resp)
