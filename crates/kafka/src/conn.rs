@@ -189,6 +189,20 @@ pub struct RawRequest<'a> {
     pub response_header_flexible: bool,
 }
 
+impl<'a> RawRequest<'a> {
+    /// A kafka-protocol request of `key` at `version`, `body` encoded already: the header
+    /// layouts follow from the API and version.
+    fn typed(key: ApiKey, version: i16, body: &'a [u8]) -> RawRequest<'a> {
+        RawRequest {
+            api_key: key as i16,
+            version,
+            body,
+            request_header_flexible: key.request_header_version(version) >= 2,
+            response_header_flexible: key.response_header_version(version) >= 1,
+        }
+    }
+}
+
 fn encode<Req: Encodable>(key: ApiKey, version: i16, req: &Req) -> KafkaResult<BytesMut> {
     let mut body = BytesMut::new();
     req.encode(&mut body, version)
@@ -472,12 +486,10 @@ impl Connection {
         req: &Req,
     ) -> KafkaResult<Resp> {
         let body = encode(key, version, req)?;
-        let req_flex = key.request_header_version(version) >= 2;
-        let resp_flex = key.response_header_version(version) >= 1;
-        let bytes = self
-            .roundtrip_raw(key as i16, version, &body, req_flex, resp_flex)
+        let mut bodies = self
+            .pipelined_raw(&[RawRequest::typed(key, version, &body)])
             .await?;
-        self.decoded(key, version, bytes)
+        self.decoded(key, version, bodies.remove(0))
     }
 
     /// Two kafka-protocol requests sent back to back ([`Connection::pipelined_raw`]), each
@@ -488,14 +500,10 @@ impl Connection {
         b: (ApiKey, i16, &B),
     ) -> KafkaResult<(RA, RB)> {
         let (body_a, body_b) = (encode(a.0, a.1, a.2)?, encode(b.0, b.1, b.2)?);
-        let raw = |key: ApiKey, version: i16, body| RawRequest {
-            api_key: key as i16,
-            version,
-            body,
-            request_header_flexible: key.request_header_version(version) >= 2,
-            response_header_flexible: key.response_header_version(version) >= 1,
-        };
-        let requests = [raw(a.0, a.1, &body_a), raw(b.0, b.1, &body_b)];
+        let requests = [
+            RawRequest::typed(a.0, a.1, &body_a),
+            RawRequest::typed(b.0, b.1, &body_b),
+        ];
         let mut bodies = self.pipelined_raw(&requests).await?.into_iter();
         let (Some(first), Some(second)) = (bodies.next(), bodies.next()) else {
             return Err(self.protocol_error("fewer responses than requests"));
