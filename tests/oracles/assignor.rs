@@ -8,8 +8,9 @@
 //! 4.1 breaks ties by identity hash codes: `AssignorOracle` reports the identity hashes its
 //! thread drew just before each assignment, and ours continues that thread's sequence.
 //! `ASSIGNOR_SPECS=N` sets the number of specs per release (default 1000, 500 for 4.1.2, and a
-//! quarter of that for a release served by another release's profile, such as 4.3.0 by
-//! 4.3.1's: see `default_specs`), `ASSIGNOR_SEED=S` the seed, `ASSIGNOR_RELEASES=4.2.0,4.2.1`
+//! tenth of that for a release whose assignor classes are byte for byte another checked
+//! release's, such as 4.2.1 and 4.3.1's: see `default_specs` and `TWINS`), `ASSIGNOR_SEED=S`
+//! the seed, `ASSIGNOR_RELEASES=4.2.0,4.2.1`
 //! the releases (default: every one in `ORACLE_VERSIONS`). Without Java or Maven the test fails
 //! with one line (never skipped).
 //! A quality table compares Apache's sticky with our `balanced-sticky` on the same specs.
@@ -31,6 +32,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
+use crate::jar::package_classes;
 use crate::support::gmm_oracle::{profile_of, runs_for, served_by, ORACLE_VERSIONS};
 use coordinator::profile::Profile;
 
@@ -57,6 +59,20 @@ fn classpath(version: &str) -> Option<String> {
         .filter(|l| !l.is_empty())
 }
 
+/// The classes of Apache's assignor package in Kafka `release`'s group coordinator jar on `cp`.
+fn assignor_classes(release: &str, cp: &str) -> String {
+    let name = format!("kafka-group-coordinator-{release}.jar");
+    // The harness's classpath names its jar directory with a wildcard (`lib/*`).
+    let jar = std::env::split_paths(cp)
+        .map(|p| match p.file_name().is_some_and(|f| f == "*") {
+            true => p.with_file_name(&name),
+            false => p,
+        })
+        .find(|p| p.file_name().is_some_and(|f| f == name.as_str()) && p.is_file())
+        .unwrap_or_else(|| panic!("no {name} on the Kafka {release} harness classpath"));
+    package_classes(&jar, ASSIGNOR_PACKAGE)
+}
+
 /// What the oracle answers for one spec.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 struct Reply {
@@ -81,12 +97,15 @@ struct Oracle {
     specs: Option<mpsc::Sender<String>>,
     writer: Option<std::thread::JoinHandle<()>>,
     stdout: BufReader<ChildStdout>,
+    /// Apache's assignor classes on its classpath (`jar::package_classes`).
+    classes: String,
 }
 
 impl Oracle {
     /// Apache's assignor of Kafka `release`, whose emulation is `version`.
     fn start(release: &str, version: ShippedVersion) -> Option<Oracle> {
         let cp = classpath(release)?;
+        let classes = assignor_classes(release, &cp);
         let class = match version {
             ShippedVersion::V4_4 => "streamsgroup.AssignorOracle44",
             _ => "streamsgroup.AssignorOracle",
@@ -119,6 +138,7 @@ impl Oracle {
             specs: Some(specs),
             writer: Some(writer),
             stdout,
+            classes,
         })
     }
 
@@ -544,6 +564,8 @@ struct VersionReport {
     details: String,
     differ: usize,
     failures: Vec<String>,
+    /// Apache's assignor classes of this release (`jar::package_classes`).
+    classes: String,
 }
 
 /// Every how many specs the other versions' emulations run too (see `Tally::other_wrong`).
@@ -660,6 +682,7 @@ fn check_version(
         details,
         differ: tally.differ,
         failures,
+        classes: std::mem::take(&mut oracle.classes),
     })
 }
 
@@ -710,6 +733,67 @@ fn default_specs(version: ShippedVersion) -> usize {
     }
 }
 
+/// The package of Apache's assignor in the group coordinator jar.
+const ASSIGNOR_PACKAGE: &str = "org/apache/kafka/coordinator/group/streams/assignor/";
+
+/// Releases whose assignor classes are byte for byte another release's (the same names, sizes
+/// and CRC-32s in `ASSIGNOR_PACKAGE`; the test fails when they no longer are), with that
+/// release. Read from the jars of Maven Central: 4.1.1 and 4.1.2 ship one assignor; 4.2.0,
+/// 4.2.1, 4.3.0 and 4.3.1 another; 4.2.2 and 4.3.2 (KAFKA-20899's fix) a third; 4.4.0 its own.
+/// A twin runs a tenth of the specs when its release runs too: the JVM runs the same code on
+/// both, which the other release checks in full (in CI, twins at full count cost about 70 s of
+/// CPU: issue #35). What a twin's run shows is that its profile's emulation is exact on it.
+const TWINS: [(&str, &str); 5] = [
+    ("4.1.1", "4.1.2"),
+    ("4.2.0", "4.3.1"),
+    ("4.2.1", "4.3.1"),
+    ("4.3.0", "4.3.1"),
+    ("4.2.2", "4.3.2"),
+];
+
+/// A twin's share of its release's specs (see `TWINS`).
+const TWIN_SHARE: usize = 10;
+
+/// The release whose assignor `release` shares, when that release is checked too (`running`).
+fn twin_of(release: &str, running: &[&str]) -> Option<&'static str> {
+    TWINS
+        .into_iter()
+        .find(|(twin, of)| *twin == release && running.contains(of))
+        .map(|(_, of)| of)
+}
+
+/// How many specs `release` runs: `ASSIGNOR_SPECS` when set; else a tenth of its emulation's
+/// default for a twin, the default (a quarter of it when served by another's profile) otherwise.
+fn specs_for(release: &str, version: ShippedVersion, running: &[&str]) -> u64 {
+    let full = default_specs(version);
+    let specs = match twin_of(release, running) {
+        Some(_) if std::env::var_os("ASSIGNOR_SPECS").is_none() => full.div_ceil(TWIN_SHARE),
+        _ => runs_for(release, "ASSIGNOR_SPECS", full),
+    };
+    specs as u64
+}
+
+/// Every twin's classes against its release's: a failure names the twins that differ.
+fn twins_differing(reports: &[Option<VersionReport>], running: &[&str]) -> Vec<String> {
+    let classes: BTreeMap<&str, &str> = running
+        .iter()
+        .zip(reports)
+        .filter_map(|(r, report)| Some((*r, report.as_ref()?.classes.as_str())))
+        .collect();
+    TWINS
+        .into_iter()
+        .filter(|(twin, of)| {
+            matches!((classes.get(twin), classes.get(of)), (Some(a), Some(b)) if a != b)
+        })
+        .map(|(twin, of)| {
+            format!(
+                "Kafka {twin}'s assignor classes are not {of}'s: remove ({twin:?}, {of:?}) from \
+                 TWINS in tests/oracles/assignor.rs, so that {twin} runs its full count"
+            )
+        })
+        .collect()
+}
+
 #[test]
 fn sticky_is_exactly_apaches_in_every_shipped_version() {
     let seed = std::env::var("ASSIGNOR_SEED")
@@ -717,10 +801,12 @@ fn sticky_is_exactly_apaches_in_every_shipped_version() {
         .and_then(|v| v.trim().parse().ok())
         .unwrap_or(1071);
     // One JVM per version, all at once.
-    let runs: Vec<_> = releases()
-        .into_iter()
-        .map(|(r, v)| {
-            let specs = runs_for(r, "ASSIGNOR_SPECS", default_specs(v)) as u64;
+    let releases = releases();
+    let running: Vec<&str> = releases.iter().map(|(r, _)| *r).collect();
+    let runs: Vec<_> = releases
+        .iter()
+        .map(|&(r, v)| {
+            let specs = specs_for(r, v, &running);
             std::thread::spawn(move || check_version(r, v, specs, seed))
         })
         .collect();
@@ -729,15 +815,20 @@ fn sticky_is_exactly_apaches_in_every_shipped_version() {
         .map(|h| h.join().expect("version thread"))
         .collect();
     let mut lines = Vec::new();
-    for r in reports.iter().flatten() {
+    for (r, report) in running.iter().zip(&reports) {
+        let Some(report) = report else { continue };
+        let twin = twin_of(r, &running).map_or(String::new(), |of| format!(" (twin of {of})"));
+        let line = format!("{}{twin}", report.line);
         // Straight to stderr, past libtest's capture: `cargo test` (and so .ci/run) shows it.
-        std::io::Write::write_all(&mut std::io::stderr(), format!("{}\n", r.line).as_bytes()).ok();
-        println!("{}", r.details);
-        lines.push(r.line.clone());
-        for f in &r.failures {
+        std::io::Write::write_all(&mut std::io::stderr(), format!("{line}\n").as_bytes()).ok();
+        println!("{}", report.details);
+        for f in &report.failures {
             eprintln!("{f}");
         }
+        lines.push(line);
     }
+    let twins = twins_differing(&reports, &running);
+    assert!(twins.is_empty(), "{}", twins.join("\n"));
     let differ: usize = reports.iter().flatten().map(|r| r.differ).sum();
     assert_eq!(differ, 0, "{}", lines.join("\n"));
 }

@@ -11,6 +11,7 @@
 mod assignor;
 mod coordinator;
 mod gmm_smoke;
+mod jar;
 mod java_orders;
 mod kafka_codec;
 mod member_order;
