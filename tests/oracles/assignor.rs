@@ -740,8 +740,9 @@ const ASSIGNOR_PACKAGE: &str = "org/apache/kafka/coordinator/group/streams/assig
 /// and CRC-32s in `ASSIGNOR_PACKAGE`; the test fails when they no longer are), with that
 /// release. Read from the jars of Maven Central: 4.1.1 and 4.1.2 ship one assignor; 4.2.0,
 /// 4.2.1, 4.3.0 and 4.3.1 another; 4.2.2 and 4.3.2 (KAFKA-20899's fix) a third; 4.4.0 its own.
-/// A twin runs a tenth of the specs when its release runs too: the JVM runs the same code on
-/// both, which the other release checks in full (in CI, twins at full count cost about 70 s of
+/// Outside the JDK those classes use only `ApiException` and slf4j's `Logger` (4.3.1's, read
+/// with `javap`). A twin runs a tenth of the specs when its release runs too: the JVM runs the
+/// same code on both, which the other release checks in full (in CI, twins at full count cost about 70 s of
 /// CPU: issue #35). What a twin's run shows is that its profile's emulation is exact on it.
 const TWINS: [(&str, &str); 5] = [
     ("4.1.1", "4.1.2"),
