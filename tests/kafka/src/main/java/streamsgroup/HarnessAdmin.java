@@ -1,7 +1,19 @@
 package streamsgroup;
 
+import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
 import java.io.FileInputStream;
+import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -43,30 +55,136 @@ import org.apache.kafka.common.serialization.StringSerializer;
  *                           the GROUP resource; works before the group exists)
  * HarnessAdmin end-offsets  --bootstrap B --topic T    (prints "END-OFFSET T P OFFSET" per partition: the
  *                           log end offset, i.e. the offset the next record will get)
+ * HarnessAdmin serve        --port-file F --watch-pid P   (every step above, one per loopback connection,
+ *                           until process P ends: see {@link #serve})
  * </pre>
  *
  * Exit 0 on success; 1 with one line on stderr ("harness: ...") otherwise.
  */
 public final class HarnessAdmin {
-    private HarnessAdmin() {}
 
-    private static String cmd;
-    private static String bootstrap;
-    private static String commandConfig;
-    private static int timeoutSec = 60;
-    private static final List<Long> watchPids = new ArrayList<>();
-    private static final List<String> topics = new ArrayList<>();
-    private static String group;
-    private static int members = -1;
-    private static int nodes = 1;
-    private static int node = -1;
-    private static long records = 0;
-    private static long offset = 0;
-    private static int words = 50;
-    private static String produceTo;
-    private static final List<String> configs = new ArrayList<>();
+    private String cmd;
+    private String bootstrap;
+    private String commandConfig;
+    private int timeoutSec = 60;
+    private final List<Long> watchPids = new ArrayList<>();
+    private final List<String> topics = new ArrayList<>();
+    private String group;
+    private int members = -1;
+    private int nodes = 1;
+    private int node = -1;
+    private long records = 0;
+    private long offset = 0;
+    private int words = 50;
+    private String produceTo;
+    private final List<String> configs = new ArrayList<>();
+
+    private final PrintStream out;
+
+    private HarnessAdmin(PrintStream out) {
+        this.out = out;
+    }
 
     public static void main(String[] args) throws Exception {
+        if (args.length > 0 && args[0].equals("serve")) {
+            serve(args);
+            return;
+        }
+        PrintStream out = System.out;
+        int rc = step(args, out, System.err);
+        out.flush();
+        System.exit(rc);
+    }
+
+    /** One step: its exit status, its lines on {@code out} and its failure on {@code err}. */
+    static int step(String[] args, PrintStream out, PrintStream err) {
+        try {
+            return new HarnessAdmin(out).run(args);
+        } catch (Failed f) {
+            err.println(f.getMessage());
+            return 1;
+        } catch (Exception e) {
+            err.println("harness: " + (args.length > 0 ? args[0] : "") + " failed: " + e);
+            return 1;
+        }
+    }
+
+    /**
+     * Serves steps over loopback until the process {@code --watch-pid} ends (a broker's): one
+     * step per connection, its arguments on one line separated by U+001F; the answer is the
+     * step's stdout lines prefixed "O ", its stderr lines prefixed "E ", then "RC status".
+     * The port goes to {@code --port-file} once it listens. One JVM for every step of a run
+     * directory instead of one per step (issue #35: CI time).
+     */
+    static void serve(String[] args) throws Exception {
+        String portFile = null;
+        long watched = -1;
+        for (int i = 1; i + 1 < args.length; i += 2) {
+            switch (args[i]) {
+                case "--port-file": portFile = args[i + 1]; break;
+                case "--watch-pid": watched = Long.parseLong(args[i + 1]); break;
+                default: throw new IllegalArgumentException("HarnessAdmin serve: unknown argument " + args[i]);
+            }
+        }
+        if (portFile == null || watched < 0) throw new IllegalArgumentException("HarnessAdmin serve: --port-file and --watch-pid are required");
+        ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        Path tmp = Path.of(portFile + ".tmp");
+        Files.writeString(tmp, server.getLocalPort() + "\n");
+        Files.move(tmp, Path.of(portFile), StandardCopyOption.ATOMIC_MOVE);
+        long pid = watched;
+        Thread watch = new Thread(() -> {
+            while (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+                try {
+                    Thread.sleep(500);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+            System.exit(0);
+        }, "watch-" + pid);
+        watch.setDaemon(true);
+        watch.start();
+        while (true) {
+            Socket s = server.accept();
+            Thread t = new Thread(() -> answer(s), "step");
+            t.setDaemon(true);
+            t.start();
+        }
+    }
+
+    /** Runs the one step a connection asks for and writes its answer back. */
+    static void answer(Socket s) {
+        try (s) {
+            BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8));
+            String line = in.readLine();
+            if (line == null) return;
+            List<String> parts = new ArrayList<>(List.of(line.split("\u001f", -1)));
+            if (!parts.isEmpty() && parts.get(parts.size() - 1).isEmpty()) parts.remove(parts.size() - 1);
+            ByteArrayOutputStream outBytes = new ByteArrayOutputStream();
+            ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
+            int rc;
+            try (PrintStream out = new PrintStream(outBytes, true, StandardCharsets.UTF_8);
+                 PrintStream err = new PrintStream(errBytes, true, StandardCharsets.UTF_8)) {
+                rc = step(parts.toArray(new String[0]), out, err);
+            }
+            StringBuilder answer = new StringBuilder();
+            prefixed(answer, "O ", outBytes.toString(StandardCharsets.UTF_8));
+            prefixed(answer, "E ", errBytes.toString(StandardCharsets.UTF_8));
+            answer.append("RC ").append(rc).append('\n');
+            s.getOutputStream().write(answer.toString().getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            // The harness that asked is gone: nothing to answer.
+        }
+    }
+
+    static void prefixed(StringBuilder to, String prefix, String text) {
+        for (String l : text.split("\n")) {
+            if (!l.isEmpty()) to.append(prefix).append(l).append('\n');
+        }
+    }
+
+    /** Parses {@code args} (the step and its options) and runs the step. */
+    int run(String[] args) throws Exception {
         if (args.length == 0) fail("HarnessAdmin: missing subcommand (ready|topics|produce|wait-stable)");
         cmd = args[0];
         for (int i = 1; i < args.length; i++) {
@@ -94,21 +212,19 @@ public final class HarnessAdmin {
         }
         if (bootstrap == null) fail("HarnessAdmin: --bootstrap is required");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSec);
-        int rc;
         switch (cmd) {
-            case "ready": rc = ready(deadline); break;
-            case "topics": rc = createTopics(deadline); break;
-            case "produce": rc = produce(); break;
-            case "wait-stable": rc = waitStable(deadline); break;
-            case "group-config": rc = groupConfig(deadline); break;
-            case "end-offsets": rc = endOffsets(deadline); break;
-            case "in-sync": rc = inSync(deadline); break;
-            default: fail("HarnessAdmin: unknown subcommand " + cmd); rc = 1;
+            case "ready": return ready(deadline);
+            case "topics": return createTopics(deadline);
+            case "produce": return produce();
+            case "wait-stable": return waitStable(deadline);
+            case "group-config": return groupConfig(deadline);
+            case "end-offsets": return endOffsets(deadline);
+            case "in-sync": return inSync(deadline);
+            default: fail("HarnessAdmin: unknown subcommand " + cmd); return 1;
         }
-        System.exit(rc);
     }
 
-    static Properties clientProps() throws Exception {
+    Properties clientProps() throws Exception {
         Properties p = new Properties();
         if (commandConfig != null) {
             try (InputStream in = new FileInputStream(commandConfig)) {
@@ -121,7 +237,7 @@ public final class HarnessAdmin {
         return p;
     }
 
-    static void checkWatched() {
+    void checkWatched() {
         for (long pid : watchPids) {
             Optional<ProcessHandle> h = ProcessHandle.of(pid);
             if (h.isEmpty() || !h.get().isAlive()) {
@@ -139,20 +255,20 @@ public final class HarnessAdmin {
     }
 
     /** Broker reachable, one node, and streams.version finalized at level >= 1. */
-    static int ready(long deadline) throws Exception {
+    int ready(long deadline) throws Exception {
         String last = "no answer";
         try (Admin admin = Admin.create(clientProps())) {
             while (!expired(deadline)) {
                 checkWatched();
                 try {
                     Collection<?> nodes = admin.describeCluster().nodes().get(Math.min(5000, remainingMs(deadline)), TimeUnit.MILLISECONDS);
-                    if (nodes.size() < HarnessAdmin.nodes) {
-                        last = nodes.size() + " of " + HarnessAdmin.nodes + " nodes registered";
+                    if (nodes.size() < this.nodes) {
+                        last = nodes.size() + " of " + this.nodes + " nodes registered";
                     } else {
                         FeatureMetadata fm = admin.describeFeatures().featureMetadata().get(Math.min(5000, remainingMs(deadline)), TimeUnit.MILLISECONDS);
                         FinalizedVersionRange r = fm.finalizedFeatures().get("streams.version");
                         if (r != null && r.maxVersionLevel() >= 1) {
-                            System.out.println("READY streams.version=" + r.maxVersionLevel()
+                            out.println("READY streams.version=" + r.maxVersionLevel()
                                     + " metadata.version=" + Optional.ofNullable(fm.finalizedFeatures().get("metadata.version")).map(FinalizedVersionRange::maxVersionLevel).orElse((short) -1));
                             return 0;
                         }
@@ -175,7 +291,7 @@ public final class HarnessAdmin {
     }
 
     /** Node --node registered, and in the ISR of every partition whose replicas include it. */
-    static int inSync(long deadline) throws Exception {
+    int inSync(long deadline) throws Exception {
         if (node < 0) fail("HarnessAdmin in-sync: --node is required");
         String last = "no answer";
         try (Admin admin = Admin.create(clientProps())) {
@@ -200,7 +316,7 @@ public final class HarnessAdmin {
                             }
                         }
                         if (behind.isEmpty()) {
-                            System.out.println("IN-SYNC node=" + node + " topics=" + descs.size());
+                            out.println("IN-SYNC node=" + node + " topics=" + descs.size());
                             return 0;
                         }
                         java.util.Collections.sort(behind);
@@ -218,7 +334,7 @@ public final class HarnessAdmin {
         return 1;
     }
 
-    static int createTopics(long deadline) throws Exception {
+    int createTopics(long deadline) throws Exception {
         List<NewTopic> nts = new ArrayList<>();
         for (String t : topics) {
             int c = t.lastIndexOf(':');
@@ -246,7 +362,7 @@ public final class HarnessAdmin {
     }
 
     /** Records key "k<i>", value "w<i mod words>" for i in [offset, offset+records). */
-    static int produce() throws Exception {
+    int produce() throws Exception {
         if (topics.size() != 1) fail("HarnessAdmin produce: exactly one --topic");
         Properties p = clientProps();
         p.remove(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG);
@@ -276,12 +392,12 @@ public final class HarnessAdmin {
                 }
             }
         }
-        System.out.println("PRODUCED " + records + " " + topic);
+        out.println("PRODUCED " + records + " " + topic);
         return 0;
     }
 
     /** Group in state STABLE with exactly M members, all at the target assignment epoch. */
-    static int waitStable(long deadline) throws Exception {
+    int waitStable(long deadline) throws Exception {
         if (group == null || members < 0) fail("HarnessAdmin wait-stable: --group and --members are required");
         String last = "no answer";
         try (Admin admin = Admin.create(clientProps())) {
@@ -295,7 +411,7 @@ public final class HarnessAdmin {
                     last = "state=" + d.groupState() + " members=" + n + " groupEpoch=" + d.groupEpoch()
                             + " targetAssignmentEpoch=" + d.targetAssignmentEpoch();
                     if ("STABLE".equalsIgnoreCase(String.valueOf(d.groupState())) && n == members && settled) {
-                        System.out.println("STABLE " + last);
+                        out.println("STABLE " + last);
                         return 0;
                     }
                 } catch (ExecutionException e) {
@@ -311,7 +427,7 @@ public final class HarnessAdmin {
     }
 
     /** Sets group configs (e.g. streams.num.standby.replicas) on the GROUP config resource. */
-    static int groupConfig(long deadline) throws Exception {
+    int groupConfig(long deadline) throws Exception {
         if (group == null || configs.isEmpty()) fail("HarnessAdmin group-config: --group and --config KEY=VALUE are required");
         List<AlterConfigOp> ops = new ArrayList<>();
         for (String kv : configs) {
@@ -325,12 +441,12 @@ public final class HarnessAdmin {
         } catch (ExecutionException e) {
             fail("harness: setting group configs " + configs + " on group " + group + " failed: " + e.getCause());
         }
-        System.out.println("GROUP-CONFIG " + group + " " + String.join(",", configs));
+        out.println("GROUP-CONFIG " + group + " " + String.join(",", configs));
         return 0;
     }
 
     /** The log end offset of every partition of one topic. */
-    static int endOffsets(long deadline) throws Exception {
+    int endOffsets(long deadline) throws Exception {
         if (topics.size() != 1) fail("HarnessAdmin end-offsets: exactly one --topic");
         String topic = topics.get(0);
         try (Admin admin = Admin.create(clientProps())) {
@@ -339,7 +455,7 @@ public final class HarnessAdmin {
             for (var p : desc.partitions()) specs.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest());
             var res = admin.listOffsets(specs).all().get(remainingMs(deadline), TimeUnit.MILLISECONDS);
             for (int p = 0; p < desc.partitions().size(); p++) {
-                System.out.println("END-OFFSET " + topic + " " + p + " " + res.get(new TopicPartition(topic, p)).offset());
+                out.println("END-OFFSET " + topic + " " + p + " " + res.get(new TopicPartition(topic, p)).offset());
             }
         } catch (ExecutionException e) {
             fail("harness: listing end offsets of " + topic + " failed: " + e.getCause());
@@ -347,9 +463,15 @@ public final class HarnessAdmin {
         return 0;
     }
 
-    static void fail(String msg) {
-        System.err.println(msg);
-        System.out.flush();
-        System.exit(1);
+    /** Ends the step: {@code msg} on its stderr, exit status 1. */
+    void fail(String msg) {
+        throw new Failed(msg);
+    }
+
+    /** A step that failed, with the one line it prints. */
+    static final class Failed extends RuntimeException {
+        Failed(String msg) {
+            super(msg, null, false, false);
+        }
     }
 }
