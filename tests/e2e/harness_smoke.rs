@@ -1,11 +1,12 @@
 //! Smoke test of the real-Kafka harness: broker up, a 2x2 Streams app forms a Stable streams
 //! group, Apache's kafka-streams-groups sees 4 members, then 2 after one instance stops, then 4
-//! again when another instance is added with the app's thread count.
+//! again when another instance is added with the app's thread count; an admin step runs through
+//! the broker's admin JVM, and in a JVM of its own once that one is gone.
 //! Needs Java 17+ and Maven (first run downloads the Kafka jars from Maven Central).
 
 use std::time::{Duration, Instant};
 
-use crate::support::{peak_rss_kib, stderr_of, stdout_of, wait_for, Broker};
+use crate::support::{peak_rss_kib, signal, stderr_of, stdout_of, wait_for, Broker};
 
 /// Member lines of `kafka-streams-groups --describe --members` for `group`.
 fn member_lines(broker: &Broker, group: &str) -> Option<Vec<String>> {
@@ -108,6 +109,8 @@ fn broker_app_and_tool_agree_on_members() {
         members.join("\n")
     );
 
+    admin_steps_with_and_without_the_admin_jvm(&broker, &format!("{group}-input"));
+
     app.stop_all();
     assert!(app.pids.is_empty());
     broker.stop();
@@ -127,5 +130,39 @@ fn broker_app_and_tool_agree_on_members() {
         t0.elapsed().as_secs_f64(),
         broker_rss / 1024,
         app_rss.iter().map(|k| k / 1024).collect::<Vec<_>>()
+    );
+}
+
+/// An admin step (here `produce`, then `end-offsets`) goes through the broker's admin JVM, whose
+/// log names it; once that JVM is gone, the same step runs in a JVM of its own and does the same.
+fn admin_steps_with_and_without_the_admin_jvm(broker: &Broker, topic: &str) {
+    let pid: u32 = std::fs::read_to_string(broker.dir.join("admin.pid"))
+        .expect("the run directory names its admin JVM (admin.pid)")
+        .trim()
+        .parse()
+        .expect("admin.pid holds a pid");
+    let records = |b: &Broker| -> i64 { b.end_offsets(topic).iter().sum() };
+    let before = records(broker);
+    broker.produce(topic, 5);
+    assert_eq!(
+        records(broker),
+        before + 5,
+        "5 records through the admin JVM"
+    );
+    let log = std::fs::read_to_string(broker.dir.join("admin.log")).unwrap_or_default();
+    assert!(
+        log.lines()
+            .any(|l| l.contains(" produce ") && l.ends_with(" -> 0")),
+        "the admin JVM ran no produce step:\n{log}"
+    );
+    signal(pid, "-KILL");
+    wait_for("the admin JVM gone", Duration::from_secs(30), || {
+        peak_rss_kib(pid).is_none().then_some(())
+    });
+    broker.produce(topic, 5);
+    assert_eq!(
+        records(broker),
+        before + 10,
+        "5 more records in a JVM of their own"
     );
 }

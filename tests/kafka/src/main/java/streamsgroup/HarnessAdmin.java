@@ -167,6 +167,8 @@ public final class HarnessAdmin {
                  PrintStream err = new PrintStream(errBytes, true, StandardCharsets.UTF_8)) {
                 rc = step(parts.toArray(new String[0]), out, err);
             }
+            // The run directory's admin.log tells which steps the admin JVM ran, and how they ended.
+            System.err.println(java.time.Instant.now() + " " + String.join(" ", parts) + " -> " + rc);
             StringBuilder answer = new StringBuilder();
             prefixed(answer, "O ", outBytes.toString(StandardCharsets.UTF_8));
             prefixed(answer, "E ", errBytes.toString(StandardCharsets.UTF_8));
