@@ -111,14 +111,15 @@ fn off_a_terminal(broker: &Broker) -> support::App {
     let joined = &joined[0];
     let epoch_after = group_epoch(b);
     // Both watches have sampled the group settled at its new epoch (the joiner at its target),
-    // whenever their samples fall.
+    // whenever their samples fall, and have taken at least three samples: an instance can join
+    // and settle within one interval (0.8 s in a CI run), so the settled sample may be the second.
     let seen_settled = |s: &Value| settled(s, 2) && s["groups"][0]["group_epoch"] == epoch_after;
     wait_for("both watches to see the group settled", GUARD, || {
-        let recorded = recorded_samples(&rec).last().is_some_and(seen_settled);
-        let printed = json
-            .stdout_lines()
-            .last()
-            .is_some_and(|l| seen_settled(&sample(l)));
+        let recorded = recorded_samples(&rec);
+        let recorded = recorded.len() >= 3 && recorded.last().is_some_and(seen_settled);
+        let printed = json.stdout_lines();
+        let printed =
+            printed.len() >= 3 && printed.last().is_some_and(|l| seen_settled(&sample(l)));
         (recorded && printed).then_some(())
     });
     let text = interrupt(lines);
