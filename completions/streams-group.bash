@@ -152,7 +152,7 @@ _streams__group() {
 
     case "${cmd}" in
         streams__group)
-            opts="-o -v -h -V --bootstrap-server --command-config --timeout --output --color --verbose --help --version simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete timeline history completions man help"
+            opts="-o -v -h -V --bootstrap-server --command-config --timeout --debug --output --color --verbose --help --version simulate list describe diff check-epoch lag topology reset-offsets delete-offsets delete timeline history completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -190,7 +190,7 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__check__subcmd__epoch)
-            opts="-o -v -h -V --topology --topology-epoch --group --snapshot --application-id --rules --partitions --topic-partitions --bootstrap-server --command-config --timeout --kafka-version --output --color --verbose --help --version"
+            opts="-o -v -h -V --topology --topology-epoch --group --snapshot --application-id --rules --partitions --topic-partitions --bootstrap-server --command-config --timeout --debug --kafka-version --output --color --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -323,7 +323,7 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__delete)
-            opts="-g -o -v -h -V --group --delete-internal-topics --dry-run --execute --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
+            opts="-g -o -v -h -V --group --delete-internal-topics --dry-run --execute --bootstrap-server --command-config --timeout --debug --output --color --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -380,7 +380,7 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__delete__subcmd__offsets)
-            opts="-g -o -v -h -V --group --all-input-topics --input-topic --dry-run --execute --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
+            opts="-g -o -v -h -V --group --all-input-topics --input-topic --dry-run --execute --bootstrap-server --command-config --timeout --debug --output --color --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -441,7 +441,7 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__describe)
-            opts="-g -o -v -h -V --state --members --offsets --topology --watch --count --samples --for --record --bootstrap-server --command-config --timeout --group --all-groups --output --color --verbose --help --version"
+            opts="-g -o -v -h -V --state --members --offsets --topology --watch --count --samples --for --record --bootstrap-server --command-config --timeout --debug --group --all-groups --output --color --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -518,7 +518,7 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__diff)
-            opts="-o -v -h -V --bootstrap-server --command-config --timeout --output --color --verbose --help --version topology assignment help"
+            opts="-o -v -h -V --bootstrap-server --command-config --timeout --debug --output --color --verbose --help --version topology assignment help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -567,7 +567,7 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__diff__subcmd__assignment)
-            opts="-o -v -h -V --group --simulate --members --assignor --partitions --topic-partitions --exit-code --kafka-version --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
+            opts="-o -v -h -V --group --simulate --members --assignor --partitions --topic-partitions --exit-code --kafka-version --bootstrap-server --command-config --timeout --debug --output --color --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -696,7 +696,7 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__diff__subcmd__topology)
-            opts="-o -v -h -V --application-id --group --exit-code --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
+            opts="-o -v -h -V --application-id --group --exit-code --bootstrap-server --command-config --timeout --debug --output --color --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1019,7 +1019,7 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__history)
-            opts="-g -o -v -h -V --group --since --until --at --verify --bootstrap-server --command-config --timeout --kafka-version --output --color --verbose --help --version"
+            opts="-g -o -v -h -V --group --since --until --at --verify --bootstrap-server --command-config --timeout --debug --kafka-version --output --color --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1092,7 +1092,7 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__lag)
-            opts="-o -v -h -V --group --snapshot --acceptable-recovery-lag --exit-code --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
+            opts="-o -v -h -V --group --snapshot --acceptable-recovery-lag --exit-code --bootstrap-server --command-config --timeout --debug --output --color --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1164,7 +1164,7 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__list)
-            opts="-o -v -h -V --state --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
+            opts="-o -v -h -V --state --bootstrap-server --command-config --timeout --debug --output --color --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1250,7 +1250,7 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__reset__subcmd__offsets)
-            opts="-g -o -v -h -V --all-groups --all-input-topics --input-topic --to-earliest --to-latest --to-offset --shift-by --to-datetime --by-duration --to-current --from-file --export --dry-run --execute --bootstrap-server --command-config --timeout --group --output --color --verbose --help --version"
+            opts="-g -o -v -h -V --all-groups --all-input-topics --input-topic --to-earliest --to-latest --to-offset --shift-by --to-datetime --by-duration --to-current --from-file --export --dry-run --execute --bootstrap-server --command-config --timeout --debug --group --output --color --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1331,7 +1331,7 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__simulate)
-            opts="-n -o -v -h -V --members --threads-per-process --processes --topology --application-id --partitions --topic-partitions --scenario --count --instances --process --member --standby-replicas --session-timeout --heartbeat-interval --initial-rebalance-delay --broker-config --release-delay --restart-delay --racks --endpoints --static --seed --samples --max-time --trace --kafka-version --assignor --from-snapshot --from-group --group --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
+            opts="-n -o -v -h -V --members --threads-per-process --processes --topology --application-id --partitions --topic-partitions --scenario --count --instances --process --member --standby-replicas --session-timeout --heartbeat-interval --initial-rebalance-delay --broker-config --release-delay --restart-delay --racks --endpoints --static --seed --samples --max-time --trace --kafka-version --assignor --from-snapshot --from-group --group --bootstrap-server --command-config --timeout --debug --output --color --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1544,7 +1544,7 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__topology)
-            opts="-o -v -h -V --application-id --group --partitions --topic-partitions --bootstrap-server --command-config --timeout --output --color --verbose --help --version show help"
+            opts="-o -v -h -V --application-id --group --partitions --topic-partitions --bootstrap-server --command-config --timeout --debug --output --color --verbose --help --version show help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1651,7 +1651,7 @@ _streams__group() {
             return 0
             ;;
         streams__subcmd__group__subcmd__topology__subcmd__show)
-            opts="-o -v -h -V --format --application-id --group --partitions --topic-partitions --bootstrap-server --command-config --timeout --output --color --verbose --help --version"
+            opts="-o -v -h -V --format --application-id --group --partitions --topic-partitions --bootstrap-server --command-config --timeout --debug --output --color --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

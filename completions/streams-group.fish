@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_streams_group_global_optspecs
-    string join \n bootstrap-server= command-config= timeout= o/output= color= v/verbose h/help V/version
+    string join \n bootstrap-server= command-config= timeout= debug o/output= color= v/verbose h/help V/version
 end
 
 function __fish_streams_group_needs_command
@@ -32,6 +32,7 @@ json\t''"
 complete -c streams-group -n "__fish_streams_group_needs_command" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c streams-group -n "__fish_streams_group_needs_command" -l debug
 complete -c streams-group -n "__fish_streams_group_needs_command" -s v -l verbose -d 'More detail'
 complete -c streams-group -n "__fish_streams_group_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c streams-group -n "__fish_streams_group_needs_command" -s V -l version -d 'Print version'
@@ -89,6 +90,7 @@ never\t''"
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l endpoints -d 'Give every simulated process an interactive-query endpoint (`application.server` PROCESS:8080): the report shows which partitions each endpoint serves'
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l static -d 'Give members instance ids (static membership)'
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l trace -d 'Print the heartbeat-by-heartbeat transcript'
+complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -l debug -d 'Write each request to the cluster on stderr as it goes (`debug:` lines): which broker, which API, when, and how long its answer took or that none came; never their contents'
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -s v -l verbose -d 'More detail'
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c streams-group -n "__fish_streams_group_using_subcommand simulate" -s V -l version -d 'Print version'
@@ -101,6 +103,7 @@ json\t''"
 complete -c streams-group -n "__fish_streams_group_using_subcommand list" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c streams-group -n "__fish_streams_group_using_subcommand list" -l debug -d 'Write each request to the cluster on stderr as it goes (`debug:` lines): which broker, which API, when, and how long its answer took or that none came; never their contents'
 complete -c streams-group -n "__fish_streams_group_using_subcommand list" -s v -l verbose -d 'More detail'
 complete -c streams-group -n "__fish_streams_group_using_subcommand list" -s h -l help -d 'Print help'
 complete -c streams-group -n "__fish_streams_group_using_subcommand list" -s V -l version -d 'Print version'
@@ -121,6 +124,7 @@ complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l
 complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l members -d 'Show members with their tasks (and, with --verbose, targets and task lag)'
 complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l offsets -d 'Show committed offsets, log-end offsets and lag per input partition (default)'
 complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l topology -d 'Show the subtopologies with their source, repartition and changelog topics'
+complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l debug -d 'Write each request to the cluster on stderr as it goes (`debug:` lines): which broker, which API, when, and how long its answer took or that none came; never their contents'
 complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -l all-groups -d 'Describe every streams group of the cluster'
 complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -s v -l verbose -d 'More detail'
 complete -c streams-group -n "__fish_streams_group_using_subcommand describe" -s h -l help -d 'Print help'
@@ -133,6 +137,7 @@ json\t''"
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and not __fish_seen_subcommand_from topology assignment help" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and not __fish_seen_subcommand_from topology assignment help" -l debug -d 'Write each request to the cluster on stderr as it goes (`debug:` lines): which broker, which API, when, and how long its answer took or that none came; never their contents'
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and not __fish_seen_subcommand_from topology assignment help" -s v -l verbose -d 'More detail'
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and not __fish_seen_subcommand_from topology assignment help" -s h -l help -d 'Print help'
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and not __fish_seen_subcommand_from topology assignment help" -s V -l version -d 'Print version'
@@ -150,6 +155,7 @@ complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __
 always\t''
 never\t''"
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from topology" -l exit-code -d 'Exit with status 1 when the topologies differ'
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from topology" -l debug -d 'Write each request to the cluster on stderr as it goes (`debug:` lines): which broker, which API, when, and how long its answer took or that none came; never their contents'
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from topology" -s v -l verbose -d 'More detail'
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from topology" -s h -l help -d 'Print help'
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from topology" -s V -l version -d 'Print version'
@@ -169,6 +175,7 @@ always\t''
 never\t''"
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l simulate -d 'Compare the snapshot\'s current assignment with a simulated one (same topology)'
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l exit-code -d 'Exit with status 1 when the assignments differ'
+complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -l debug -d 'Write each request to the cluster on stderr as it goes (`debug:` lines): which broker, which API, when, and how long its answer took or that none came; never their contents'
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -s v -l verbose -d 'More detail'
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -s h -l help -d 'Print help'
 complete -c streams-group -n "__fish_streams_group_using_subcommand diff; and __fish_seen_subcommand_from assignment" -s V -l version -d 'Print version'
@@ -193,6 +200,7 @@ json\t''"
 complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -l debug -d 'Write each request to the cluster on stderr as it goes (`debug:` lines): which broker, which API, when, and how long its answer took or that none came; never their contents'
 complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -s v -l verbose -d 'More detail'
 complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c streams-group -n "__fish_streams_group_using_subcommand check-epoch" -s V -l version -d 'Print version'
@@ -208,6 +216,7 @@ complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -l colo
 always\t''
 never\t''"
 complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -l exit-code -d 'Exit 1 when any task is lagging beyond the acceptable lag, 6 when no member reports task offsets at all (nothing could be checked: the line on stderr says why)'
+complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -l debug -d 'Write each request to the cluster on stderr as it goes (`debug:` lines): which broker, which API, when, and how long its answer took or that none came; never their contents'
 complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -s v -l verbose -d 'More detail'
 complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -s h -l help -d 'Print help'
 complete -c streams-group -n "__fish_streams_group_using_subcommand lag" -s V -l version -d 'Print version'
@@ -223,6 +232,7 @@ json\t''"
 complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and not __fish_seen_subcommand_from show help" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and not __fish_seen_subcommand_from show help" -l debug -d 'Write each request to the cluster on stderr as it goes (`debug:` lines): which broker, which API, when, and how long its answer took or that none came; never their contents'
 complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and not __fish_seen_subcommand_from show help" -s v -l verbose -d 'More detail'
 complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and not __fish_seen_subcommand_from show help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and not __fish_seen_subcommand_from show help" -s V -l version -d 'Print version'
@@ -243,6 +253,7 @@ json\t''"
 complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and __fish_seen_subcommand_from show" -l color -d 'When to use colours (NO_COLOR in the environment turns off `auto`)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and __fish_seen_subcommand_from show" -l debug -d 'Write each request to the cluster on stderr as it goes (`debug:` lines): which broker, which API, when, and how long its answer took or that none came; never their contents'
 complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and __fish_seen_subcommand_from show" -s v -l verbose -d 'More detail'
 complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c streams-group -n "__fish_streams_group_using_subcommand topology; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
@@ -271,6 +282,7 @@ complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offset
 complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -l export -d 'Print the plan as CSV (the --from-file format) instead of a table'
 complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -l dry-run -d 'Show what would change and write nothing (the default)'
 complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -l execute -d 'Write the changes (without it nothing is written)'
+complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -l debug -d 'Write each request to the cluster on stderr as it goes (`debug:` lines): which broker, which API, when, and how long its answer took or that none came; never their contents'
 complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -s v -l verbose -d 'More detail'
 complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -s h -l help -d 'Print help'
 complete -c streams-group -n "__fish_streams_group_using_subcommand reset-offsets" -s V -l version -d 'Print version'
@@ -287,6 +299,7 @@ never\t''"
 complete -c streams-group -n "__fish_streams_group_using_subcommand delete-offsets" -l all-input-topics -d 'The group\'s input topics: the committed partitions of its topology\'s source topics (repartition topics are left out, as kafka-streams-groups.sh leaves them out)'
 complete -c streams-group -n "__fish_streams_group_using_subcommand delete-offsets" -l dry-run -d 'Show what would change and write nothing (the default)'
 complete -c streams-group -n "__fish_streams_group_using_subcommand delete-offsets" -l execute -d 'Write the changes (without it nothing is written)'
+complete -c streams-group -n "__fish_streams_group_using_subcommand delete-offsets" -l debug -d 'Write each request to the cluster on stderr as it goes (`debug:` lines): which broker, which API, when, and how long its answer took or that none came; never their contents'
 complete -c streams-group -n "__fish_streams_group_using_subcommand delete-offsets" -s v -l verbose -d 'More detail'
 complete -c streams-group -n "__fish_streams_group_using_subcommand delete-offsets" -s h -l help -d 'Print help'
 complete -c streams-group -n "__fish_streams_group_using_subcommand delete-offsets" -s V -l version -d 'Print version'
@@ -302,6 +315,7 @@ never\t''"
 complete -c streams-group -n "__fish_streams_group_using_subcommand delete" -l delete-internal-topics -d 'Also delete the groups\' internal (repartition and changelog) topics'
 complete -c streams-group -n "__fish_streams_group_using_subcommand delete" -l dry-run -d 'Show what would change and write nothing (the default)'
 complete -c streams-group -n "__fish_streams_group_using_subcommand delete" -l execute -d 'Write the changes (without it nothing is written)'
+complete -c streams-group -n "__fish_streams_group_using_subcommand delete" -l debug -d 'Write each request to the cluster on stderr as it goes (`debug:` lines): which broker, which API, when, and how long its answer took or that none came; never their contents'
 complete -c streams-group -n "__fish_streams_group_using_subcommand delete" -s v -l verbose -d 'More detail'
 complete -c streams-group -n "__fish_streams_group_using_subcommand delete" -s h -l help -d 'Print help'
 complete -c streams-group -n "__fish_streams_group_using_subcommand delete" -s V -l version -d 'Print version'
@@ -327,6 +341,7 @@ complete -c streams-group -n "__fish_streams_group_using_subcommand history" -l 
 always\t''
 never\t''"
 complete -c streams-group -n "__fish_streams_group_using_subcommand history" -l verify -d 'Recompute every target assignment the broker wrote with this build\'s coordinator of the broker\'s release and compare: exit 1 on a difference the records prove'
+complete -c streams-group -n "__fish_streams_group_using_subcommand history" -l debug -d 'Write each request to the cluster on stderr as it goes (`debug:` lines): which broker, which API, when, and how long its answer took or that none came; never their contents'
 complete -c streams-group -n "__fish_streams_group_using_subcommand history" -s v -l verbose -d 'More detail'
 complete -c streams-group -n "__fish_streams_group_using_subcommand history" -s h -l help -d 'Print help'
 complete -c streams-group -n "__fish_streams_group_using_subcommand history" -s V -l version -d 'Print version'

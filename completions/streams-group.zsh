@@ -21,6 +21,7 @@ _streams-group() {
 '-o+[Output format]:OUTPUT:(table json)' \
 '--output=[Output format]:OUTPUT:(table json)' \
 '--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
+'--debug[]' \
 '-v[More detail]' \
 '--verbose[More detail]' \
 '-h[Print help (see more with '\''--help'\'')]' \
@@ -76,6 +77,7 @@ _arguments "${_arguments_options[@]}" : \
 '--endpoints[Give every simulated process an interactive-query endpoint (\`application.server\` PROCESS\:8080)\: the report shows which partitions each endpoint serves]' \
 '--static[Give members instance ids (static membership)]' \
 '--trace[Print the heartbeat-by-heartbeat transcript]' \
+'--debug[Write each request to the cluster on stderr as it goes (\`debug\:\` lines)\: which broker, which API, when, and how long its answer took or that none came; never their contents]' \
 '-v[More detail]' \
 '--verbose[More detail]' \
 '-h[Print help (see more with '\''--help'\'')]' \
@@ -93,6 +95,7 @@ _arguments "${_arguments_options[@]}" : \
 '-o+[Output format]:OUTPUT:(table json)' \
 '--output=[Output format]:OUTPUT:(table json)' \
 '--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
+'--debug[Write each request to the cluster on stderr as it goes (\`debug\:\` lines)\: which broker, which API, when, and how long its answer took or that none came; never their contents]' \
 '-v[More detail]' \
 '--verbose[More detail]' \
 '-h[Print help]' \
@@ -120,6 +123,7 @@ _arguments "${_arguments_options[@]}" : \
 '--members[Show members with their tasks (and, with --verbose, targets and task lag)]' \
 '--offsets[Show committed offsets, log-end offsets and lag per input partition (default)]' \
 '--topology[Show the subtopologies with their source, repartition and changelog topics]' \
+'--debug[Write each request to the cluster on stderr as it goes (\`debug\:\` lines)\: which broker, which API, when, and how long its answer took or that none came; never their contents]' \
 '--all-groups[Describe every streams group of the cluster]' \
 '-v[More detail]' \
 '--verbose[More detail]' \
@@ -137,6 +141,7 @@ _arguments "${_arguments_options[@]}" : \
 '-o+[Output format]:OUTPUT:(table json)' \
 '--output=[Output format]:OUTPUT:(table json)' \
 '--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
+'--debug[Write each request to the cluster on stderr as it goes (\`debug\:\` lines)\: which broker, which API, when, and how long its answer took or that none came; never their contents]' \
 '-v[More detail]' \
 '--verbose[More detail]' \
 '-h[Print help]' \
@@ -164,6 +169,7 @@ _arguments "${_arguments_options[@]}" : \
 '--output=[Output format]:OUTPUT:(table json)' \
 '--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
 '--exit-code[Exit with status 1 when the topologies differ]' \
+'--debug[Write each request to the cluster on stderr as it goes (\`debug\:\` lines)\: which broker, which API, when, and how long its answer took or that none came; never their contents]' \
 '-v[More detail]' \
 '--verbose[More detail]' \
 '-h[Print help]' \
@@ -190,6 +196,7 @@ _arguments "${_arguments_options[@]}" : \
 '--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
 '--simulate[Compare the snapshot'\''s current assignment with a simulated one (same topology)]' \
 '--exit-code[Exit with status 1 when the assignments differ]' \
+'--debug[Write each request to the cluster on stderr as it goes (\`debug\:\` lines)\: which broker, which API, when, and how long its answer took or that none came; never their contents]' \
 '-v[More detail]' \
 '--verbose[More detail]' \
 '-h[Print help]' \
@@ -249,6 +256,7 @@ broker\:"What shipped Apache Kafka brokers (4.1 to 4.4) do"))' \
 '-o+[Output format]:OUTPUT:(table json)' \
 '--output=[Output format]:OUTPUT:(table json)' \
 '--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
+'--debug[Write each request to the cluster on stderr as it goes (\`debug\:\` lines)\: which broker, which API, when, and how long its answer took or that none came; never their contents]' \
 '-v[More detail]' \
 '--verbose[More detail]' \
 '-h[Print help (see more with '\''--help'\'')]' \
@@ -269,6 +277,7 @@ _arguments "${_arguments_options[@]}" : \
 '--output=[Output format]:OUTPUT:(table json)' \
 '--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
 '--exit-code[Exit 1 when any task is lagging beyond the acceptable lag, 6 when no member reports task offsets at all (nothing could be checked\: the line on stderr says why)]' \
+'--debug[Write each request to the cluster on stderr as it goes (\`debug\:\` lines)\: which broker, which API, when, and how long its answer took or that none came; never their contents]' \
 '-v[More detail]' \
 '--verbose[More detail]' \
 '-h[Print help]' \
@@ -289,6 +298,7 @@ _arguments "${_arguments_options[@]}" : \
 '-o+[Output format]:OUTPUT:(table json)' \
 '--output=[Output format]:OUTPUT:(table json)' \
 '--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
+'--debug[Write each request to the cluster on stderr as it goes (\`debug\:\` lines)\: which broker, which API, when, and how long its answer took or that none came; never their contents]' \
 '-v[More detail]' \
 '--verbose[More detail]' \
 '-h[Print help (see more with '\''--help'\'')]' \
@@ -319,6 +329,7 @@ _arguments "${_arguments_options[@]}" : \
 '-o+[Output format]:OUTPUT:(table json)' \
 '--output=[Output format]:OUTPUT:(table json)' \
 '--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
+'--debug[Write each request to the cluster on stderr as it goes (\`debug\:\` lines)\: which broker, which API, when, and how long its answer took or that none came; never their contents]' \
 '-v[More detail]' \
 '--verbose[More detail]' \
 '-h[Print help (see more with '\''--help'\'')]' \
@@ -380,6 +391,7 @@ _arguments "${_arguments_options[@]}" : \
 '--export[Print the plan as CSV (the --from-file format) instead of a table]' \
 '(--execute)--dry-run[Show what would change and write nothing (the default)]' \
 '--execute[Write the changes (without it nothing is written)]' \
+'--debug[Write each request to the cluster on stderr as it goes (\`debug\:\` lines)\: which broker, which API, when, and how long its answer took or that none came; never their contents]' \
 '-v[More detail]' \
 '--verbose[More detail]' \
 '-h[Print help]' \
@@ -402,6 +414,7 @@ _arguments "${_arguments_options[@]}" : \
 '(--input-topic)--all-input-topics[The group'\''s input topics\: the committed partitions of its topology'\''s source topics (repartition topics are left out, as kafka-streams-groups.sh leaves them out)]' \
 '(--execute)--dry-run[Show what would change and write nothing (the default)]' \
 '--execute[Write the changes (without it nothing is written)]' \
+'--debug[Write each request to the cluster on stderr as it goes (\`debug\:\` lines)\: which broker, which API, when, and how long its answer took or that none came; never their contents]' \
 '-v[More detail]' \
 '--verbose[More detail]' \
 '-h[Print help]' \
@@ -423,6 +436,7 @@ _arguments "${_arguments_options[@]}" : \
 '--delete-internal-topics[Also delete the groups'\'' internal (repartition and changelog) topics]' \
 '(--execute)--dry-run[Show what would change and write nothing (the default)]' \
 '--execute[Write the changes (without it nothing is written)]' \
+'--debug[Write each request to the cluster on stderr as it goes (\`debug\:\` lines)\: which broker, which API, when, and how long its answer took or that none came; never their contents]' \
 '-v[More detail]' \
 '--verbose[More detail]' \
 '-h[Print help]' \
@@ -460,6 +474,7 @@ _arguments "${_arguments_options[@]}" : \
 '--output=[Output format]:OUTPUT:(table json)' \
 '--color=[When to use colours (NO_COLOR in the environment turns off \`auto\`)]:COLOR:(auto always never)' \
 '(--since --until --at)--verify[Recompute every target assignment the broker wrote with this build'\''s coordinator of the broker'\''s release and compare\: exit 1 on a difference the records prove]' \
+'--debug[Write each request to the cluster on stderr as it goes (\`debug\:\` lines)\: which broker, which API, when, and how long its answer took or that none came; never their contents]' \
 '-v[More detail]' \
 '--verbose[More detail]' \
 '-h[Print help]' \

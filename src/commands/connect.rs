@@ -1,5 +1,5 @@
 //! Reaching the cluster from the connection options (`--bootstrap-server`, `--command-config`,
-//! `--timeout`, see [`ConnectionArgs`](super::global::ConnectionArgs)): the one place commands
+//! `--timeout`, `--debug`, see [`ConnectionArgs`](super::global::ConnectionArgs)): the one place commands
 //! build a client configuration.
 
 use std::time::Duration;
@@ -11,9 +11,13 @@ use streams_group::source::GroupSource;
 use super::GlobalArgs;
 use crate::command_error::CommandError;
 
-/// The client configuration. With `--verbose`, unknown property keys are noted on stderr.
+/// The client configuration. With `--verbose`, unknown property keys are noted on stderr;
+/// `--debug` turns the client's request trace on, for the rest of the command.
 pub fn client_config(global: &GlobalArgs) -> Result<ClientConfig, CommandError> {
     let c = &global.connection;
+    if c.debug {
+        kafka::trace::enable();
+    }
     let Some(bootstrap) = c.bootstrap_server.as_deref() else {
         return Err(CommandError::usage(
             "this command needs --bootstrap-server HOST:PORT (or STREAMS_GROUP_BOOTSTRAP_SERVER)",

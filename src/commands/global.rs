@@ -57,6 +57,11 @@ pub struct ConnectionArgs {
     #[arg(allow_negative_numbers = true, long, global = true, value_name = "MS",
           value_parser = parse_timeout)]
     pub timeout: Option<u64>,
+
+    /// Write each request to the cluster on stderr as it goes (`debug:` lines): which broker,
+    /// which API, when, and how long its answer took or that none came; never their contents
+    #[arg(long, global = true)]
+    pub debug: bool,
 }
 
 /// The connection options given before the subcommand name, as Kafka's tools allow: hidden, so
@@ -82,6 +87,9 @@ pub struct EarlyConnectionArgs {
     #[arg(allow_negative_numbers = true, long = "timeout", id = "early_timeout", hide = true,
           value_name = "MS", value_parser = parse_timeout)]
     pub timeout: Option<u64>,
+
+    #[arg(long = "debug", id = "early_debug", hide = true)]
+    pub debug: bool,
 }
 
 impl ConnectionArgs {
@@ -129,6 +137,7 @@ impl GlobalArgs {
                     .command_config
                     .or_else(|| early.command_config.clone()),
                 timeout: given.timeout.or(early.timeout),
+                debug: given.debug || early.debug,
             },
             ..self.clone()
         }

@@ -58,15 +58,31 @@ fn spread_groups(cluster: &Broker) -> BTreeMap<String, u32> {
 }
 
 fn sg(boot: &str, args: &[&str]) -> std::thread::JoinHandle<CommandOutput> {
-    let mut all: Vec<String> = ["--bootstrap-server", boot, "--timeout", TIMEOUT_MS]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
+    // --debug: should a check below fail, its message shows which broker was asked what and
+    // what it answered (run 50 of issue #35 listed a group of the paused broker).
+    let mut all: Vec<String> = [
+        "--bootstrap-server",
+        boot,
+        "--timeout",
+        TIMEOUT_MS,
+        "--debug",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
     all.extend(args.iter().map(|s| s.to_string()));
     std::thread::spawn(move || {
         let args: Vec<&str> = all.iter().map(String::as_str).collect();
         streams_group_guarded(&args, GUARD)
     })
+}
+
+/// The lines of stderr a user reads: all but the `--debug` trace.
+fn said(out: &CommandOutput) -> Vec<&str> {
+    out.stderr
+        .lines()
+        .filter(|l| !l.starts_with("debug: "))
+        .collect()
 }
 
 fn group_ids(out: &CommandOutput) -> BTreeSet<String> {
@@ -138,11 +154,21 @@ pub(crate) fn a_paused_coordinator(cluster: &Broker) {
         assert_eq!(out.status.code(), Some(4), "{out}");
         let shown = group_ids(out);
         assert!(answered.is_subset(&shown), "{answered:?} not all in {out}");
-        let lines: Vec<&str> = out.stderr.lines().filter(|l| l.contains(&broker)).collect();
+        let lines: Vec<&str> = said(out)
+            .into_iter()
+            .filter(|l| l.contains(&broker))
+            .collect();
         assert_eq!(lines.len(), 1, "one line naming {broker}: {out}");
         assert!(
             lines[0].starts_with("error: ") && lines[0].contains("did not answer"),
             "{out}"
+        );
+        let paused_trace = format!("{paused_addr} (node {paused}): no answer within ");
+        assert!(
+            out.stderr
+                .lines()
+                .any(|l| l.starts_with("debug: +") && l.contains(&paused_trace)),
+            "the trace says {paused_addr} did not answer: {out}"
         );
     }
     assert_eq!(named.status.code(), Some(4), "{named}");
@@ -152,9 +178,8 @@ pub(crate) fn a_paused_coordinator(cluster: &Broker) {
         "{named}"
     );
     let coordinator = format!("coordinator {paused} at {paused_addr}");
-    let lines: Vec<&str> = named
-        .stderr
-        .lines()
+    let lines: Vec<&str> = said(&named)
+        .into_iter()
         .filter(|l| l.contains(&coordinator) && l.contains(&format!("`{one_paused}`")))
         .collect();
     assert_eq!(lines.len(), 1, "one line naming {coordinator}: {named}");

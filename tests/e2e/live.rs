@@ -534,20 +534,21 @@ fn live_sasl_ssl_good_and_bad_credentials() {
     // Configs: alice reads the group's and the broker's; bob may not (the harness denies him
     // DescribeConfigs), and every command still works, naming what it could not read.
     let _app = broker.app("acl", 1, 1);
+    let describe_acl = |file: &str, more: &[&str]| {
+        let mut args = vec![
+            "describe",
+            "--group",
+            "acl",
+            "--command-config",
+            file,
+            "-o",
+            "json",
+        ];
+        args.extend_from_slice(more);
+        sg(&sb, &args)
+    };
     let configs = |file: &str| -> model::group::ClusterSettings {
-        let out = sg(
-            &sb,
-            &[
-                "describe",
-                "--group",
-                "acl",
-                "--command-config",
-                file,
-                "-o",
-                "json",
-            ],
-        );
-        let text = ok(&out);
+        let text = ok(&describe_acl(file, &[]));
         support::json_schema::assert_valid("describe", &text);
         let snap: Snapshot = serde_json::from_str(&text).unwrap();
         snap.groups[0].configs.clone().expect("configs")
@@ -599,6 +600,21 @@ fn live_sasl_ssl_good_and_bad_credentials() {
         &["history", "--group", "acl", "--command-config", &props_s],
     );
     assert_eq!(out.status.code(), Some(0), "{}", out.stderr);
+
+    // --debug: each request on stderr (the SASL exchange too), never the password; stdout is
+    // the report alone.
+    let out = describe_acl(&props_s, &["--debug"]);
+    let err = &out.stderr;
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).expect("stdout is the report");
+    assert_eq!(doc["groups"][0]["group_id"], "acl", "{}", out.stdout);
+    for api in ["SaslHandshake", "SaslAuthenticate", "StreamsGroupDescribe"] {
+        let sent = format!("-> {api} v");
+        assert!(err.lines().any(|l| l.contains(&sent)), "no {api}: {err}");
+    }
+    assert!(err.contains("coordinator of `acl`: node 1 at "), "{err}");
+    assert!(err.lines().all(|l| l.starts_with("debug: +")), "{err}");
+    assert!(!err.contains("alice-secret"), "{err}");
     // A group without records: exit 4, saying so.
     let out = sg(
         &sb,

@@ -59,7 +59,6 @@ pub struct Cluster {
     brokers: BTreeMap<i32, BrokerAddr>,
     conns: BTreeMap<i32, Connection>,
     deadline: Instant,
-    pub verbose_log: Vec<String>,
     /// Ask StreamsGroupDescribe v1 for stored topology descriptions (KIP-1331).
     topology_descriptions: bool,
     /// Why each broker last failed to answer a request any broker could answer.
@@ -132,12 +131,12 @@ impl Cluster {
             brokers,
             conns,
             deadline,
-            verbose_log: Vec::new(),
             topology_descriptions: false,
             any_errors: BTreeMap::new(),
             waits,
             located: BTreeMap::new(),
         };
+        crate::trace::line(|| format!("brokers: {}", cluster.brokers_named()));
         // Only what answered: a coordinator not yet available is asked for again, with the
         // retries `find_coordinators` makes.
         for c in found.iter().flat_map(|r| &r.coordinators) {

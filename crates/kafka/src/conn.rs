@@ -179,6 +179,22 @@ pub fn explain_bad_frame(first4: &[u8; 4]) -> Option<String> {
     None
 }
 
+/// `ListGroups v5 #3, FindCoordinator v6 #4`: what went out, for `--debug` (never its contents).
+fn traced_requests(requests: &[RawRequest<'_>], expected: &[(i32, bool)]) -> String {
+    requests
+        .iter()
+        .zip(expected)
+        .map(|(r, (correlation, _))| {
+            format!(
+                "{} v{} #{correlation}",
+                crate::trace::api_name(r.api_key),
+                r.version
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// One request of a [`Connection::pipelined_raw`]: its API, version, encoded body and header
 /// layouts.
 pub struct RawRequest<'a> {
@@ -215,6 +231,7 @@ impl Connection {
     pub async fn open(addr: &str, cfg: &ClientConfig) -> KafkaResult<Connection> {
         let (host, port) = split_host_port(addr)?;
         let t = cfg.timeout;
+        crate::trace::line(|| format!("{addr} connecting"));
         let tcp = bounded(t, addr, "TCP connect", async {
             TcpStream::connect((host.as_str(), port))
                 .await
@@ -389,14 +406,9 @@ impl Connection {
         Ok(bodies.remove(0))
     }
 
-    /// Send `requests` back to back, then read their responses: one round trip in a row for
-    /// all of them. A broker handles a connection's requests one at a time, in order, and
-    /// answers them in that order (Kafka's protocol guide, "Network"), so the responses come
-    /// back as the requests went out; each is matched by its correlation id all the same.
-    pub async fn pipelined_raw(
-        &mut self,
-        requests: &[RawRequest<'_>],
-    ) -> KafkaResult<Vec<Vec<u8>>> {
+    /// `requests` framed back to back, each with the next correlation id, and what each
+    /// response must carry: its correlation id and whether its header is flexible.
+    fn framed(&mut self, requests: &[RawRequest<'_>]) -> (Vec<u8>, Vec<(i32, bool)>) {
         let mut framed = Vec::new();
         let mut expected = Vec::with_capacity(requests.len());
         for r in requests {
@@ -415,6 +427,18 @@ impl Connection {
             framed.extend_from_slice(&wire::frame(&w.buf));
             expected.push((correlation, r.response_header_flexible));
         }
+        (framed, expected)
+    }
+
+    /// Send `requests` back to back, then read their responses: one round trip in a row for
+    /// all of them. A broker handles a connection's requests one at a time, in order, and
+    /// answers them in that order (Kafka's protocol guide, "Network"), so the responses come
+    /// back as the requests went out; each is matched by its correlation id all the same.
+    pub async fn pipelined_raw(
+        &mut self,
+        requests: &[RawRequest<'_>],
+    ) -> KafkaResult<Vec<Vec<u8>>> {
+        let (framed, expected) = self.framed(requests);
         let addr = self.addr.clone();
         let what = match requests {
             [one] => format!("response to API {} v{}", one.api_key, one.version),
@@ -427,6 +451,13 @@ impl Connection {
             ),
         };
         let timeout = self.timeout;
+        let sent = if crate::trace::enabled() {
+            traced_requests(requests, &expected)
+        } else {
+            String::new()
+        };
+        crate::trace::line(|| format!("{addr} -> {sent}"));
+        let began = Instant::now();
         let io = &mut self.io;
         let frames = bounded(timeout, &addr, &what, async {
             let closed = |e: std::io::Error| KafkaError::Connect {
@@ -453,7 +484,18 @@ impl Connection {
             }
             Ok(frames)
         })
-        .await?;
+        .await;
+        crate::trace::line(|| {
+            let took = began.elapsed().as_millis();
+            match &frames {
+                Ok(f) => {
+                    let bytes: usize = f.iter().map(Vec::len).sum();
+                    format!("{addr} <- {sent} in {took} ms ({bytes} bytes)")
+                }
+                Err(e) => format!("{addr} no answer to {sent} after {took} ms: {e}"),
+            }
+        });
+        let frames = frames?;
         let mut bodies = Vec::with_capacity(frames.len());
         for (frame, (correlation, flexible)) in frames.iter().zip(expected) {
             let (got, body) = wire::read_response_header(frame, flexible)

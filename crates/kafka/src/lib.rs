@@ -13,6 +13,7 @@
 //! - `batches`: record batches as Fetch returns them (`batches::build` writes them, for tests)
 //! - `error`: the client's errors
 //! - `waits`: what a session waits for, told while it waits
+//! - `trace`: `--debug`, each request and answer (never their contents) on stderr
 
 pub mod batches;
 pub mod bootstrap;
@@ -30,6 +31,7 @@ pub mod pkcs12;
 pub mod scram;
 pub mod secret;
 pub mod tls;
+pub mod trace;
 pub mod waits;
 pub mod wire;
 

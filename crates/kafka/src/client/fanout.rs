@@ -62,13 +62,21 @@ impl Cluster {
                 };
                 let answer = match tokio::time::timeout(budget, attempt).await {
                     Ok(answer) => answer,
-                    Err(_) => (
-                        None,
-                        Err(KafkaError::Timeout {
-                            addr: named,
-                            what: format!("an answer within {} ms", budget.as_millis()),
-                        }),
-                    ),
+                    Err(_) => {
+                        crate::trace::line(|| {
+                            format!(
+                                "{named} (node {node}): no answer within {} ms, given up",
+                                budget.as_millis()
+                            )
+                        });
+                        (
+                            None,
+                            Err(KafkaError::Timeout {
+                                addr: named,
+                                what: format!("an answer within {} ms", budget.as_millis()),
+                            }),
+                        )
+                    }
                 };
                 (node, answer)
             });

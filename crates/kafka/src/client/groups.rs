@@ -98,6 +98,15 @@ impl Cluster {
             for (id, answer) in answers {
                 match answer {
                     Ok(groups) => {
+                        crate::trace::line(|| {
+                            let ids: Vec<&str> =
+                                groups.iter().map(|g| g.group_id.as_str()).collect();
+                            format!(
+                                "broker {id} lists {} group(s) [{}]",
+                                ids.len(),
+                                ids.join(", ")
+                            )
+                        });
                         asked.insert(id);
                         failed.remove(&id);
                         out.extend(groups.into_iter().map(|g| (g.group_id.clone(), g)));

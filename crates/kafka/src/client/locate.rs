@@ -85,6 +85,14 @@ impl Cluster {
     /// A coordinator FindCoordinator answered: its broker learnt (it may be new to the
     /// metadata), its node returned.
     pub(super) fn coordinator_found(&mut self, c: &Coordinator) -> CoordinatorNode {
+        crate::trace::line(|| {
+            format!(
+                "coordinator of `{}`: node {} at {}",
+                s(&c.key),
+                c.node_id.0,
+                model::group::address(&s(&c.host), c.port)
+            )
+        });
         self.brokers.entry(c.node_id.0).or_insert(BrokerAddr {
             host: s(&c.host),
             port: c.port,

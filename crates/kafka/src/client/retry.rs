@@ -98,6 +98,16 @@ impl Cluster {
             }
             self.brokers.insert(b.node_id.0, addr);
         }
+        crate::trace::line(|| format!("brokers: {}", self.brokers_named()));
+    }
+
+    /// `1 at host:port, 2 at host:port`: the brokers the session knows, for `--debug`.
+    pub(crate) fn brokers_named(&self) -> String {
+        self.brokers
+            .iter()
+            .map(|(id, b)| format!("{id} at {}", b.addr()))
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     /// Wait before retry `attempt`; false (without waiting) when the wait would pass the deadline.
@@ -234,8 +244,8 @@ impl Cluster {
 
     /// A line for `--verbose`: what was retried and why.
     pub(crate) fn note(&mut self, line: String) {
+        crate::trace::line(|| format!("retry: {line}"));
         self.waits.retried(&line);
-        self.verbose_log.push(line);
     }
 }
 
