@@ -1,6 +1,6 @@
 //! Reaching the cluster from the connection options (`--bootstrap-server`, `--command-config`,
-//! `--timeout`, `--debug`, see [`ConnectionArgs`](super::global::ConnectionArgs)): the one place commands
-//! build a client configuration.
+//! `--timeout`, `--debug`, see [`ConnectionArgs`](super::global::ConnectionArgs)): the one
+//! place commands build a client configuration.
 
 use std::time::Duration;
 

@@ -1,7 +1,7 @@
 //! `--debug`: what the client asks which broker, and when, one `debug:` line on stderr each.
-//! For the moment a reading does not add up (a group listed that its coordinator cannot
-//! describe, a broker that answers one request and not the next): the lines tell which broker
-//! got which request, after how long it answered, or that it did not.
+//! For when a reading does not add up (a group listed that its coordinator cannot describe, a
+//! broker that answers one request and not the next): the lines tell which broker got which
+//! request, after how long it answered, or that it did not.
 //!
 //! Only the request's API, version and correlation id and the answer's size are written, never
 //! a request's or answer's contents: SASL exchanges carry passwords and tokens.

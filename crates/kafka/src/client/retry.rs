@@ -242,7 +242,7 @@ impl Cluster {
             })
     }
 
-    /// A line for `--verbose`: what was retried and why.
+    /// What was retried and why: told to the watch (a late sample says it) and to `--debug`.
     pub(crate) fn note(&mut self, line: String) {
         crate::trace::line(|| format!("retry: {line}"));
         self.waits.retried(&line);
